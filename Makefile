@@ -1,0 +1,32 @@
+# Quick start: `make demo`, then `make test`.  Both build .venv from scratch.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/variantkit: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-deps: $(BIN)/variantkit
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+demo: $(BIN)/variantkit
+	$(BIN)/python examples/demo.py
+
+lint: $(VENV)/.test-deps
+	$(BIN)/ruff check variantkit/
+	$(BIN)/mypy variantkit/
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.test-deps
+	$(BIN)/python benchmarks/perft_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

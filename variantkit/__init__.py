@@ -1,0 +1,51 @@
+"""variantkit: chess variants as YAML files, compiled into fast move generators.
+
+    >>> import variantkit
+    >>> game = variantkit.load("chess").new_game()
+    >>> len(game.legal_moves())
+    20
+    >>> variantkit.perft(game, 2)
+    400
+
+The pipeline, one module a stage: `loader` (YAML, schema) -> `board` (cell
+graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `game` and
+`outcome` (position engine) -> `notation` (position and move strings) ->
+`cli`.
+"""
+
+from __future__ import annotations
+
+from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
+from variantkit.game import Game, Move, Outcome
+from variantkit.loader import bundled_names
+from variantkit.variant import Variant, load
+
+__all__ = [
+    "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "Problem",
+    "Variant", "VariantError", "load", "perft", "variants",
+]
+__version__ = "0.1.0"
+
+
+def variants() -> list[str]:
+    """Names of the bundled variants."""
+    return bundled_names()
+
+
+def perft(game: Game, depth: int) -> int:
+    """The number of legal move sequences of `depth` plies from the position."""
+    if depth < 1:
+        return 1
+    return _perft(game, depth)
+
+
+def _perft(game: Game, depth: int) -> int:
+    moves = game._legal()
+    if depth == 1:
+        return len(moves)
+    nodes = 0
+    for move in moves:
+        game._make(move)
+        nodes += _perft(game, depth - 1)
+        game._unmake()
+    return nodes

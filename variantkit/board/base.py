@@ -1,0 +1,114 @@
+"""The topology-independent board: cells, graph, regions, and the protocol a
+topology implements so that pieces can be compiled on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import networkx as nx
+
+from variantkit.errors import DeclarationError
+
+# A ray is the sequence of cells a line passes through, nearest first.
+Ray = tuple[int, ...]
+
+
+class Topology(Protocol):
+    """What a board shape must answer for the compiler.
+
+    Direction keys are opaque to the rest of the pipeline: the topology turns
+    names from the YAML file into keys (`directions`) and keys into rays.
+    """
+
+    def directions(self, spec: Any, forward: str) -> list[Any]:
+        """Direction keys for one YAML direction item, for a side whose
+        forward direction is `forward`."""
+        ...
+
+    def rays(self, cell: int, direction: Any) -> list[Ray]:
+        """Every line from `cell` in `direction`; more than one where a line
+        branches (through a centre, say)."""
+        ...
+
+    def leaps(self, cell: int, spec: Any, forward: str) -> list[int]:
+        """The cells a `leap:` declaration reaches from `cell`."""
+        ...
+
+    def region(self, spec: dict[str, Any]) -> set[int]:
+        """The cells selected by a region's topology keys (files, ranks, ...)."""
+        ...
+
+    def forward_names(self) -> list[str]:
+        """Direction names a side may declare as its forward."""
+        ...
+
+
+@dataclass
+class Board:
+    """Cells, their graph and regions; built once per variant."""
+
+    names: list[str]
+    coords: list[tuple[int, ...]]
+    graph: nx.Graph
+    # Cell colour for rules such as "bishops all on one colour".
+    colours: list[int]
+    # Position-string layout: groups (planes) of rows of cells.
+    layout: list[list[list[int]]]
+    topology: Topology
+    regions: dict[str, int] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.index = {name: i for i, name in enumerate(self.names)}
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def cell(self, name: str) -> int:
+        """The index of a named cell; a DeclarationError names a bad one."""
+        try:
+            return self.index[name]
+        except KeyError:
+            raise DeclarationError(f"unknown cell '{name}'", "unknown-cell") from None
+
+    def mask(self, cells: set[int] | list[int]) -> int:
+        bits = 0
+        for c in cells:
+            bits |= 1 << c
+        return bits
+
+    def cells_of(self, bits: int) -> list[int]:
+        """The cell indices set in a mask, in index order."""
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(low.bit_length() - 1)
+            bits ^= low
+        return out
+
+    def region_cells(self, spec: Any) -> set[int]:
+        """Cells of a region declaration: a list of names or a selector."""
+        if isinstance(spec, list):
+            return {self.cell(name) for name in spec}
+        cells: set[int] | None = None
+        selectors = {k: v for k, v in spec.items() if k != "cells"}
+        if selectors:
+            cells = self.topology.region(selectors)
+        if "cells" in spec:
+            listed = {self.cell(name) for name in spec["cells"]}
+            cells = listed if cells is None else cells | listed
+        return cells or set()
+
+    def add_regions(self, declared: dict[str, Any]) -> None:
+        for name, spec in declared.items():
+            self.regions[name] = self.mask(self.region_cells(spec))
+
+    def resolve_region(self, ref: Any) -> int:
+        """A region given by name or as a list of cell names, as a mask."""
+        if isinstance(ref, str):
+            if ref not in self.regions:
+                raise DeclarationError(f"unknown region '{ref}'", "unknown-region")
+            return self.regions[ref]
+        return self.mask(self.region_cells(ref))

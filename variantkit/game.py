@@ -1,0 +1,376 @@
+"""The position and rules engine: the fourth stage.
+
+A `Game` holds one position of a compiled `Variant` (cell contents as piece
+codes plus one bit mask per piece code and per side), generates legal moves
+from the compiled tables, makes and unmakes moves on a stack, and reports
+check and the outcome.  The hot path works on integers only.
+
+Internal moves are tuples `(from, to, promotion_code, kind, extra)`; the
+public `Move` value carries cell names for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from variantkit.errors import IllegalMoveError
+from variantkit.pieces import CAPTURE, MOVE, reach
+
+if TYPE_CHECKING:
+    from variantkit.variant import Variant
+
+# Move kinds; `extra` is the passed-cells mask, the victim's cell, the
+# castling index, or unused.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN = range(5)
+InternalMove = tuple[int, int, int, int, int]
+SIDES = ("white", "black")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn)."""
+
+    from_cell: str
+    to_cell: str
+    promotion: str | None = None
+    suborn: bool = False
+
+    def __str__(self) -> str:
+        sep = "~" if self.suborn else ""
+        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}"
+
+
+class Outcome(NamedTuple):
+    """How a game ended: the winner ('white', 'black' or None for a draw)
+    and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
+    'insufficient-material')."""
+
+    winner: str | None
+    reason: str
+
+
+class Game:
+    """A position of a variant with its move history."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        n_codes = 2 + 2 * len(variant.pieces.types)
+        self.cells: list[int] = [0] * variant.board.size
+        self.bb: list[int] = [0] * n_codes
+        self.side_bb = [0, 0]
+        self.stm = 0  # side to move: 0 White, 1 Black
+        self.unmoved = 0
+        self.ep_target = 0
+        self.ep_victim = -1
+        self.halfmove = 0
+        self.fullmove = 1
+        self.hash = 0
+        self.royal = [-1, -1]
+        self._stack: list[tuple[Any, ...]] = []
+
+    # -- public API ----------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        """The side to move: 'white' or 'black'."""
+        return SIDES[self.stm]
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves in this position."""
+        return [self._public(m) for m in self._legal()]
+
+    def push(self, move: Move | str) -> Move:
+        """Play a legal move, given as a `Move` or a move string."""
+        internal = self._find(move)
+        public = self._public(internal)
+        self._make(internal)
+        return public
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._stack:
+            raise IndexError("pop from a game with no moves played")
+        internal = self._stack[-1][0]
+        self._unmake()
+        return self._public(internal)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [self._public_at(i) for i in range(len(self._stack))]
+
+    def is_check(self) -> bool:
+        """Whether the side to move's royal piece is attacked."""
+        us = self.stm
+        return bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                                    self.side_bb[1 - us]))
+
+    def piece_at(self, cell: str) -> str | None:
+        """The FEN letter on a cell (uppercase White), or None."""
+        code = self.cells[self.variant.board.cell(cell)]
+        return self.variant.letter_of_code(code) if code else None
+
+    def fen(self) -> str:
+        """The position string."""
+        from variantkit.notation import write_fen
+        return write_fen(self)
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else the winner and the reason."""
+        from variantkit.outcome import outcome
+        return outcome(self)
+
+    def copy(self) -> Game:
+        """An independent game in the same position, history included."""
+        other = Game(self.variant)
+        for name in ("cells", "bb", "side_bb", "royal"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("turn", "unmoved", "ep_target", "ep_victim", "halfmove",
+                     "fullmove", "hash"):
+            setattr(other, name, getattr(self, name))
+        other._stack = list(self._stack)
+        return other
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.name} {self.fen()!r}>"
+
+    # -- placing pieces (used by the position-string reader) -----------------
+    def place(self, cell: int, code: int) -> None:
+        bit = 1 << cell
+        self.cells[cell] = code
+        self.bb[code] |= bit
+        self.side_bb[code & 1] |= bit
+        self.hash ^= self.variant.zobrist[code][cell]
+        if self.variant.royal_code[code]:
+            self.royal[code & 1] = cell
+
+    # -- move generation ----------------------------------------------------
+    def _attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
+        """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
+        bb = self.bb
+        found = 0
+        for component, codes, initial in self.variant.attack_components[side]:
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            pieces &= side_mask & self.unmoved if initial else side_mask
+            if pieces:
+                found |= component.attackers(side, target, occupied) & pieces
+        return found
+
+    def _pin_risk(self, king: int, them: int, occupied: int) -> int:
+        """Cells whose vacating might expose `king`: every cell between it
+        and an enemy slider that reaches it on an empty board."""
+        bb = self.bb
+        risk = 0
+        for component, codes, _ in self.variant.slider_components[them]:
+            sources = component.xray_sources[them][king]
+            if not sources:
+                continue
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            sources &= pieces & self.side_bb[them]
+            between = component.xray_between[them][king]
+            while sources:
+                low = sources & -sources
+                risk |= between[low]
+                sources ^= low
+        return risk & occupied
+
+    def _legal(self) -> list[InternalMove]:
+        v = self.variant
+        us, them = self.stm, 1 - self.stm
+        own, enemy = self.side_bb[us], self.side_bb[them]
+        occupied = own | enemy
+        king = self.royal[us]
+        king_bit = 1 << king
+        checkers = self._attackers(king, them, occupied, enemy)
+        risk = -1 if checkers else self._pin_risk(king, them, occupied)
+        attackers = self._attackers
+        cells = self.cells
+        unmoved = self.unmoved
+        out: list[InternalMove] = []
+        append = out.append
+        promo_region = v.promotion_regions[us]
+        promo_codes = v.promotion_codes[us]
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            code = cells[frm]
+            is_king = low == king_bit
+            for tables, mode, initial, ep, quiet_check, passed in v.generators[code]:
+                if initial and not unmoved & low:
+                    continue
+                reached = reach(tables[frm], occupied)
+                targets = 0
+                if mode & CAPTURE:
+                    targets = reached & enemy
+                    if ep == "capture" and reached & self.ep_target:
+                        self._en_passant(frm, reached & self.ep_target, king, occupied, out)
+                if mode & MOVE:
+                    targets |= reached & ~occupied
+                while targets:
+                    tbit = targets & -targets
+                    targets ^= tbit
+                    to = tbit.bit_length() - 1
+                    if is_king:
+                        if attackers(to, them, (occupied ^ low) | tbit, enemy & ~tbit):
+                            continue
+                    elif low & risk and attackers(king, them, (occupied ^ low) | tbit,
+                                                  enemy & ~tbit):
+                        continue
+                    kind, extra = NORMAL, 0
+                    if passed:
+                        extra = passed.get((frm, to), 0)
+                        kind = DOUBLE if extra else NORMAL
+                    if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
+                        continue
+                    if promo_codes and tbit & promo_region and code in promo_codes:
+                        for promo in promo_codes[code]:
+                            append((frm, to, promo, kind, extra))
+                    else:
+                        append((frm, to, 0, kind, extra))
+        if not checkers:
+            self._castlings(us, them, occupied, enemy, out)
+        return out
+
+    def _en_passant(self, frm: int, targets: int, king: int, occupied: int,
+                    out: list[InternalMove]) -> None:
+        them = 1 - self.stm
+        victim = self.ep_victim
+        vbit = 1 << victim
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            after = (occupied ^ (1 << frm) ^ vbit) | tbit
+            if not self._attackers(king, them, after, self.side_bb[them] ^ vbit):
+                out.append((frm, tbit.bit_length() - 1, 0, EN_PASSANT, victim))
+
+    def _castlings(self, us: int, them: int, occupied: int, enemy: int,
+                   out: list[InternalMove]) -> None:
+        cells = self.cells
+        for index, c in self.variant.castlings_by_side[us]:
+            if (self.unmoved & c.need) != c.need or cells[c.king_from] != c.king_code \
+                    or cells[c.rook_from] != c.rook_code or occupied & c.empty:
+                continue
+            after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
+            if any(self._attackers(cell, them, after, enemy) for cell in c.safe):
+                continue
+            out.append((c.king_from, c.king_to, 0, CASTLE, index))
+
+    def _gives_check(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the opponent's royal piece attacked."""
+        self._make(move)
+        them = self.stm
+        checked = bool(self._attackers(self.royal[them], 1 - them,
+                                       self.side_bb[0] | self.side_bb[1], self.side_bb[1 - them]))
+        self._unmake()
+        return checked
+
+    # -- make / unmake ------------------------------------------------------
+    def _make(self, move: InternalMove) -> None:
+        frm, to, promo, kind, extra = move
+        v = self.variant
+        cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
+        us = self.stm
+        code = cells[frm]
+        self._stack.append((move, code, cells[extra] if kind == EN_PASSANT else cells[to],
+                            self.unmoved, self.ep_target, self.ep_victim,
+                            self.halfmove, self.hash, self.royal[us]))
+        self.ep_target, self.ep_victim = 0, -1
+        fbit, tbit = 1 << frm, 1 << to
+        if kind == CASTLE:
+            c = v.castlings[extra]
+            self._lift(c.king_from)
+            self._lift(c.rook_from)
+            self.place(c.king_to, c.king_code)
+            self.place(c.rook_to, c.rook_code)
+            self.unmoved &= ~(fbit | (1 << c.rook_from))
+            self.halfmove += 1
+        elif kind == SUBORN:
+            victim = cells[to]
+            self._lift(to)
+            self.place(to, victim ^ 1)
+            self.halfmove += 1
+        else:
+            captured_cell = extra if kind == EN_PASSANT else to
+            captured = cells[captured_cell]
+            if captured:
+                self._lift(captured_cell)
+            cells[frm] = 0
+            bb[code] ^= fbit
+            side_bb[us] ^= fbit | tbit
+            new_code = promo or code
+            cells[to] = new_code
+            bb[new_code] |= tbit
+            self.hash ^= zobrist[code][frm] ^ zobrist[new_code][to]
+            if v.royal_code[code]:
+                self.royal[us] = to
+            self.unmoved &= ~(fbit | tbit)
+            self.halfmove = 0 if captured or v.resets_clock[code] else self.halfmove + 1
+            if kind == DOUBLE:
+                self.ep_target, self.ep_victim = extra, to
+        if us:
+            self.fullmove += 1
+        self.stm = 1 - us
+
+    def _lift(self, cell: int) -> None:
+        code = self.cells[cell]
+        bit = 1 << cell
+        self.cells[cell] = 0
+        self.bb[code] ^= bit
+        self.side_bb[code & 1] ^= bit
+        self.hash ^= self.variant.zobrist[code][cell]
+
+    def _unmake(self) -> None:
+        (move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_,
+         royal) = self._stack.pop()
+        frm, to, _, kind, extra = move
+        v = self.variant
+        self.stm = us = 1 - self.stm
+        if us:
+            self.fullmove -= 1
+        if kind == CASTLE:
+            c = v.castlings[extra]
+            self._lift(c.king_to)
+            self._lift(c.rook_to)
+            self.place(c.king_from, c.king_code)
+            self.place(c.rook_from, c.rook_code)
+        elif kind == SUBORN:
+            self._lift(to)
+            self.place(to, captured)
+        else:
+            cells, bb, side_bb = self.cells, self.bb, self.side_bb
+            new_code = cells[to]
+            fbit, tbit = 1 << frm, 1 << to
+            cells[to] = 0
+            bb[new_code] ^= tbit
+            cells[frm] = code
+            bb[code] |= fbit
+            side_bb[us] ^= fbit | tbit
+            if captured:
+                self.place(extra if kind == EN_PASSANT else to, captured)
+        self.unmoved, self.ep_target, self.ep_victim = unmoved, ep_target, ep_victim
+        self.halfmove, self.hash = halfmove, hash_
+        self.royal[us] = royal
+
+    # -- move conversion ----------------------------------------------------
+    def _public(self, move: InternalMove) -> Move:
+        names = self.variant.board.names
+        frm, to, promo, kind, _ = move
+        letter = self.variant.letter_of_code(promo).lower() if promo else None
+        return Move(names[frm], names[to], letter, kind == SUBORN)
+
+    def _public_at(self, index: int) -> Move:
+        return self._public(self._stack[index][0])
+
+    def _find(self, move: Move | str) -> InternalMove:
+        text = str(move)
+        legal = self._legal()
+        for m in legal:
+            if str(self._public(m)) == text:
+                return m
+        from variantkit.notation import explain_bad_move
+        raise IllegalMoveError(explain_bad_move(self, text, legal))

@@ -1,0 +1,638 @@
+"""Load a variant file and check its shape: the first stage of the pipeline.
+
+This module turns a YAML file (or a bundled variant name) into a `Document`:
+the declaration with `inherits` merged in, every node's file/line/column, and
+a guarantee that the data matches `schemas/variant.schema.json`.  It knows
+nothing about what the declarations mean; later stages do.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from variantkit.errors import Problem, Severity, VariantError, YamlPath
+
+FORMAT_VERSION = 1
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+# (file, line, column), 1-based.
+Location = tuple[str, int | None, int | None]
+Marks = dict[YamlPath, Location]
+
+
+def _data_dir(name: str) -> Path:
+    """A data folder shipped inside the package (wheel) or beside it (checkout)."""
+    inside = _PACKAGE_DIR / name
+    return inside if inside.is_dir() else _PACKAGE_DIR.parent / name
+
+
+def bundled_dir() -> Path:
+    """The folder of the bundled variant files."""
+    return _data_dir("variants")
+
+
+def schema_path() -> Path:
+    """The JSON Schema of the variant format."""
+    return _data_dir("schemas") / "variant.schema.json"
+
+
+def bundled_names() -> list[str]:
+    """Names of the bundled variants, sorted."""
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def format_path(path: Iterable[str | int]) -> str:
+    """`pieces.pawn.moves[1].range`: a YAML path as a user reads it."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _within(path: YamlPath) -> str:
+    return f"in {format_path(path)}" if path else "at the top level"
+
+
+@dataclass
+class Document:
+    """A loaded variant declaration and where each of its nodes was written."""
+
+    data: dict[str, Any]
+    file: str
+    # Preferred location of each node, and of each mapping key (see `locate`).
+    marks: Marks = field(default_factory=dict, repr=False)
+    key_marks: Marks = field(default_factory=dict, repr=False)
+
+    def locate(self, path: Iterable[str | int], key: bool = False) -> Location:
+        """(file, line, column) of the YAML node at `path`, 1-based.
+
+        A scalar is located at its value, a mapping or list at the key that
+        introduces it; `key=True` always gives the key.  A path that was not
+        written (a missing key) falls back to its nearest written ancestor.
+        Nodes inherited from a parent file are located in that file.
+        """
+        path = tuple(path)
+        if key and path in self.key_marks:
+            return self.key_marks[path]
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.marks:
+                return self.marks[path[:end]]
+        return (self.file, None, None)
+
+    def problem(
+        self,
+        path: Iterable[str | int],
+        message: str,
+        rule: str,
+        severity: Severity = "error",
+        key: bool = False,
+    ) -> Problem:
+        """A `Problem` located at the node at `path`."""
+        path = tuple(path)
+        file, line, column = self.locate(path, key=key)
+        return Problem(message, rule, file, line, column, path, severity)
+
+
+# --- Reading one file -----------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """pyyaml's safe loader; composed nodes are walked by `_Reader` to keep marks."""
+
+
+def _plain(error: yaml.MarkedYAMLError) -> str:
+    """The parser's complaint without its token jargon."""
+    words = {
+        "block end": "the end of an indented block",
+        "block mapping start": "an indented 'key: value'",
+        "block sequence start": "an indented '- item'",
+        "stream end": "the end of the file",
+        "document start": "'---'",
+    }
+    message = re.sub(
+        r"'?<([a-z ]+)>'?", lambda m: words.get(m[1], m[1]), error.problem or "invalid YAML"
+    )
+    if error.context and error.context_mark is not None:
+        where = f"line {error.context_mark.line + 1}, column {error.context_mark.column + 1}"
+        message += f" ({error.context} at {where})"
+    return f"invalid YAML: {message}"
+
+
+@dataclass
+class _Reader:
+    """Builds plain data from composed YAML nodes, recording every node's mark."""
+
+    file: str
+    loader: _Loader
+    marks: Marks = field(default_factory=dict)
+    key_marks: Marks = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    _open: set[int] = field(default_factory=set)
+
+    def where(self, node: Node) -> Location:
+        return (self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def error(self, node: Node, path: YamlPath, message: str, rule: str) -> None:
+        self.problems.append(Problem(message, rule, *self.where(node), path))
+
+    def value(self, node: Node, path: YamlPath) -> Any:
+        # Aliases may make the node graph recursive; plain data cannot be.
+        if id(node) in self._open:
+            self.error(node, path, f"{format_path(path)}: an alias refers to itself", "yaml-syntax")
+            return None
+        self._open.add(id(node))
+        try:
+            if isinstance(node, MappingNode):
+                return self.mapping(node, path)
+            if isinstance(node, SequenceNode):
+                return [self.item(child, path + (i,)) for i, child in enumerate(node.value)]
+            assert isinstance(node, ScalarNode)
+            return self.loader.construct_object(node, deep=True)
+        finally:
+            self._open.discard(id(node))
+
+    def item(self, node: Node, path: YamlPath) -> Any:
+        self.marks[path] = self.where(node)
+        return self.value(node, path)
+
+    def mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE_TAG:
+                continue
+            key = self.loader.construct_object(key_node, deep=True)
+            if isinstance(key, str) and key in seen:
+                self.error(
+                    key_node,
+                    path + (key,),
+                    f"duplicate key '{key}' {_within(path)}",
+                    "duplicate-key",
+                )
+            seen.add(key)
+        # `<<: *anchor` merge keys: pyyaml puts the merged pairs first, so the
+        # keys written explicitly in this mapping still win below.
+        self.loader.flatten_mapping(node)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                self.error(
+                    key_node,
+                    path,
+                    f"key {_show(key)} {_within(path)} is not text; quote it",
+                    "schema",
+                )
+                continue
+            child = path + (key,)
+            self.key_marks[child] = self.where(key_node)
+            scalar = isinstance(value_node, ScalarNode)
+            self.marks[child] = self.where(value_node if scalar else key_node)
+            result[key] = self.value(value_node, child)
+        return result
+
+
+def _read_text(path: Path, shown: str) -> str:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise VariantError([Problem(f"no such file: {shown}", "file-not-found", shown)]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise VariantError(
+            [Problem(f"cannot read {shown}: {reason}", "file-unreadable", shown)]
+        ) from None
+
+
+def _read_file(path: Path, shown: str) -> Document:
+    """One file's own declaration (no inheritance) with its marks."""
+    text = _read_text(path, shown)
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        reader = _Reader(shown, loader)
+        data = None
+        if root is not None:
+            reader.marks[()] = reader.where(root)
+            data = reader.value(root, ())
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise VariantError([Problem(_plain(exc), "yaml-syntax", shown, line, column)]) from None
+    except yaml.YAMLError as exc:
+        raise VariantError([Problem(f"invalid YAML: {exc}", "yaml-syntax", shown)]) from None
+    except RecursionError:
+        # pyyaml itself recurses forever on a mapping that merges (`<<`) itself.
+        raise VariantError(
+            [
+                Problem(
+                    "invalid YAML: nested too deeply, or an alias refers to itself",
+                    "yaml-syntax",
+                    shown,
+                )
+            ]
+        ) from None
+    finally:
+        loader.dispose()
+    if reader.problems:
+        raise VariantError(_sorted(reader.problems))
+    if not isinstance(data, dict):
+        _, line, column = reader.marks.get((), (shown, 1, 1))
+        got = "an empty file" if root is None else _show(data)
+        raise VariantError(
+            [
+                Problem(
+                    "a variant file is a mapping of keys ('variantkit: 1', 'name: ...', ...), "
+                    f"got {got}",
+                    "not-a-mapping",
+                    shown,
+                    line,
+                    column,
+                )
+            ]
+        )
+    doc = Document(data, shown, reader.marks, reader.key_marks)
+    _check_version(doc)
+    return doc
+
+
+def _check_version(doc: Document) -> None:
+    # Checked per file and before anything else: a file in another format
+    # version would otherwise drown in schema errors that miss the point.
+    if "variantkit" not in doc.data:
+        raise VariantError(
+            [
+                doc.problem(
+                    (),
+                    "missing 'variantkit: 1': every variant file starts by naming "
+                    "the format version it uses",
+                    "format-version",
+                )
+            ]
+        )
+    version = doc.data["variantkit"]
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise VariantError(
+            [
+                doc.problem(
+                    ("variantkit",),
+                    f"variantkit: {_show(version)} is not a format version this program reads "
+                    f"(it reads version {FORMAT_VERSION})",
+                    "format-version",
+                )
+            ]
+        )
+
+
+# --- Finding files and inheritance ----------------------------------------------
+
+
+def _find(name: str, folder: Path | None) -> Path | None:
+    """A bare name ("chess") is a bundled variant; anything else is a path,
+    relative to `folder` if given.  A bare name that is not bundled may still
+    be a path."""
+    candidate = Path(name)
+    if candidate.suffix.lower() not in (".yaml", ".yml") and len(candidate.parts) == 1:
+        bundled = bundled_dir() / f"{name}.yaml"
+        if bundled.is_file():
+            return bundled
+    if folder is not None and not candidate.is_absolute():
+        candidate = folder / candidate
+    return candidate if candidate.exists() else None
+
+
+def resolve(name_or_path: str) -> Path:
+    """The file of a bundled variant name or a path to a variant file."""
+    name = str(name_or_path)
+    found = _find(name, None)
+    if found is None:
+        if Path(name).suffix or len(Path(name).parts) > 1:
+            message = f"no such file: {name}"
+        else:
+            message = f"no bundled variant named '{name}' (bundled: {', '.join(bundled_names())})"
+        raise VariantError([Problem(message, "file-not-found", name)])
+    return found
+
+
+def _merge(parent: Any, child: Any) -> Any:
+    if isinstance(parent, dict) and isinstance(child, dict):
+        merged = dict(parent)
+        for key, value in child.items():
+            merged[key] = _merge(parent[key], value) if key in parent else value
+        return merged
+    return child
+
+
+def _paths(value: Any, path: YamlPath = ()) -> Iterator[YamlPath]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, path + (index,))
+
+
+def _inherit(parent: Document, child: Document) -> Document:
+    """The child's declaration over the parent's.
+
+    A node of the merged data comes from the child exactly when the child
+    wrote that path, so each path takes the child's location if it has one.
+    """
+    data = _merge(parent.data, child.data)
+    data.pop("inherits", None)
+    merged = Document(data, child.file)
+    for path in _paths(data):
+        source = child if path in child.marks else parent
+        merged.marks[path] = source.marks[path]
+        if path in source.key_marks:
+            merged.key_marks[path] = source.key_marks[path]
+    return merged
+
+
+def _load(path: Path, shown: str, chain: tuple[Path, ...]) -> Document:
+    doc = _read_file(path, shown)
+    if "inherits" not in doc.data:
+        return doc
+    parent_name = doc.data["inherits"]
+    if not isinstance(parent_name, str) or not parent_name:
+        raise VariantError(
+            [
+                doc.problem(
+                    ("inherits",),
+                    f"inherits: expected a variant name or file path, got {_show(parent_name)}",
+                    "schema",
+                )
+            ]
+        )
+    parent_path = _find(parent_name, path.parent)
+    if parent_path is None:
+        raise VariantError(
+            [
+                doc.problem(
+                    ("inherits",),
+                    f"inherits: no variant file or bundled variant named '{parent_name}'",
+                    "inherit-not-found",
+                )
+            ]
+        )
+    real = parent_path.resolve()
+    if real in chain:
+        cycle = " -> ".join(p.name for p in chain + (real,))
+        raise VariantError(
+            [doc.problem(("inherits",), f"inheritance cycle: {cycle}", "inherit-cycle")]
+        )
+    parent = _load(parent_path, str(parent_path), chain + (real,))
+    return _inherit(parent, doc)
+
+
+# --- Schema validation ------------------------------------------------------------
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    with schema_path().open(encoding="utf-8") as handle:
+        schema: dict[str, Any] = json.load(handle)
+    return schema
+
+
+def _deref(schema: Any) -> dict[str, Any]:
+    """Follow local `$ref`s (the schema only uses `#/$defs/...`)."""
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = _schema()["$defs"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema if isinstance(schema, dict) else {}
+
+
+def _show(value: Any) -> str:
+    """A value as the user wrote it, briefly."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        text = "[" + ", ".join(_show(item) for item in value) + "]"
+        return text if len(text) <= 60 else "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "...'"
+
+
+_PATTERN_WORDS = {
+    "^[A-Z]$": "a single uppercase letter",
+    "^[A-Za-z]$": "a single letter",
+    "^[a-z][a-z0-9_-]*$": "a name of lowercase letters, digits, '-' or '_', starting with a letter",
+    "^[A-Za-z][A-Za-z0-9_-]*$": "a name of letters, digits, '-' or '_', starting with a letter",
+    "^[A-Z]+ v [A-Z]+$": "a string like 'KN v K'",
+}
+_TYPE_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "object": "a mapping",
+    "array": "a list",
+}
+_PLURALS = {"string": "strings", "integer": "integers", "number": "numbers"}
+
+
+def _expected(schema: Any) -> str:
+    """What a schema accepts, in words: 'an integer >= 1', 'one of 'win', 'loss''."""
+    schema = _deref(schema)
+    if "const" in schema:
+        return _show(schema["const"])
+    if "enum" in schema:
+        return "one of " + ", ".join(_show(v) for v in schema["enum"])
+    # A schema with a type of its own only uses oneOf for key combinations.
+    types = schema.get("type")
+    if types is not None:
+        return " or ".join(
+            _typed(kind, schema) for kind in ([types] if isinstance(types, str) else types)
+        )
+    return " or ".join(_expected(alt) for alt in schema.get("anyOf", schema.get("oneOf", [])))
+
+
+def _typed(kind: str, schema: dict[str, Any]) -> str:
+    if kind in ("integer", "number"):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        bound = f" >= {low}" if low is not None else ""
+        return _TYPE_WORDS[kind] + bound + (f" <= {high}" if high is not None else "")
+    if kind == "string":
+        pattern = schema.get("pattern")
+        words = (
+            _PATTERN_WORDS.get(pattern, f"a string matching {pattern}") if pattern else "a string"
+        )
+        return words + (" (not empty)" if schema.get("minLength") and not pattern else "")
+    if kind == "array":
+        items = _deref(schema.get("items", {}))
+        item_type = items.get("type")
+        simple = isinstance(item_type, str) and item_type in _PLURALS and "pattern" not in items
+        plural = _PLURALS[str(item_type)] if simple else "items"
+        low, high = schema.get("minItems"), schema.get("maxItems")
+        if low == high == 2:
+            return f"a pair of {plural}"
+        if low is not None and high is not None:
+            return f"a list of {low} {'or' if high == low + 1 else 'to'} {high} {plural}"
+        if simple:
+            return f"a list of {plural}"
+        if item_type == "array":
+            return "a list of " + _typed("array", items).replace("a list", "lists", 1)
+        return f"a list of items that are each {_expected(items)}" if items else "a list"
+    return _TYPE_WORDS[kind]
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _accepts_type(schema: Any, value: Any) -> bool:
+    """Whether `schema` could accept a value of `value`'s JSON type."""
+    schema = _deref(schema)
+    for alternatives in ("anyOf", "oneOf"):
+        if alternatives in schema:
+            return any(_accepts_type(alt, value) for alt in schema[alternatives])
+    if "const" in schema or "enum" in schema:
+        return any(
+            _json_type(v) == _json_type(value) for v in schema.get("enum", [schema.get("const")])
+        )
+    types = schema.get("type")
+    if types is None:
+        return True
+    kinds = {types} if isinstance(types, str) else set(types)
+    kind = _json_type(value)
+    return kind in kinds or (kind == "integer" and "number" in kinds)
+
+
+def _schema_problems(doc: Document, error: jsonschema.ValidationError) -> Iterator[Problem]:
+    """Plain, located problems for one jsonschema error (and, for
+    alternatives, the errors of the one alternative the value was aiming at)."""
+    path = tuple(error.absolute_path)
+    where = format_path(path)
+    prefix = f"{where}: " if where else ""
+    value, keyword = error.instance, error.validator
+    if keyword == "additionalProperties" and error.validator_value is False:
+        allowed = sorted(error.schema.get("properties", {}))
+        for unknown in sorted(set(value) - set(allowed)):
+            close = difflib.get_close_matches(unknown, allowed, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "allowed: " + ", ".join(allowed)
+            yield doc.problem(
+                path + (unknown,),
+                f"unknown key '{unknown}' {_within(path)} ({hint})",
+                "unknown-key",
+                key=True,
+            )
+        return
+    if "propertyNames" in error.schema_path:
+        yield doc.problem(
+            path + (value,),
+            f"{prefix}name {_show(value)} is not allowed: expected {_expected(error.schema)}",
+            "schema",
+            key=True,
+        )
+        return
+    if keyword == "required":
+        # jsonschema reports each missing key separately, with the same
+        # validator_value; each report names them all and `validate` dedupes.
+        missing = [k for k in error.validator_value if k not in value]
+        names = _and(f"'{k}'" for k in missing)
+        yield doc.problem(
+            path, f"{prefix}missing required key{'s' if len(missing) > 1 else ''} {names}", "schema"
+        )
+        return
+    if keyword == "oneOf" and all(set(alt) == {"required"} for alt in error.validator_value):
+        # "Exactly one of these keys", e.g. a move's step/ride/leap/suborn.
+        # A value that is not a mapping at all already has its type error.
+        if not isinstance(value, dict):
+            return
+        options = [alt["required"][0] for alt in error.validator_value]
+        present = [k for k in options if k in value]
+        listed = ", ".join(f"'{k}'" for k in options)
+        found = _and(f"'{k}'" for k in present) if present else "none"
+        yield doc.problem(
+            path, f"{prefix}expected exactly one of the keys {listed}, found {found}", "schema"
+        )
+        return
+    if keyword in ("anyOf", "oneOf") and error.context:
+        aimed = [i for i, alt in enumerate(error.validator_value) if _accepts_type(alt, value)]
+        if len(aimed) == 1:
+            for sub in error.context:
+                if sub.schema_path[0] == aimed[0]:
+                    yield from _schema_problems(doc, sub)
+            return
+    if keyword == "enum" and isinstance(value, str):
+        close = difflib.get_close_matches(
+            value, [v for v in error.validator_value if isinstance(v, str)], n=1
+        )
+        if close:
+            yield doc.problem(
+                path,
+                f"{prefix}expected {_expected(error.schema)}, got {_show(value)} "
+                f"(did you mean '{close[0]}'?)",
+                "schema",
+            )
+            return
+    if keyword == "minItems" and not value:
+        yield doc.problem(path, f"{prefix}expected a non-empty list", "schema")
+        return
+    if keyword == "minProperties" and not value:
+        yield doc.problem(path, f"{prefix}expected at least one entry", "schema")
+        return
+    yield doc.problem(
+        path, f"{prefix}expected {_expected(error.schema)}, got {_show(value)}", "schema"
+    )
+
+
+def _and(words: Iterable[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(words)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _sorted(problems: Iterable[Problem]) -> list[Problem]:
+    """By (file, line, column), each problem once."""
+    unique = dict.fromkeys(problems)
+    return sorted(unique, key=lambda p: (p.file or "", p.line or 0, p.column or 0))
+
+
+def validate(doc: Document) -> list[Problem]:
+    """Every way `doc.data` departs from the schema, located and sorted."""
+    validator = jsonschema.Draft202012Validator(_schema())
+    return _sorted(
+        p for error in validator.iter_errors(doc.data) for p in _schema_problems(doc, error)
+    )
+
+
+def load_document(name_or_path: str | Path) -> Document:
+    """Read a variant (bundled name or file path), merge what it inherits and
+    check its shape; raises `VariantError` listing every problem found."""
+    shown = str(name_or_path)
+    path = resolve(shown)
+    if path == bundled_dir() / f"{shown}.yaml":
+        shown = str(path)  # a bundled name: problems should name the real file
+    doc = _load(path, shown, (path.resolve(),))
+    problems = validate(doc)
+    if problems:
+        raise VariantError(problems)
+    return doc

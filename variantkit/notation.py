@@ -1,0 +1,225 @@
+"""Position strings (FEN) and move strings: the fifth stage.
+
+The placement part of a position string follows the board's layout: rows
+separated by `/`, planes by `|`, digits counting empty cells.  Then come the
+side to move, castling rights, the en passant cell, the half-move clock and
+the move number, as in chess.  Move strings are the from-cell, the to-cell
+(with `~` between them for a suborn) and an optional promotion letter.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from variantkit.errors import InvalidFenError
+from variantkit.game import EN_PASSANT, Game, InternalMove
+
+if TYPE_CHECKING:
+    from variantkit.variant import Variant
+
+SIDE_LETTERS = ("w", "b")
+
+
+def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
+    """Read the placement field into {cell: piece code}."""
+    layout = variant.board.layout
+    groups = placement.split("|")
+    if len(groups) != len(layout):
+        raise InvalidFenError(
+            f"placement '{placement}' has {len(groups)} plane(s) separated by '|', "
+            f"the board has {len(layout)}")
+    pieces: dict[int, int] = {}
+    for group_text, rows in zip(groups, layout, strict=True):
+        row_texts = group_text.split("/")
+        if len(row_texts) != len(rows):
+            raise InvalidFenError(
+                f"placement part '{group_text}' has {len(row_texts)} rows, "
+                f"the board has {len(rows)}")
+        for row_text, row in zip(row_texts, rows, strict=True):
+            column = 0
+            for token in re.findall(r"\d+|.", row_text):
+                if token.isdigit():
+                    column += int(token)
+                    continue
+                code = variant.code_of_letter(token)
+                if code is None:
+                    raise InvalidFenError(f"unknown piece letter '{token}' in '{row_text}'")
+                if column < len(row):
+                    pieces[row[column]] = code
+                column += 1
+            if column != len(row):
+                raise InvalidFenError(
+                    f"row '{row_text}' covers {column} cells, the board's row has {len(row)}")
+    return pieces
+
+
+def read_fen(variant: Variant, text: str) -> Game:
+    """A game in the position the string describes."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidFenError("empty position string")
+    fields = text.split()
+    if len(fields) > 6:
+        raise InvalidFenError(f"position string has {len(fields)} fields, at most 6: '{text}'")
+    placement, turn, rights, ep, halfmove, fullmove = fields + ["w", "-", "-", "0", "1"][
+        len(fields) - 1:]
+    game = Game(variant)
+    for cell, code in parse_placement(variant, placement).items():
+        game.place(cell, code)
+    if turn not in SIDE_LETTERS:
+        raise InvalidFenError(f"side to move must be 'w' or 'b', not '{turn}'")
+    game.stm = SIDE_LETTERS.index(turn)
+    game.halfmove = _count(halfmove, "half-move clock", 0)
+    game.fullmove = _count(fullmove, "move number", 1)
+    _check_royals(game)
+    game.unmoved = _unmoved(game, rights)
+    _set_en_passant(game, ep)
+    them = 1 - game.stm
+    occupied = game.side_bb[0] | game.side_bb[1]
+    if game._attackers(game.royal[them], game.stm, occupied, game.side_bb[game.stm]):
+        raise InvalidFenError(
+            f"the side not to move ({('white', 'black')[them]}) is in check")
+    return game
+
+
+def _count(text: str, what: str, minimum: int) -> int:
+    if not text.isdigit() or int(text) < minimum:
+        raise InvalidFenError(f"{what} must be a whole number >= {minimum}, not '{text}'")
+    return int(text)
+
+
+def _check_royals(game: Game) -> None:
+    v = game.variant
+    for side, name in enumerate(("white", "black")):
+        count = sum(game.bb[code].bit_count() for code in range(2 + side, len(game.bb), 2)
+                    if v.royal_code[code])
+        if count != 1:
+            raise InvalidFenError(f"{name} must have exactly one royal piece, found {count}")
+
+
+def _unmoved(game: Game, rights: str) -> int:
+    """Pieces that have not moved: those on their setup cells, except the
+    castling pieces whose rights the string withdraws."""
+    v = game.variant
+    unmoved = 0
+    for cell, code in v.setup_cells.items():
+        if game.cells[cell] == code:
+            unmoved |= 1 << cell
+    declared = {c.right for c in v.castlings}
+    if rights != "-":
+        for letter in rights:
+            if letter not in declared:
+                raise InvalidFenError(
+                    f"unknown castling right '{letter}' (this variant has "
+                    f"{''.join(sorted(declared)) or 'none'})")
+            if not any(c.right == letter and unmoved & c.need == c.need
+                       for c in v.castlings):
+                raise InvalidFenError(
+                    f"castling right '{letter}' but its king and rook are not on their cells")
+    granted = set() if rights == "-" else set(rights)
+    for c in v.castlings:
+        if c.right not in granted:
+            unmoved &= ~(1 << c.rook_from)
+    for c in v.castlings:
+        if not any(o.right in granted for o in v.castlings if o.king_from == c.king_from):
+            unmoved &= ~(1 << c.king_from)
+    return unmoved
+
+
+def _set_en_passant(game: Game, ep: str) -> None:
+    if ep == "-":
+        return
+    v = game.variant
+    cell = v.board.index.get(ep)
+    if cell is None:
+        raise InvalidFenError(f"unknown en passant cell '{ep}'")
+    target = 1 << cell
+    mover = 1 - game.stm
+    for code in range(2 + mover, len(game.bb), 2):
+        for gen in v.generators[code]:
+            for (frm, to), passed in gen[5].items():
+                if passed & target and game.cells[to] == code and not game.cells[frm] \
+                        and not game.cells[cell]:
+                    game.ep_target, game.ep_victim = passed, to
+                    return
+    raise InvalidFenError(f"en passant cell '{ep}': no piece has just passed over it")
+
+
+def castling_rights(game: Game) -> str:
+    """The castling field: rights whose king and rook are still unmoved."""
+    letters: list[str] = []
+    for c in game.variant.castlings:
+        if c.right not in letters and game.unmoved & c.need == c.need \
+                and game.cells[c.king_from] == c.king_code \
+                and game.cells[c.rook_from] == c.rook_code:
+            letters.append(c.right)
+    return "".join(letters) or "-"
+
+
+def placement(game: Game) -> str:
+    v = game.variant
+    groups = []
+    for rows in v.board.layout:
+        texts = []
+        for row in rows:
+            text, empty = "", 0
+            for cell in row:
+                code = game.cells[cell]
+                if code:
+                    text += (str(empty) if empty else "") + v.letter_of_code(code)
+                    empty = 0
+                else:
+                    empty += 1
+            texts.append(text + (str(empty) if empty else ""))
+        groups.append("/".join(texts))
+    return "|".join(groups)
+
+
+def legal_en_passant(game: Game) -> list[InternalMove]:
+    """The en passant captures the side to move can legally make."""
+    if not game.ep_target:
+        return []
+    return [m for m in game._legal() if m[3] == EN_PASSANT]
+
+
+def write_fen(game: Game) -> str:
+    names = game.variant.board.names
+    ep_moves = legal_en_passant(game)
+    ep = names[ep_moves[0][1]] if ep_moves else "-"
+    return " ".join([placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
+                     str(game.halfmove), str(game.fullmove)])
+
+
+def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
+    """Every reading of a move string as (from, to, promotion letter)."""
+    names = game.variant.board.index
+    body = text.replace("~", "", 1)
+    readings: list[tuple[str, str, str | None]] = []
+    for i in range(1, len(body)):
+        frm, rest = body[:i], body[i:]
+        if frm not in names:
+            continue
+        if rest in names:
+            readings.append((frm, rest, None))
+        elif len(rest) > 1 and rest[:-1] in names and rest[-1].isalpha():
+            readings.append((frm, rest[:-1], rest[-1]))
+    return readings
+
+
+def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
+    """Why a move string names no legal move, in words."""
+    readings = parse_move(game, text)
+    if not readings:
+        return (f"'{text}' is not a move here: expected a from-cell, a to-cell and an "
+                f"optional promotion letter, e.g. '{_example(game, legal)}'")
+    frm = readings[0][0]
+    names = game.variant.board.names
+    from_here = sorted(str(game._public(m)) for m in legal if names[m[0]] == frm)
+    side = game.turn
+    if not from_here:
+        return f"illegal move '{text}': {side} has no legal move from {frm}"
+    return f"illegal move '{text}'; legal moves from {frm}: {', '.join(from_here)}"
+
+
+def _example(game: Game, legal: list[InternalMove]) -> str:
+    return str(game._public(legal[0])) if legal else "e2e4"

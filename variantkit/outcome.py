@@ -1,0 +1,131 @@
+"""Game end: mate, stalemate, material, the n-move rule and repetition.
+
+The rules come from the variant's `end:` section.  Positions are compared by
+a repetition key: placement, side to move, castling rights, the pieces whose
+"not moved yet" status changes their moves, and the en passant cell only when
+an en passant capture is legal.
+"""
+
+from __future__ import annotations
+
+from variantkit.game import SIDES, Game, Outcome
+from variantkit.notation import legal_en_passant
+
+
+def outcome(game: Game) -> Outcome | None:
+    end = game.variant.end
+    legal = game._legal()
+    mover, other = SIDES[game.stm], SIDES[1 - game.stm]
+    if not legal and game.is_check():
+        return _result(end.checkmate, mover, other, "checkmate")
+    if insufficient_material(game):
+        return Outcome(None, "insufficient-material")
+    if not legal:
+        return _result(end.stalemate, mover, other, "stalemate")
+    claim = end.draw_timing == "on-claim"
+    if end.move_rule is not None and _move_rule(game, 2 * end.move_rule, claim):
+        return Outcome(None, "move-rule")
+    if end.repetition is not None and _repetition(game, end.repetition, claim):
+        return Outcome(None, "repetition")
+    return None
+
+
+def _result(result: str, mover: str, other: str, reason: str) -> Outcome:
+    """`result` is seen from the side to move: win, loss or draw."""
+    winner = {"win": mover, "loss": other}.get(result)
+    return Outcome(winner, reason)
+
+
+def _move_rule(game: Game, plies: int, claim: bool) -> bool:
+    if game.halfmove >= plies:
+        return True
+    if not claim or game.halfmove < plies - 1:
+        return False
+    # A claim may announce the move that completes the count, provided the
+    # game goes on after it (mate on that move is mate).
+    for move in game._legal():
+        game._make(move)
+        try:
+            if game.halfmove >= plies and game._legal():
+                return True
+        finally:
+            game._unmake()
+    return False
+
+
+def repetition_key(game: Game) -> int:
+    v = game.variant
+    key = game.hash ^ (v.turn_key if game.stm else 0)
+    for i, c in enumerate(v.castlings):
+        if game.unmoved & c.need == c.need and game.cells[c.king_from] == c.king_code \
+                and game.cells[c.rook_from] == c.rook_code:
+            key ^= v.right_keys[i % len(v.right_keys)]
+    tracked = 0
+    for code in v.unmoved_codes:
+        tracked |= game.bb[code]
+    tracked &= game.unmoved
+    while tracked:
+        low = tracked & -tracked
+        key ^= v.unmoved_keys[low.bit_length() - 1]
+        tracked ^= low
+    ep = legal_en_passant(game)
+    if ep:
+        key ^= v.ep_keys[ep[0][1]]
+    return key
+
+
+def _history_keys(game: Game) -> list[int]:
+    """Repetition keys of every earlier position of the game, oldest last."""
+    keys = []
+    replay = []
+    while game._stack:
+        replay.append(game._stack[-1][0])
+        game._unmake()
+        keys.append(repetition_key(game))
+    for move in reversed(replay):
+        game._make(move)
+    return keys
+
+
+def _repetition(game: Game, times: int, claim: bool) -> bool:
+    current = repetition_key(game)
+    earlier = _history_keys(game)
+    if earlier.count(current) + 1 >= times:
+        return True
+    if not claim:
+        return False
+    seen = earlier + [current]
+    for move in game._legal():
+        game._make(move)
+        try:
+            if seen.count(repetition_key(game)) + 1 >= times:
+                return True
+        finally:
+            game._unmake()
+    return False
+
+
+def insufficient_material(game: Game) -> bool:
+    """Whether the material matches one of the variant's dead patterns."""
+    v = game.variant
+    patterns = v.end.insufficient
+    if not patterns:
+        return False
+    letters: list[list[str]] = [[], []]
+    kinds: set[int] = set()
+    colours: set[int] = set()
+    for code in range(2, len(game.bb)):
+        bits = game.bb[code]
+        if not bits:
+            continue
+        letters[code & 1] += [v.letter_of_code(code).upper()] * bits.bit_count()
+        if not v.royal_code[code]:
+            kinds.add((code >> 1) - 1)
+            colours |= {v.board.colours[c] for c in v.board.cells_of(bits)}
+    material = ("".join(sorted(letters[0])), "".join(sorted(letters[1])))
+    for p in patterns:
+        if p.exact is not None and (p.exact == material or p.exact[::-1] == material):
+            return True
+        if p.only is not None and kinds <= p.only and (not p.one_colour or len(colours) <= 1):
+            return True
+    return False

@@ -1,0 +1,286 @@
+"""Compile piece declarations into per-cell move tables: the third stage.
+
+Every movement primitive (`step`, `ride`, `leap`, ...) becomes, for each side
+and each cell, a list of rays: the cells a line passes, nearest first, and
+the index from which the piece may land.  Primitives of one piece that share
+their modifiers are merged into one `Component`, and identical components of
+different pieces are shared.  A component then answers, for a cell and a board
+occupancy, "which cells can this piece reach" with one or two dictionary
+look-ups: `Reach` tables keyed by the occupancy of the cells that can block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from variantkit.board import Board, Ray
+from variantkit.errors import DeclarationError
+
+MOVE = 1
+CAPTURE = 2
+# Cells whose occupancy one look-up table may key on: 2**14 entries at most,
+# filled lazily, so memory stays bounded whatever the board.
+MAX_GROUP_BITS = 14
+
+
+class _LineTable(dict[int, int]):
+    """Reachable cells of a group of rays, keyed by the occupancy of the
+    cells that can block them; an entry is computed the first time it is
+    asked for."""
+
+    __slots__ = ("rays",)
+
+    def __init__(self, rays: list[tuple[Ray, int]]) -> None:
+        super().__init__()
+        self.rays = rays
+
+    def __missing__(self, occupied: int) -> int:
+        bits = 0
+        for cells, first in self.rays:
+            for i, c in enumerate(cells):
+                bit = 1 << c
+                if i >= first:
+                    bits |= bit
+                if occupied & bit:
+                    break
+        self[occupied] = bits
+        return bits
+
+
+# Per cell: cells always reached (leaps, single steps), plus (mask, table)
+# pairs for lines that can be blocked.
+CellReach = tuple[int, tuple[tuple[int, _LineTable], ...]]
+
+
+def _cell_reach(rays: list[tuple[Ray, int]]) -> CellReach:
+    const = 0
+    groups: list[tuple[int, list[tuple[Ray, int]]]] = []
+    for cells, first in rays:
+        if len(cells) == 1 and first == 0:
+            const |= 1 << cells[0]
+            continue
+        mask = 0
+        for c in cells[:-1]:
+            mask |= 1 << c
+        for i, (gmask, members) in enumerate(groups):
+            if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
+                groups[i] = (gmask | mask, members + [(cells, first)])
+                break
+        else:
+            groups.append((mask, [(cells, first)]))
+    return const, tuple((m, _LineTable(members)) for m, members in groups)
+
+
+def reach(table: CellReach, occupied: int) -> int:
+    """Cells reached from a cell's table under `occupied` (the first
+    occupied cell of a line included, as a capture candidate)."""
+    bits, groups = table
+    for mask, lines in groups:
+        bits |= lines[occupied & mask]
+    return bits
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The modifiers that make two primitives behave differently."""
+
+    mode: int = MOVE | CAPTURE
+    initial: bool = False
+    en_passant: str | None = None
+    may_give_check: bool = True
+
+
+@dataclass
+class Component:
+    """Primitives with the same flags, compiled per side and cell."""
+
+    flags: Flags
+    rays: list[list[list[tuple[Ray, int]]]]          # [side][cell] -> rays
+    tables: list[list[CellReach]] = field(default_factory=list)
+    # En passant targets created by a move: [side][(from, to)] -> passed cells.
+    passed: list[dict[tuple[int, int], int]] = field(default_factory=list)
+    # Attack relation, for check detection.  When the relation read backwards
+    # equals the forward relation of some side, that side's tables answer
+    # "who attacks this cell" directly (`reverse_side`); otherwise the
+    # explicit (attacker, between) pairs are used.
+    reverse_side: list[int | None] = field(default_factory=list)
+    attack_pairs: list[list[list[tuple[int, int]]]] = field(default_factory=list)
+    # Slider sources on an empty board and the cells between them and a
+    # target: a piece standing there may be pinned.  [side][target].
+    xray_sources: list[list[int]] = field(default_factory=list)
+    xray_between: list[list[dict[int, int]]] = field(default_factory=list)
+
+    def compile(self) -> None:
+        self.tables = [[_cell_reach(cell_rays) for cell_rays in side] for side in self.rays]
+        self.passed = [self._passed(side) for side in self.rays]
+        if self.flags.mode & CAPTURE:
+            self._compile_attacks()
+
+    def _passed(self, side_rays: list[list[tuple[Ray, int]]]) -> dict[tuple[int, int], int]:
+        if self.flags.en_passant != "target":
+            return {}
+        passed: dict[tuple[int, int], int] = {}
+        for frm, cell_rays in enumerate(side_rays):
+            for cells, first in cell_rays:
+                for i in range(first, len(cells)):
+                    mask = 0
+                    for c in cells[:i]:
+                        mask |= 1 << c
+                    passed[(frm, cells[i])] = mask
+        return passed
+
+    def _relation(self, side: int) -> set[tuple[int, int, int]]:
+        rel = set()
+        for frm, cell_rays in enumerate(self.rays[side]):
+            for cells, first in cell_rays:
+                between = 0
+                for i, c in enumerate(cells):
+                    if i >= first:
+                        rel.add((frm, c, between))
+                    between |= 1 << c
+        return rel
+
+    def _compile_attacks(self) -> None:
+        n_cells = len(self.rays[0])
+        forward = [self._relation(s) for s in range(2)]
+        for s in range(2):
+            backward = {(d, a, b) for a, d, b in forward[s]}
+            self.reverse_side.append(next((o for o in (1 - s, s) if forward[o] == backward), None))
+            pairs: list[list[tuple[int, int]]] = [[] for _ in range(n_cells)]
+            sources = [0] * n_cells
+            between: list[dict[int, int]] = [{} for _ in range(n_cells)]
+            for a, d, b in forward[s]:
+                pairs[d].append((1 << a, b))
+                if b:
+                    sources[d] |= 1 << a
+                    between[d][1 << a] = between[d].get(1 << a, 0) | b
+            self.attack_pairs.append(pairs)
+            self.xray_sources.append(sources)
+            self.xray_between.append(between)
+
+    def attackers(self, side: int, target: int, occupied: int) -> int:
+        """Cells from which a piece of `side` with this component attacks
+        `target` under `occupied`."""
+        other = self.reverse_side[side]
+        if other is not None:
+            return reach(self.tables[other][target], occupied)
+        bits = 0
+        for a, between in self.attack_pairs[side][target]:
+            if not between & occupied:
+                bits |= a
+        return bits
+
+
+@dataclass
+class PieceType:
+    """A declared piece, with the indices of its compiled components."""
+
+    index: int
+    name: str
+    letter: str
+    royal: bool
+    value: float | None
+    resets_clock: bool
+    components: list[int]
+
+
+@dataclass
+class PieceSet:
+    types: list[PieceType]
+    components: list[Component]
+    by_letter: dict[str, PieceType]
+    by_name: dict[str, PieceType]
+
+
+# -- compiling primitives -------------------------------------------------------
+PRIMITIVES = ("step", "ride", "leap")
+
+
+def _range(spec: dict[str, Any], kind: str) -> tuple[int, int | None]:
+    if kind == "step":
+        return 1, 1
+    if kind != "ride" or "range" not in spec:
+        return 1, None
+    value = spec["range"]
+    low, high = (value, value) if isinstance(value, int) else (value[0], value[1])
+    if kind == "ride" and isinstance(value, int):
+        low = 1
+    if not 1 <= low <= high:
+        raise DeclarationError(f"range {value}: expected 1 <= min <= max", "bad-range")
+    return low, high
+
+
+def primitive_rays(board: Board, spec: dict[str, Any], forward: str,
+                   cell: int) -> list[tuple[Ray, int]]:
+    """The rays of one primitive from one cell for a side moving `forward`."""
+    kind = next((k for k in PRIMITIVES if k in spec), None)
+    if kind is None:
+        raise DeclarationError(
+            f"a move needs one of {', '.join(PRIMITIVES)}", "bad-primitive")
+    topo = board.topology
+    if kind == "leap":
+        return [((t,), 0) for t in topo.leaps(cell, spec["leap"], forward)]
+    items = spec[kind] if isinstance(spec[kind], list) and not _is_vector(spec[kind]) \
+        else [spec[kind]]
+    low, high = _range(spec, kind)
+    out = []
+    for item in items:
+        for direction in topo.directions(item, forward):
+            for cells in topo.rays(cell, direction):
+                cells = cells[:high] if high is not None else cells
+                if len(cells) >= low:
+                    out.append((cells, low - 1))
+    return out
+
+
+def _is_vector(x: Any) -> bool:
+    return isinstance(x, list) and bool(x) and all(isinstance(v, int) for v in x)
+
+
+def flags_of(spec: dict[str, Any]) -> Flags:
+    mode = {"move": MOVE, "capture": CAPTURE}.get(spec.get("only", ""), MOVE | CAPTURE)
+    return Flags(mode=mode, initial=bool(spec.get("initial", False)),
+                 en_passant=spec.get("en-passant"),
+                 may_give_check=bool(spec.get("may-give-check", True)))
+
+
+def compile_pieces(board: Board, declared: dict[str, Any], forwards: list[str],
+                   located: Any) -> PieceSet:
+    """Compile every declared piece for both sides.
+
+    `forwards` is each side's forward direction name; `located(path, fn)`
+    runs `fn` and turns a DeclarationError into a located problem.
+    """
+    components: list[Component] = []
+    by_key: dict[Any, int] = {}
+    types: list[PieceType] = []
+    for index, (name, spec) in enumerate(declared.items()):
+        merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
+        for m, move in enumerate(spec.get("moves", [])):
+            flags = flags_of(move)
+            side_rays = merged.setdefault(
+                flags, [[[] for _ in range(board.size)] for _ in range(2)])
+            for side, forward in enumerate(forwards):
+                for cell in range(board.size):
+                    rays = located(("pieces", name, "moves", m),
+                                   lambda c=cell, f=forward, mv=move:
+                                   primitive_rays(board, mv, f, c))
+                    side_rays[side][cell].extend(rays or [])
+        indices = []
+        for flags, rays in merged.items():
+            key = (flags, tuple(tuple(tuple(cell) for cell in side) for side in rays))
+            if key not in by_key:
+                component = Component(flags=flags, rays=rays)
+                component.compile()
+                by_key[key] = len(components)
+                components.append(component)
+            indices.append(by_key[key])
+        types.append(PieceType(index=index, name=name, letter=spec["letter"],
+                               royal=bool(spec.get("royal", False)),
+                               value=spec.get("value"),
+                               resets_clock=bool(spec.get("resets-clock", False)),
+                               components=indices))
+    return PieceSet(types=types, components=components,
+                    by_letter={t.letter: t for t in types},
+                    by_name={t.name: t for t in types})

@@ -1,0 +1,331 @@
+"""Assemble a variant from its loaded declaration.
+
+This is where the pipeline's stages meet: the board is built from `board:`,
+pieces are compiled into move tables, and promotion, castling and game-end
+rules become the integer tables the engine reads.  Semantic checks (cells,
+pieces and regions that exist, one royal piece per side, a setup that fits)
+happen along the way, each reported as a located `Problem`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from variantkit.board import Board, GridTopology
+from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
+from variantkit.game import Game
+from variantkit.loader import Document, load_document
+from variantkit.pieces import CAPTURE, Component, PieceSet, compile_pieces
+
+T = TypeVar("T")
+ZOBRIST_SEED = 0x5EED_C0DE  # fixed, so position hashes are stable across runs
+
+
+@dataclass
+class Castling:
+    """One castling move, with the cells derived from its declaration."""
+
+    right: str
+    side: int
+    king_from: int
+    king_to: int
+    rook_from: int
+    rook_to: int
+    king_code: int
+    rook_code: int
+    need: int    # cells whose pieces must not have moved
+    empty: int   # cells that must be empty
+    safe: list[int] = field(default_factory=list)  # cells the king may not be attacked on
+
+
+@dataclass
+class MaterialPattern:
+    """A material balance that can never lead to mate."""
+
+    exact: tuple[str, str] | None = None    # sorted letters of each side, king included
+    only: frozenset[int] | None = None      # piece types allowed besides royals
+    one_colour: bool = False
+
+
+@dataclass
+class EndRules:
+    checkmate: str = "loss"     # for the side to move
+    stalemate: str = "draw"
+    repetition: int | None = 3
+    move_rule: int | None = 50
+    draw_timing: str = "on-occurrence"
+    insufficient: list[MaterialPattern] = field(default_factory=list)
+
+
+class Variant:
+    """A compiled variant: board, pieces, rules and the engine's tables."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.problems: list[Problem] = []
+        data = document.data
+        self.name: str = data["name"]
+        self.description: str = data.get("description", "")
+        board = self._located(("board",), lambda: self._build_board(data["board"]))
+        if board is None:
+            raise VariantError(self.problems)
+        self.board: Board = board
+        sides = data.get("sides", {})
+        self.forwards = [self._forward(sides, s) for s in ("white", "black")]
+        self.pieces: PieceSet = compile_pieces(self.board, data["pieces"], self.forwards,
+                                               self._located)
+        self._check_pieces(data["pieces"])
+        self._build_codes()
+        self._build_promotion(data.get("promotion"))
+        self.setup_fen: str = data["setup"]
+        self.setup_cells = self._setup_cells()
+        self.castlings: list[Castling] = []
+        for i, spec in enumerate(data.get("castling", [])):
+            c = self._located(("castling", i), partial(self._castling, spec))
+            if c is not None:
+                self.castlings.append(c)
+        self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
+                                  for s in range(2)]
+        self.end = self._end_rules(data.get("end", {}))
+        errors = [p for p in self.problems if p.severity == "error"]
+        if errors:
+            raise VariantError(self.problems)
+        try:
+            self.new_game()
+        except InvalidFenError as exc:
+            self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+            raise VariantError(self.problems) from None
+
+    # -- public --------------------------------------------------------------
+    def new_game(self, fen: str | None = None) -> Game:
+        """A game from the start position, or from a position string."""
+        from variantkit.notation import read_fen
+        return read_fen(self, fen if fen is not None else self.setup_fen)
+
+    def letter_of_code(self, code: int) -> str:
+        letter = self.pieces.types[(code >> 1) - 1].letter
+        return letter if code & 1 == 0 else letter.lower()
+
+    def code_of_letter(self, letter: str) -> int | None:
+        kind = self.pieces.by_letter.get(letter.upper())
+        if kind is None:
+            return None
+        return 2 + 2 * kind.index + (0 if letter.isupper() else 1)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name}>"
+
+    # -- assembly ------------------------------------------------------------
+    def _located(self, path: tuple[str | int, ...], build: Callable[[], T]) -> T | None:
+        """Run a build step; a bad value becomes a problem at `path`."""
+        try:
+            return build()
+        except DeclarationError as exc:
+            problem = self.document.problem(path, exc.message, exc.rule)
+            if problem not in self.problems:
+                self.problems.append(problem)
+            return None
+
+    def _build_board(self, spec: dict[str, Any]) -> Board:
+        if "grid" in spec:
+            g = spec["grid"]
+            board = GridTopology(g["files"], g["ranks"], g.get("planes", 1),
+                                 g.get("plane-names")).build()
+        else:
+            raise DeclarationError("the board needs a topology: grid", "bad-board")
+        for name, region in spec.get("regions", {}).items():
+            self._located(("board", "regions", name), partial(board.add_regions, {name: region}))
+        return board
+
+    def _forward(self, sides: dict[str, Any], side: str) -> str:
+        default = "n" if side == "white" else "s"
+        forward: str = sides.get(side, {}).get("forward", default)
+        if forward not in self.board.topology.forward_names():
+            self.problems.append(self.document.problem(
+                ("sides", side, "forward"), f"unknown direction '{forward}'",
+                "unknown-direction"))
+            return default
+        return forward
+
+    def _check_pieces(self, declared: dict[str, Any]) -> None:
+        seen: dict[str, str] = {}
+        for name, spec in declared.items():
+            letter = spec["letter"]
+            if letter in seen:
+                self.problems.append(self.document.problem(
+                    ("pieces", name, "letter"),
+                    f"piece '{name}' uses letter '{letter}', already used by '{seen[letter]}'",
+                    "duplicate-letter"))
+            seen[letter] = name
+        if not any(t.royal for t in self.pieces.types):
+            self.problems.append(self.document.problem(
+                ("pieces",), "no piece is royal: declare `royal: true` on the king",
+                "no-royal"))
+
+    def _build_codes(self) -> None:
+        n_codes = 2 + 2 * len(self.pieces.types)
+        rng = random.Random(ZOBRIST_SEED)
+        self.zobrist = [[rng.getrandbits(64) for _ in range(self.board.size)]
+                        for _ in range(n_codes)]
+        self.turn_key = rng.getrandbits(64)
+        self.right_keys = [rng.getrandbits(64) for _ in range(64)]
+        self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
+        self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
+        self.royal_code = [False] * n_codes
+        self.resets_clock = [False] * n_codes
+        self.generators: list[list[tuple[Any, ...]]] = [[] for _ in range(n_codes)]
+        attack: list[dict[int, list[int]]] = [{}, {}]
+        for t in self.pieces.types:
+            for side in range(2):
+                code = 2 + 2 * t.index + side
+                self.royal_code[code] = t.royal
+                self.resets_clock[code] = t.resets_clock
+                for ci in t.components:
+                    comp = self.pieces.components[ci]
+                    f = comp.flags
+                    self.generators[code].append(
+                        (comp.tables[side], f.mode, f.initial, f.en_passant,
+                         f.may_give_check, comp.passed[side]))
+                    if f.mode & CAPTURE:
+                        attack[side].setdefault(ci, []).append(code)
+        # Pieces whose "not moved yet" status changes their moves, and so
+        # tells positions apart for repetition.
+        self.unmoved_codes = [code for code in range(2, n_codes)
+                              if any(g[2] for g in self.generators[code])]
+        comps = self.pieces.components
+        # (component, piece codes that have it, attacks only while unmoved)
+        self.attack_components: list[list[tuple[Component, list[int], bool]]] = [
+            [(comps[ci], codes, comps[ci].flags.initial) for ci, codes in attack[s].items()]
+            for s in range(2)]
+        self.slider_components = [
+            [entry for entry in self.attack_components[s] if any(entry[0].xray_sources[s])]
+            for s in range(2)]
+
+    def _piece_codes(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
+        out = []
+        for i, name in enumerate(names):
+            kind = self.pieces.by_name.get(name)
+            if kind is None:
+                self.problems.append(self.document.problem(
+                    (*path, i), f"unknown piece '{name}'", "unknown-piece"))
+                continue
+            out.append(kind.index)
+        return out
+
+    def _build_promotion(self, spec: dict[str, Any] | None) -> None:
+        self.promotion_regions = [0, 0]
+        self.promotion_codes: list[dict[int, list[int]]] = [{}, {}]
+        if not spec:
+            return
+        movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
+        choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
+        for i, kind in enumerate(choices):
+            if self.pieces.types[kind].royal:
+                self.problems.append(self.document.problem(
+                    ("promotion", "choices", i),
+                    f"a pawn may not promote to the royal piece "
+                    f"'{self.pieces.types[kind].name}'", "royal-promotion"))
+        for side, side_name in enumerate(("white", "black")):
+            region = spec.get("regions", {}).get(side_name)
+            if region is None:
+                self.problems.append(self.document.problem(
+                    ("promotion", "regions"), f"no promotion region for {side_name}",
+                    "missing-region"))
+                continue
+            bits = self._located(("promotion", "regions", side_name),
+                                 partial(self.board.resolve_region, region))
+            self.promotion_regions[side] = bits or 0
+            for kind in movers:
+                self.promotion_codes[side][2 + 2 * kind + side] = [
+                    2 + 2 * c + side for c in choices]
+
+    def _setup_cells(self) -> dict[int, int]:
+        """Setup placement (cell -> code), read leniently: a bad setup is
+        reported later, with the position-string reader's message."""
+        from variantkit.notation import parse_placement
+        try:
+            return parse_placement(self, self.setup_fen.split()[0])
+        except (InvalidFenError, IndexError):
+            return {}
+
+    def _castling(self, spec: dict[str, Any]) -> Castling:
+        board = self.board
+        k0, k1 = (board.cell(n) for n in spec["king"])
+        r0, r1 = (board.cell(n) for n in spec["rook"])
+        king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
+        if king_code is None or not self.royal_code[king_code]:
+            raise DeclarationError(
+                f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
+        if rook_code is None or rook_code & 1 != king_code & 1:
+            raise DeclarationError(
+                f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
+                "castling-setup")
+        home = set(segment(board, k0, r0))
+        landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
+        span = set()
+        for a in landing:
+            for b in landing:
+                span |= set(segment(board, a, b))
+        empty = (home | span) - {k0, r0}
+        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
+        return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
+                        rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
+                        need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+
+    def _end_rules(self, spec: dict[str, Any]) -> EndRules:
+        end = EndRules(
+            checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+            repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
+            draw_timing=spec.get("draw-timing", "on-occurrence"))
+        for i, pattern in enumerate(spec.get("insufficient-material", [])):
+            if isinstance(pattern, str):
+                white, black = (p.strip() for p in pattern.split(" v "))
+                unknown = [ch for ch in white + black if ch not in self.pieces.by_letter]
+                if unknown:
+                    self.problems.append(self.document.problem(
+                        ("end", "insufficient-material", i),
+                        f"unknown piece letter '{unknown[0]}'", "unknown-piece"))
+                end.insufficient.append(MaterialPattern(exact=(
+                    "".join(sorted(white)), "".join(sorted(black)))))
+            else:
+                only = self._piece_codes(("end", "insufficient-material", i, "only"),
+                                         pattern.get("only", []))
+                end.insufficient.append(MaterialPattern(
+                    only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+        return end
+
+
+def segment(board: Board, a: int, b: int) -> list[int]:
+    """The cells of the straight line from `a` to `b`, both included."""
+    ca, cb = board.coords[a], board.coords[b]
+    delta = [y - x for x, y in zip(ca, cb, strict=True)]
+    steps = max((abs(d) for d in delta), default=0)
+    if steps == 0:
+        return [a]
+    if any(d % steps for d in delta):
+        raise DeclarationError(
+            f"{board.names[a]} and {board.names[b]} are not on one straight line",
+            "castling-line")
+    unit = [d // steps for d in delta]
+    by_coords = {c: i for i, c in enumerate(board.coords)}
+    return [by_coords[tuple(x + u * k for x, u in zip(ca, unit, strict=True))]
+            for k in range(steps + 1)]
+
+
+def project(board: Board, cell: int, onto: int) -> int:
+    """`cell` moved to the plane of `onto` (the same cell on flat boards)."""
+    coords = board.coords[cell]
+    if len(coords) < 3:
+        return cell
+    target = coords[:2] + board.coords[onto][2:]
+    return board.coords.index(target)
+
+
+def load(name_or_path: str | Path) -> Variant:
+    """Load a bundled variant by name (`"chess"`) or a variant file by path."""
+    return Variant(load_document(name_or_path))
