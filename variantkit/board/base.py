@@ -50,11 +50,14 @@ class Board:
 
     names: list[str]
     coords: list[tuple[int, ...]]
+    # Edges carry `kinds`, a frozenset of "orthogonal" and/or "diagonal".
     graph: nx.Graph
     # Cell colour for rules such as "bishops all on one colour".
     colours: list[int]
-    # Position-string layout: groups (planes) of rows of cells.
+    # Position-string layout: groups (planes) of rows of cells, and for
+    # drawing, each group's (title, row labels, column labels).
     layout: list[list[list[int]]]
+    labels: list[tuple[str, list[str], list[str]]]
     topology: Topology
     regions: dict[str, int] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)

@@ -76,15 +76,18 @@ class GridTopology:
                 j = self._index(f + df, r + dr, p + dp)
                 if j is not None:
                     kind = "diagonal" if df and dr else "orthogonal"
-                    graph.add_edge(i, j, kind=kind)
+                    graph.add_edge(i, j, kinds=frozenset({kind}))
         layout = [
             [[(p * self.ranks + r) * self.files + f for f in range(self.files)]
              for r in reversed(range(self.ranks))]
             for p in range(self.planes)
         ]
         colours = [(f + r) % 2 for f, r, _ in coords]
+        files = list(string.ascii_lowercase[:self.files])
+        ranks = [str(r + 1) for r in reversed(range(self.ranks))]
+        labels = [(f"plane {name}" if name else "", ranks, files) for name in self.plane_names]
         return Board(names=names, coords=coords, graph=graph, colours=colours,
-                     layout=layout, topology=self)
+                     layout=layout, labels=labels, topology=self)
 
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
