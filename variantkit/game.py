@@ -193,6 +193,7 @@ class Game:
         append = out.append
         promo_region = v.promotion_regions[us]
         promo_codes = v.promotion_codes[us]
+        first_move = v.first_move_rule and unmoved
         pieces = own
         while pieces:
             low = pieces & -pieces
@@ -207,10 +208,14 @@ class Game:
                 targets = 0
                 if mode & CAPTURE:
                     targets = reached & enemy
-                    if ep == "capture" and reached & self.ep_target:
-                        self._en_passant(frm, reached & self.ep_target, king, occupied, out)
                 if mode & MOVE:
                     targets |= reached & ~occupied
+                if first_move and low & unmoved:
+                    allowed = self._first_move_targets(frm, is_king, checkers)
+                    targets &= allowed
+                    reached &= allowed
+                if mode & CAPTURE and ep == "capture" and reached & self.ep_target:
+                    self._en_passant(frm, reached & self.ep_target, king, occupied, out)
                 while targets:
                     tbit = targets & -targets
                     targets ^= tbit
@@ -236,6 +241,16 @@ class Game:
             self._castlings(us, them, occupied, enemy, out)
         return out
 
+    def _first_move_targets(self, frm: int, is_king: bool, checkers: int) -> int:
+        """Cells an unmoved piece may reach under the first-move rule: other
+        planes only, except (if declared) when evading check: any legal
+        same-plane move, or for the king a capture of a checking piece."""
+        v = self.variant
+        other_planes = ~v.same_plane[frm]
+        if not (checkers and v.first_move_evasion):
+            return other_planes
+        return other_planes | checkers if is_king else -1
+
     def _en_passant(self, frm: int, targets: int, king: int, occupied: int,
                     out: list[InternalMove]) -> None:
         them = 1 - self.stm
@@ -251,9 +266,13 @@ class Game:
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
         cells = self.cells
-        for index, c in self.variant.castlings_by_side[us]:
+        v = self.variant
+        for index, c in v.castlings_by_side[us]:
             if (self.unmoved & c.need) != c.need or cells[c.king_from] != c.king_code \
                     or cells[c.rook_from] != c.rook_code or occupied & c.empty:
+                continue
+            if v.first_move_rule and not v.first_move_castling \
+                    and v.same_plane[c.king_from] >> c.king_to & 1:
                 continue
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
             if any(self._attackers(cell, them, after, enemy) for cell in c.safe):

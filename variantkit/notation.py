@@ -59,10 +59,13 @@ def read_fen(variant: Variant, text: str) -> Game:
     if not isinstance(text, str) or not text.strip():
         raise InvalidFenError("empty position string")
     fields = text.split()
-    if len(fields) > 6:
-        raise InvalidFenError(f"position string has {len(fields)} fields, at most 6: '{text}'")
-    placement, turn, rights, ep, halfmove, fullmove = fields + ["w", "-", "-", "0", "1"][
-        len(fields) - 1:]
+    most = 7 if variant.moved_field else 6
+    if len(fields) > most:
+        raise InvalidFenError(
+            f"position string has {len(fields)} fields, at most {most}: '{text}'")
+    moved = fields[6] if len(fields) == 7 else None
+    placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
+        len(fields) - 1:])[:6]
     game = Game(variant)
     for cell, code in parse_placement(variant, placement).items():
         game.place(cell, code)
@@ -72,7 +75,11 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
     _check_royals(game)
-    game.unmoved = _unmoved(game, rights)
+    game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
+    if moved is not None and castling_rights(game) != rights:
+        raise InvalidFenError(
+            f"castling field '{rights}' does not match the pieces that have not moved "
+            f"(they give '{castling_rights(game)}')")
     _set_en_passant(game, ep)
     them = 1 - game.stm
     occupied = game.side_bb[0] | game.side_bb[1]
@@ -101,10 +108,7 @@ def _unmoved(game: Game, rights: str) -> int:
     """Pieces that have not moved: those on their setup cells, except the
     castling pieces whose rights the string withdraws."""
     v = game.variant
-    unmoved = 0
-    for cell, code in v.setup_cells.items():
-        if game.cells[cell] == code:
-            unmoved |= 1 << cell
+    unmoved = _on_setup_cells(game)
     declared = {c.right for c in v.castlings}
     if rights != "-":
         for letter in rights:
@@ -123,6 +127,32 @@ def _unmoved(game: Game, rights: str) -> int:
     for c in v.castlings:
         if not any(o.right in granted for o in v.castlings if o.king_from == c.king_from):
             unmoved &= ~(1 << c.king_from)
+    return unmoved
+
+
+def _on_setup_cells(game: Game) -> int:
+    """Cells holding the piece the setup puts there."""
+    bits = 0
+    for cell, code in game.variant.setup_cells.items():
+        if game.cells[cell] == code:
+            bits |= 1 << cell
+    return bits
+
+
+def _unmoved_listed(game: Game, moved: str) -> int:
+    """The moved field: pieces on their setup cells that have moved anyway."""
+    unmoved = _on_setup_cells(game)
+    if moved == "-":
+        return unmoved
+    board = game.variant.board
+    for name in moved.split(","):
+        cell = board.index.get(name)
+        if cell is None:
+            raise InvalidFenError(f"moved field: unknown cell '{name}'")
+        if not unmoved >> cell & 1:
+            raise InvalidFenError(
+                f"moved field: {name} does not hold the piece the setup puts there")
+        unmoved &= ~(1 << cell)
     return unmoved
 
 
@@ -186,8 +216,12 @@ def write_fen(game: Game) -> str:
     names = game.variant.board.names
     ep_moves = legal_en_passant(game)
     ep = names[ep_moves[0][1]] if ep_moves else "-"
-    return " ".join([placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
-                     str(game.halfmove), str(game.fullmove)])
+    fields = [placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
+              str(game.halfmove), str(game.fullmove)]
+    if game.variant.moved_field:
+        moved = game.variant.board.cells_of(_on_setup_cells(game) & ~game.unmoved)
+        fields.append(",".join(names[c] for c in moved) or "-")
+    return " ".join(fields)
 
 
 def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:

@@ -12,6 +12,7 @@ look-ups: `Reach` tables keyed by the occupancy of the cells that can block.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from variantkit.board import Board, Ray
@@ -197,41 +198,95 @@ class PieceSet:
 PRIMITIVES = ("step", "ride", "leap")
 
 
-def _range(spec: dict[str, Any], kind: str) -> tuple[int, int | None]:
-    if kind == "step":
-        return 1, 1
-    if kind != "ride" or "range" not in spec:
-        return 1, None
-    value = spec["range"]
-    low, high = (value, value) if isinstance(value, int) else (value[0], value[1])
-    if kind == "ride" and isinstance(value, int):
-        low = 1
+def _range(value: Any, what: str) -> tuple[int, int]:
+    """`N` (up to N) or `[min, max]` as a pair."""
+    low, high = (1, value) if isinstance(value, int) else (value[0], value[1])
     if not 1 <= low <= high:
-        raise DeclarationError(f"range {value}: expected 1 <= min <= max", "bad-range")
+        raise DeclarationError(f"{what} {value}: expected 1 <= min <= max", "bad-range")
     return low, high
+
+
+def _in_plane_rays(board: Board, spec: dict[str, Any], kind: str, forward: str,
+                   cell: int) -> list[tuple[Ray, int]]:
+    topo = board.topology
+    if kind == "leap":
+        return [((t,), 0) for t in topo.leaps(cell, spec["leap"], forward)]
+    items = spec[kind] if isinstance(spec[kind], list) and not _is_vector(spec[kind]) \
+        else [spec[kind]]
+    if kind == "step":
+        low, high = 1, 1
+    elif "range" in spec:
+        low, high = _range(spec["range"], "range")
+    else:
+        low, high = 1, board.size
+    out = []
+    for item in items:
+        for direction in topo.directions(item, forward):
+            for cells in topo.rays(cell, direction):
+                if len(cells) >= low:
+                    out.append((cells[:high], low - 1))
+    return out
+
+
+def _shift(board: Board, cell: int, planes: int) -> int | None:
+    shift = getattr(board.topology, "shift_plane", None)
+    if shift is None:
+        raise DeclarationError("plane-shift needs a grid board with planes", "plane-shift-board")
+    result: int | None = shift(cell, planes)
+    return result
+
+
+def _plane_shift(board: Board, spec: dict[str, Any], kind: str | None,
+                 rays: list[tuple[Ray, int]], cell: int) -> list[tuple[Ray, int]]:
+    """Rays of a move that ends on another plane.
+
+    Alone, the piece travels its column.  With an in-plane primitive, `path`
+    says which cells must be empty: `line` climbs one plane per in-plane step
+    (a straight line through space), `landing` only the destination (the
+    in-plane move's landing cell moved up or down), `shifted` the in-plane
+    move's own path carried to the destination plane.
+    """
+    shift = spec["plane-shift"]
+    low, high = _range(shift["planes"], "planes")
+    path = shift.get("path", "line" if kind is None else "landing")
+    out: list[tuple[Ray, int]] = []
+    for sign in (1, -1):
+        if kind is None or path == "line":
+            # Alone, the "in-plane ray" stands still, so the line is the column.
+            for cells, _ in rays if kind is not None else [((cell,) * high, 0)]:
+                line: list[int] = []
+                for i in range(min(high, len(cells))):
+                    shifted = _shift(board, cells[i], sign * (i + 1))
+                    if shifted is None:
+                        break
+                    line.append(shifted)
+                if len(line) >= low:
+                    out.append((tuple(line), low - 1))
+            continue
+        for cells, first in rays:
+            for i in range(first, len(cells)):
+                for k in range(low, high + 1):
+                    moved = [_shift(board, c, sign * k) for c in cells[:i + 1]]
+                    if None in moved:
+                        continue
+                    if path == "landing":
+                        out.append(((moved[-1],), 0))  # type: ignore[arg-type]
+                    else:
+                        out.append((tuple(moved), i))  # type: ignore[arg-type]
+    return out
 
 
 def primitive_rays(board: Board, spec: dict[str, Any], forward: str,
                    cell: int) -> list[tuple[Ray, int]]:
     """The rays of one primitive from one cell for a side moving `forward`."""
     kind = next((k for k in PRIMITIVES if k in spec), None)
-    if kind is None:
+    if kind is None and "plane-shift" not in spec:
         raise DeclarationError(
-            f"a move needs one of {', '.join(PRIMITIVES)}", "bad-primitive")
-    topo = board.topology
-    if kind == "leap":
-        return [((t,), 0) for t in topo.leaps(cell, spec["leap"], forward)]
-    items = spec[kind] if isinstance(spec[kind], list) and not _is_vector(spec[kind]) \
-        else [spec[kind]]
-    low, high = _range(spec, kind)
-    out = []
-    for item in items:
-        for direction in topo.directions(item, forward):
-            for cells in topo.rays(cell, direction):
-                cells = cells[:high] if high is not None else cells
-                if len(cells) >= low:
-                    out.append((cells, low - 1))
-    return out
+            f"a move needs one of {', '.join(PRIMITIVES)} or plane-shift", "bad-primitive")
+    rays = _in_plane_rays(board, spec, kind, forward, cell) if kind else []
+    if "plane-shift" in spec:
+        rays = _plane_shift(board, spec, kind, rays, cell)
+    return rays
 
 
 def _is_vector(x: Any) -> bool:
@@ -239,7 +294,13 @@ def _is_vector(x: Any) -> bool:
 
 
 def flags_of(spec: dict[str, Any]) -> Flags:
-    mode = {"move": MOVE, "capture": CAPTURE}.get(spec.get("only", ""), MOVE | CAPTURE)
+    only = spec.get("only")
+    if "plane-shift" in spec:
+        if only == "capture":
+            raise DeclarationError("a plane-shift move never captures: drop `only: capture`",
+                                   "plane-shift-capture")
+        only = "move"  # moves that change plane never capture
+    mode = {"move": MOVE, "capture": CAPTURE}.get(only or "", MOVE | CAPTURE)
     return Flags(mode=mode, initial=bool(spec.get("initial", False)),
                  en_passant=spec.get("en-passant"),
                  may_give_check=bool(spec.get("may-give-check", True)))
@@ -258,14 +319,15 @@ def compile_pieces(board: Board, declared: dict[str, Any], forwards: list[str],
     for index, (name, spec) in enumerate(declared.items()):
         merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
         for m, move in enumerate(spec.get("moves", [])):
-            flags = flags_of(move)
+            flags = located(("pieces", name, "moves", m), partial(flags_of, move))
+            if flags is None:
+                continue
             side_rays = merged.setdefault(
                 flags, [[[] for _ in range(board.size)] for _ in range(2)])
             for side, forward in enumerate(forwards):
                 for cell in range(board.size):
                     rays = located(("pieces", name, "moves", m),
-                                   lambda c=cell, f=forward, mv=move:
-                                   primitive_rays(board, mv, f, c))
+                                   partial(primitive_rays, board, move, forward, cell))
                     side_rays[side][cell].extend(rays or [])
         indices = []
         for flags, rays in merged.items():

@@ -92,6 +92,12 @@ class Variant:
         self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
                                   for s in range(2)]
         self.end = self._end_rules(data.get("end", {}))
+        self._located(("first-move",), partial(self._first_move, data.get("first-move")))
+        self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
+        if self.first_move_rule:
+            # Every piece's first move is constrained, so "not moved yet"
+            # tells positions apart for all of them.
+            self.unmoved_codes = list(range(2, len(self.generators)))
         errors = [p for p in self.problems if p.severity == "error"]
         if errors:
             raise VariantError(self.problems)
@@ -276,6 +282,24 @@ class Variant:
         return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
                         rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
                         need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+
+    def _first_move(self, spec: dict[str, Any] | None) -> None:
+        """A piece's first move must change plane, with declared exceptions."""
+        self.first_move_rule = spec is not None
+        self.same_plane: list[int] = []
+        exceptions = set(spec.get("except", [])) if spec else set()
+        self.first_move_castling = "castling" in exceptions
+        self.first_move_evasion = "check-evasion" in exceptions
+        if spec is None:
+            return
+        if spec.get("must-change") != "plane" or len(self.board.coords[0]) < 3:
+            raise DeclarationError("first-move: must-change: plane needs a grid board",
+                                   "first-move-board")
+        planes = [c[2] for c in self.board.coords]
+        by_plane = [0] * (max(planes) + 1)
+        for cell, plane in enumerate(planes):
+            by_plane[plane] |= 1 << cell
+        self.same_plane = [by_plane[p] for p in planes]
 
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(
