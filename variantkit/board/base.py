@@ -21,9 +21,9 @@ class Topology(Protocol):
     names from the YAML file into keys (`directions`) and keys into rays.
     """
 
-    def directions(self, spec: Any, forward: str) -> list[Any]:
+    def directions(self, spec: Any, forward: str | None) -> list[Any]:
         """Direction keys for one YAML direction item, for a side whose
-        forward direction is `forward`."""
+        forward direction is `forward` (None where the board has none)."""
         ...
 
     def rays(self, cell: int, direction: Any) -> list[Ray]:
@@ -31,7 +31,7 @@ class Topology(Protocol):
         branches (through a centre, say)."""
         ...
 
-    def leaps(self, cell: int, spec: Any, forward: str) -> list[int]:
+    def leaps(self, cell: int, spec: Any, forward: str | None) -> list[int]:
         """The cells a `leap:` declaration reaches from `cell`."""
         ...
 

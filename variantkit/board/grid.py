@@ -93,10 +93,10 @@ class GridTopology:
     def forward_names(self) -> list[str]:
         return list(NAMED)
 
-    def _orient(self, v: Vector, forward: str) -> Vector:
+    def _orient(self, v: Vector, forward: str | None) -> Vector:
         """Map a vector written from White's side (forward = +rank) onto a
         side whose forward is `forward`: the forward axis flips sign."""
-        fwd = NAMED[forward]
+        fwd = NAMED[forward or "n"]
         return (v[0] * (fwd[0] or 1), v[1] * (fwd[1] or 1), v[2] * (fwd[2] or 1)) \
             if -1 in fwd else v
 
@@ -105,7 +105,7 @@ class GridTopology:
                 if NAMED[n] != forward and NAMED[n] != _negate(forward)
                 and NAMED[n][2] == 0]
 
-    def directions(self, spec: Any, forward: str) -> list[Vector]:
+    def directions(self, spec: Any, forward: str | None) -> list[Vector]:
         if isinstance(spec, list):
             if len(spec) not in (2, 3) or not all(isinstance(x, int) for x in spec):
                 raise DeclarationError(f"a direction vector is [x, y] or [x, y, z], got {spec}",
@@ -116,7 +116,7 @@ class GridTopology:
             return [NAMED[n] for n in FAMILIES[spec]]
         if spec in NAMED:
             return [NAMED[spec]]
-        fwd = NAMED[forward]
+        fwd = NAMED[forward or "n"]
         side = self._sideways(fwd)
         if spec == "forward":
             return [fwd]
@@ -144,7 +144,7 @@ class GridTopology:
             out.append(nxt)
         return [tuple(out)] if out else []
 
-    def leaps(self, cell: int, spec: Any, forward: str) -> list[int]:
+    def leaps(self, cell: int, spec: Any, forward: str | None) -> list[int]:
         f, r, p = self._coords(cell)
         targets = []
         for v in self._leap_vectors(spec, forward):
@@ -153,7 +153,7 @@ class GridTopology:
                 targets.append(t)
         return targets
 
-    def _leap_vectors(self, spec: Any, forward: str) -> set[Vector]:
+    def _leap_vectors(self, spec: Any, forward: str | None) -> set[Vector]:
         if len(spec) == 2 and all(isinstance(x, int) for x in spec):
             a, b = spec
             return {(sx * x, sy * y, 0) for x, y in ((a, b), (b, a))
