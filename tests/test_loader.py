@@ -297,7 +297,7 @@ def test_every_schema_error_is_reported_in_file_order(tmp_path: Path) -> None:
             "schema",
             (
                 "pieces.pawn.moves[0]: expected exactly one of the keys "
-                "'step', 'ride', 'leap', 'suborn', found 'step' and 'ride'"
+                "'step', 'ride', 'leap', 'jump', 'suborn', found 'step' and 'ride'"
             ),
         ),
         (14, 16, "schema", "pieces.pawn.moves[1].range: expected an integer >= 1, got 0"),
@@ -374,7 +374,7 @@ pieces:
     description: Suborns.
     moves:
       - suborn: {}
-      - suborn: {pieces: [diplomat], may-give-check: false}
+      - suborn: {pieces: [diplomat]}
       - step: [n, [1, 0], [0, 1, 1]]
         may-give-check: false
         closer-to: enemy-royal-start
@@ -383,7 +383,7 @@ pieces:
         from-region: home
         to-region: ring_1
       - leap: [[1, 2, 1], [2, 1]]
-        plane-shift: {planes: [1, 2], path: none}
+        plane-shift: {planes: [1, 2], path: shifted}
       - leap: [0, 1]
         plane-shift: {planes: 1, path: landing}
 setup: 8/8 w - - 0 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import IllegalMoveError
-from variantkit.pieces import CAPTURE, MOVE, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, reach
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -201,10 +201,13 @@ class Game:
             frm = low.bit_length() - 1
             code = cells[frm]
             is_king = low == king_bit
-            for tables, mode, initial, ep, quiet_check, passed in v.generators[code]:
+            for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
                 reached = reach(tables[frm], occupied)
+                if mode & CONVERT:
+                    self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
+                    continue
                 targets = 0
                 if mode & CAPTURE:
                     targets = reached & enemy
@@ -240,6 +243,25 @@ class Game:
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
         return out
+
+    def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
+                 checkers: int, king: int, out: list[InternalMove]) -> None:
+        """Suborns of adjacent enemy pieces.  Nothing moves, so the own king
+        is only concerned when the converted piece was checking it."""
+        targets = 0
+        for code in victims:
+            targets |= self.bb[code]
+        targets &= reached
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            to = tbit.bit_length() - 1
+            if checkers and checkers & ~tbit:
+                continue
+            move = (frm, to, 0, SUBORN, 0)
+            if not may_check and self._gives_check(move):
+                continue
+            out.append(move)
 
     def _first_move_targets(self, frm: int, is_king: bool, checkers: int) -> int:
         """Cells an unmoved piece may reach under the first-move rule: other

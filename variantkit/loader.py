@@ -561,12 +561,13 @@ def _schema_problems(doc: Document, error: jsonschema.ValidationError) -> Iterat
             path, f"{prefix}missing required key{'s' if len(missing) > 1 else ''} {names}", "schema"
         )
         return
-    if keyword == "oneOf" and all(set(alt) == {"required"} for alt in error.validator_value):
-        # "Exactly one of these keys", e.g. a move's step/ride/leap/suborn.
+    if keyword == "oneOf" and all(set(alt) <= {"required", "not"} for alt in error.validator_value):
+        # "Exactly one of these keys", e.g. a move's step/ride/leap/jump/suborn
+        # (an alternative with `not` is a key that may also stand alone).
         # A value that is not a mapping at all already has its type error.
         if not isinstance(value, dict):
             return
-        options = [alt["required"][0] for alt in error.validator_value]
+        options = [alt["required"][0] for alt in error.validator_value if "not" not in alt]
         present = [k for k in options if k in value]
         listed = ", ".join(f"'{k}'" for k in options)
         found = _and(f"'{k}'" for k in present) if present else "none"

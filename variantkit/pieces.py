@@ -15,11 +15,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import networkx as nx
+
 from variantkit.board import Board, Ray
 from variantkit.errors import DeclarationError
 
 MOVE = 1
 CAPTURE = 2
+CONVERT = 4  # suborn: the target changes side instead of being captured
 # Cells whose occupancy one look-up table may key on: 2**14 entries at most,
 # filled lazily, so memory stays bounded whatever the board.
 MAX_GROUP_BITS = 14
@@ -90,6 +93,8 @@ class Flags:
     initial: bool = False
     en_passant: str | None = None
     may_give_check: bool = True
+    # For suborn: the piece types that may be converted (None: any non-royal).
+    suborn_types: frozenset[int] | None = None
 
 
 @dataclass
@@ -195,7 +200,48 @@ class PieceSet:
 
 
 # -- compiling primitives -------------------------------------------------------
-PRIMITIVES = ("step", "ride", "leap")
+PRIMITIVES = ("step", "ride", "leap", "jump", "suborn")
+
+
+@dataclass
+class Context:
+    """What compiling a primitive needs beyond the board itself."""
+
+    board: Board
+    forwards: list[str | None]
+    royal_start: list[int | None]   # where each side's royal piece starts
+    piece_index: dict[str, int]
+    _distances: dict[int, dict[int, int]] = field(default_factory=dict)
+    _orthogonal: nx.Graph | None = None
+
+    def orthogonal_graph(self) -> nx.Graph:
+        if self._orthogonal is None:
+            graph = self.board.graph
+            self._orthogonal = graph.edge_subgraph(
+                [(a, b) for a, b, kinds in graph.edges(data="kinds") if "orthogonal" in kinds])
+        return self._orthogonal
+
+    def distances(self, target: int) -> dict[int, int]:
+        """Orthogonal steps from every cell to `target` (pieces ignored)."""
+        if target not in self._distances:
+            self._distances[target] = dict(
+                nx.single_source_shortest_path_length(self.orthogonal_graph(), target))
+        return self._distances[target]
+
+    def region(self, ref: Any, side: int) -> set[int]:
+        """A region reference: a name, a list of cells, or one per side."""
+        if isinstance(ref, dict):
+            ref = ref[("white", "black")[side]]
+        return set(self.board.cells_of(self.board.resolve_region(ref)))
+
+    def cell_target(self, ref: str, side: int) -> int:
+        if ref == "enemy-royal-start":
+            start = self.royal_start[1 - side]
+            if start is None:
+                raise DeclarationError("closer-to: the setup has no enemy royal piece",
+                                       "closer-to-target")
+            return start
+        return self.board.cell(ref)
 
 
 def _range(value: Any, what: str) -> tuple[int, int]:
@@ -206,8 +252,9 @@ def _range(value: Any, what: str) -> tuple[int, int]:
     return low, high
 
 
-def _in_plane_rays(board: Board, spec: dict[str, Any], kind: str, forward: str,
-                   cell: int) -> list[tuple[Ray, int]]:
+def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | None,
+               cell: int) -> list[tuple[Ray, int]]:
+    """Rays of `step`, `ride` and `leap`."""
     topo = board.topology
     if kind == "leap":
         return [((t,), 0) for t in topo.leaps(cell, spec["leap"], forward)]
@@ -276,16 +323,51 @@ def _plane_shift(board: Board, spec: dict[str, Any], kind: str | None,
     return out
 
 
-def primitive_rays(board: Board, spec: dict[str, Any], forward: str,
+def _keep_landings(rays: list[tuple[Ray, int]], keep: set[int]) -> list[tuple[Ray, int]]:
+    """Each ray cut at its first landing cell outside `keep`."""
+    out = []
+    for cells, first in rays:
+        end = next((i for i in range(first, len(cells)) if cells[i] not in keep), len(cells))
+        if end > first:
+            out.append((cells[:end], first))
+    return out
+
+
+def _landings(rays: list[tuple[Ray, int]]) -> set[int]:
+    return {c for cells, first in rays for c in cells[first:]}
+
+
+def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
                    cell: int) -> list[tuple[Ray, int]]:
-    """The rays of one primitive from one cell for a side moving `forward`."""
+    """The rays of one primitive from one cell for one side."""
+    if "from-region" in spec and cell not in ctx.region(spec["from-region"], side):
+        return []
+    board, forward = ctx.board, ctx.forwards[side]
     kind = next((k for k in PRIMITIVES if k in spec), None)
     if kind is None and "plane-shift" not in spec:
         raise DeclarationError(
             f"a move needs one of {', '.join(PRIMITIVES)} or plane-shift", "bad-primitive")
-    rays = _in_plane_rays(board, spec, kind, forward, cell) if kind else []
+    rays: list[tuple[Ray, int]]
+    if kind == "jump":
+        rays = [((t,), 0) for t in sorted(ctx.region(spec["jump"], side) - {cell})]
+    elif kind == "suborn":
+        rays = _line_rays(board, {"step": "all"}, "step", forward, cell)
+    else:
+        rays = _line_rays(board, spec, kind, forward, cell) if kind else []
     if "plane-shift" in spec:
         rays = _plane_shift(board, spec, kind, rays, cell)
+    if "to-region" in spec:
+        rays = _keep_landings(rays, ctx.region(spec["to-region"], side))
+    if "closer-to" in spec:
+        distance = ctx.distances(ctx.cell_target(spec["closer-to"], side))
+        here = distance.get(cell, board.size)
+        rays = _keep_landings(rays, {c for c, d in distance.items() if d < here})
+    if "beside" in spec:
+        # Cells orthogonally next to a cell the given move could reach from
+        # here on an empty board.
+        graph = ctx.orthogonal_graph()
+        reached = _landings(primitive_rays(ctx, spec["beside"], side, cell))
+        rays = _keep_landings(rays, {n for c in reached if c in graph for n in graph[c]})
     return rays
 
 
@@ -293,7 +375,7 @@ def _is_vector(x: Any) -> bool:
     return isinstance(x, list) and bool(x) and all(isinstance(v, int) for v in x)
 
 
-def flags_of(spec: dict[str, Any]) -> Flags:
+def flags_of(spec: dict[str, Any], piece_index: dict[str, int]) -> Flags:
     only = spec.get("only")
     if "plane-shift" in spec:
         if only == "capture":
@@ -301,34 +383,46 @@ def flags_of(spec: dict[str, Any]) -> Flags:
                                    "plane-shift-capture")
         only = "move"  # moves that change plane never capture
     mode = {"move": MOVE, "capture": CAPTURE}.get(only or "", MOVE | CAPTURE)
+    suborn_types = None
+    if "suborn" in spec:
+        mode = CONVERT
+        names = (spec["suborn"] or {}).get("pieces")
+        if names is not None:
+            unknown = [n for n in names if n not in piece_index]
+            if unknown:
+                raise DeclarationError(f"suborn: unknown piece '{unknown[0]}'", "unknown-piece")
+            suborn_types = frozenset(piece_index[n] for n in names)
     return Flags(mode=mode, initial=bool(spec.get("initial", False)),
                  en_passant=spec.get("en-passant"),
-                 may_give_check=bool(spec.get("may-give-check", True)))
+                 may_give_check=bool(spec.get("may-give-check", True)),
+                 suborn_types=suborn_types)
 
 
-def compile_pieces(board: Board, declared: dict[str, Any], forwards: list[str],
-                   located: Any) -> PieceSet:
+def compile_pieces(ctx: Context, declared: dict[str, Any], located: Any) -> PieceSet:
     """Compile every declared piece for both sides.
 
-    `forwards` is each side's forward direction name; `located(path, fn)`
-    runs `fn` and turns a DeclarationError into a located problem.
+    `located(path, fn)` runs `fn` and turns a DeclarationError into a
+    located problem (returning None).
     """
+    board = ctx.board
     components: list[Component] = []
     by_key: dict[Any, int] = {}
     types: list[PieceType] = []
     for index, (name, spec) in enumerate(declared.items()):
         merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
         for m, move in enumerate(spec.get("moves", [])):
-            flags = located(("pieces", name, "moves", m), partial(flags_of, move))
+            path = ("pieces", name, "moves", m)
+            flags = located(path, partial(flags_of, move, ctx.piece_index))
             if flags is None:
                 continue
             side_rays = merged.setdefault(
                 flags, [[[] for _ in range(board.size)] for _ in range(2)])
-            for side, forward in enumerate(forwards):
+            for side in range(2):
                 for cell in range(board.size):
-                    rays = located(("pieces", name, "moves", m),
-                                   partial(primitive_rays, board, move, forward, cell))
-                    side_rays[side][cell].extend(rays or [])
+                    rays = located(path, partial(primitive_rays, ctx, move, side, cell))
+                    if rays is None:
+                        break  # the problem is the same from every cell
+                    side_rays[side][cell].extend(rays)
         indices = []
         for flags, rays in merged.items():
             key = (flags, tuple(tuple(tuple(cell) for cell in side) for side in rays))

@@ -16,11 +16,19 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from variantkit.board import Board, GridTopology
+from variantkit.board import Board, GridTopology, PolarTopology
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
 from variantkit.loader import Document, load_document
-from variantkit.pieces import CAPTURE, Component, PieceSet, compile_pieces
+from variantkit.pieces import (
+    CAPTURE,
+    CONVERT,
+    Component,
+    Context,
+    Flags,
+    PieceSet,
+    compile_pieces,
+)
 
 T = TypeVar("T")
 ZOBRIST_SEED = 0x5EED_C0DE  # fixed, so position hashes are stable across runs
@@ -77,13 +85,25 @@ class Variant:
         self.board: Board = board
         sides = data.get("sides", {})
         self.forwards = [self._forward(sides, s) for s in ("white", "black")]
-        self.pieces: PieceSet = compile_pieces(self.board, data["pieces"], self.forwards,
-                                               self._located)
+        # Piece codes: 0 is empty, then 2 + 2 * type + side (0 White, 1 Black).
+        self.letter_codes: dict[str, int] = {}
+        for index, spec in enumerate(data["pieces"].values()):
+            self.letter_codes[spec["letter"]] = 2 + 2 * index
+            self.letter_codes[spec["letter"].lower()] = 3 + 2 * index
+        self.setup_fen: str = data["setup"]
+        self.setup_cells = self._setup_cells()
+        royal_codes = {2 + 2 * i + side for i, spec in enumerate(data["pieces"].values())
+                       if spec.get("royal") for side in range(2)}
+        royal_start: list[int | None] = [None, None]
+        for cell, code in self.setup_cells.items():
+            if code in royal_codes:
+                royal_start[code & 1] = cell
+        context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
+                          piece_index={name: i for i, name in enumerate(data["pieces"])})
+        self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
         self._check_pieces(data["pieces"])
         self._build_codes()
         self._build_promotion(data.get("promotion"))
-        self.setup_fen: str = data["setup"]
-        self.setup_cells = self._setup_cells()
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
             c = self._located(("castling", i), partial(self._castling, spec))
@@ -118,10 +138,7 @@ class Variant:
         return letter if code & 1 == 0 else letter.lower()
 
     def code_of_letter(self, letter: str) -> int | None:
-        kind = self.pieces.by_letter.get(letter.upper())
-        if kind is None:
-            return None
-        return 2 + 2 * kind.index + (0 if letter.isupper() else 1)
+        return self.letter_codes.get(letter)
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
@@ -142,16 +159,30 @@ class Variant:
             g = spec["grid"]
             board = GridTopology(g["files"], g["ranks"], g.get("planes", 1),
                                  g.get("plane-names")).build()
+        elif "polar" in spec:
+            p = spec["polar"]
+            sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
+            through = p.get("through-centre", {})
+            board = PolarTopology(
+                sectors, [str(r) for r in p["rings"]], p.get("centre"),
+                p.get("cell-name", "{sector}{ring}"),
+                through.get("orthogonal", "straight"),
+                through.get("diagonal", "opposite-then-same-sense")).build()
         else:
-            raise DeclarationError("the board needs a topology: grid", "bad-board")
+            raise DeclarationError("the board needs a topology: grid or polar", "bad-board")
         for name, region in spec.get("regions", {}).items():
             self._located(("board", "regions", name), partial(board.add_regions, {name: region}))
         return board
 
-    def _forward(self, sides: dict[str, Any], side: str) -> str:
+    def _forward(self, sides: dict[str, Any], side: str) -> str | None:
+        """A side's forward direction; boards without a natural one (a disk)
+        have none unless declared, and relative directions are refused there."""
+        names = self.board.topology.forward_names()
         default = "n" if side == "white" else "s"
-        forward: str = sides.get(side, {}).get("forward", default)
-        if forward not in self.board.topology.forward_names():
+        if side not in sides:
+            return default if default in names else None
+        forward: str = sides[side].get("forward", default)
+        if forward not in names:
             self.problems.append(self.document.problem(
                 ("sides", side, "forward"), f"unknown direction '{forward}'",
                 "unknown-direction"))
@@ -196,7 +227,7 @@ class Variant:
                     f = comp.flags
                     self.generators[code].append(
                         (comp.tables[side], f.mode, f.initial, f.en_passant,
-                         f.may_give_check, comp.passed[side]))
+                         f.may_give_check, comp.passed[side], self._victims(f, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
         # Pieces whose "not moved yet" status changes their moves, and so
@@ -211,6 +242,14 @@ class Variant:
         self.slider_components = [
             [entry for entry in self.attack_components[s] if any(entry[0].xray_sources[s])]
             for s in range(2)]
+
+    def _victims(self, flags: Flags, side: int) -> tuple[int, ...]:
+        """Enemy piece codes a suborn may convert: never a royal piece."""
+        if not flags.mode & CONVERT:
+            return ()
+        return tuple(3 - side + 2 * t.index for t in self.pieces.types
+                     if not t.royal and (flags.suborn_types is None
+                                         or t.index in flags.suborn_types))
 
     def _piece_codes(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
         out = []
