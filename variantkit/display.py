@@ -1,0 +1,128 @@
+"""Draw a position in the terminal, for any board the topology can lay out.
+
+The drawing reads only `board.layout` (groups of rows of cell indices) and
+`board.labels` (each group's title, row labels and column labels), so it knows
+nothing of grids: several groups (planes) are drawn side by side, and rows of
+different lengths (a circular board's centre, say) are drawn left aligned.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+
+from variantkit.game import Game
+
+GAP = "    "  # between groups drawn side by side
+STYLES = {
+    "white": "bold",
+    "black": "bold red",
+    "empty": "dim",
+    "label": "cyan",
+    "title": "bold underline",
+    "check": "bold reverse red",
+}
+
+
+def board_text(game: Game, color: bool = False) -> str:
+    """The position as text: the board, the side to move (and check), the FEN.
+
+    With `color`, the text carries terminal (ANSI) styling made by rich.
+    """
+    text = board_renderable(game)
+    if not color:
+        return text.plain
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="standard",
+                      width=max(80, text.cell_len + 1), highlight=False)
+    console.print(text, end="", soft_wrap=True)
+    return buffer.getvalue()
+
+
+def board_renderable(game: Game) -> Text:
+    """The same drawing as a styled rich `Text` (its `.plain` is the plain text)."""
+    board = game.variant.board
+    groups = [_group_lines(game, rows, board.labels[i] if i < len(board.labels) else None)
+              for i, rows in enumerate(board.layout)]
+    titled = any(title for title, _ in groups)
+    blocks: list[list[Text]] = []
+    for title, lines in groups:
+        head = [Text(title, style=STYLES["title"])] if titled else []
+        blocks.append(head + lines)
+    height = max((len(b) for b in blocks), default=0)
+    widths = [max((line.cell_len for line in b), default=0) for b in blocks]
+    out = Text()
+    for row in range(height):
+        line = Text()
+        for i, block in enumerate(blocks):
+            piece = block[row] if row < len(block) else Text()
+            if i:
+                line.append(GAP)
+            line.append_text(piece)
+            if i < len(blocks) - 1:  # pad to the group's width; no trailing blanks
+                line.append(" " * (widths[i] - piece.cell_len))
+        line.rstrip()
+        out.append_text(line)
+        out.append("\n")
+    out.append("\n")
+    out.append_text(_status(game))
+    return out
+
+
+def _group_lines(game: Game, rows: list[list[int]],
+                 labels: tuple[str, list[str], list[str]] | None) -> tuple[str, list[Text]]:
+    """One group (plane): its title and its lines, row labels at the left and
+    column labels underneath."""
+    title, row_labels, col_labels = labels if labels is not None else ("", [], [])
+    variant = game.variant
+    letters = [[variant.letter_of_code(game.cells[c]) if game.cells[c] else "." for c in row]
+               for row in rows]
+    width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
+    label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
+    checked = _checked_royal(game)
+    lines: list[Text] = []
+    for r, row in enumerate(rows):
+        line = Text()
+        label = row_labels[r] if r < len(row_labels) else ""
+        line.append(label.rjust(label_width), style=STYLES["label"])
+        for cell, letter in zip(row, letters[r], strict=True):
+            line.append(" ")
+            if cell == checked:
+                style = STYLES["check"]
+            elif letter == ".":
+                style = STYLES["empty"]
+            else:
+                style = STYLES["white" if letter.isupper() else "black"]
+            line.append(letter.center(width), style=style)
+        lines.append(line)
+    if col_labels:
+        footer = Text(" " * label_width)
+        for name in col_labels:
+            footer.append(" ")
+            footer.append(name.center(width), style=STYLES["label"])
+        lines.append(footer)
+    return title, lines
+
+
+def _checked_royal(game: Game) -> int | None:
+    """The cell of the side to move's royal piece when it is in check."""
+    if not game.is_check():
+        return None
+    cell = game.royal[game.stm]
+    return cell if cell >= 0 else None
+
+
+def _status(game: Game) -> Text:
+    """Side to move, check or the game's end, and the position string."""
+    status = Text(f"{game.turn.capitalize()} to move")
+    if game.is_check():
+        status.append(", ")
+        status.append("check", style=STYLES["check"])
+    result = game.outcome()
+    if result is not None:
+        winner = f"{result.winner} wins" if result.winner else "draw"
+        status.append(f" (game over: {winner} by {result.reason})")
+    status.append(f"\nFEN: {game.fen()}\n")
+    return status
