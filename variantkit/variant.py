@@ -106,7 +106,7 @@ class Variant:
         self._build_promotion(data.get("promotion"))
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
-            c = self._located(("castling", i), partial(self._castling, spec))
+            c = self._located(("castling", i), partial(self._castling, i, spec))
             if c is not None:
                 self.castlings.append(c)
         self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
@@ -118,14 +118,13 @@ class Variant:
             # Every piece's first move is constrained, so "not moved yet"
             # tells positions apart for all of them.
             self.unmoved_codes = list(range(2, len(self.generators)))
-        errors = [p for p in self.problems if p.severity == "error"]
-        if errors:
-            raise VariantError(self.problems)
-        try:
-            self.new_game()
-        except InvalidFenError as exc:
-            self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
-            raise VariantError(self.problems) from None
+        if self.setup_cells:
+            try:
+                self.new_game()
+            except InvalidFenError as exc:
+                self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+        if any(p.severity == "error" for p in self.problems):
+            raise VariantError(sorted(self.problems, key=_problem_order))
 
     # -- public --------------------------------------------------------------
     def new_game(self, fen: str | None = None) -> Game:
@@ -269,12 +268,11 @@ class Variant:
             return
         movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
         choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
-        for i, kind in enumerate(choices):
-            if self.pieces.types[kind].royal:
+        for i, name in enumerate(spec.get("choices", [])):
+            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
                 self.problems.append(self.document.problem(
                     ("promotion", "choices", i),
-                    f"a pawn may not promote to the royal piece "
-                    f"'{self.pieces.types[kind].name}'", "royal-promotion"))
+                    f"a pawn may not promote to the royal piece '{name}'", "royal-promotion"))
         for side, side_name in enumerate(("white", "black")):
             region = spec.get("regions", {}).get(side_name)
             if region is None:
@@ -290,18 +288,22 @@ class Variant:
                     2 + 2 * c + side for c in choices]
 
     def _setup_cells(self) -> dict[int, int]:
-        """Setup placement (cell -> code), read leniently: a bad setup is
-        reported later, with the position-string reader's message."""
+        """Setup placement (cell -> code); a bad one is a problem at `setup`."""
         from variantkit.notation import parse_placement
         try:
             return parse_placement(self, self.setup_fen.split()[0])
-        except (InvalidFenError, IndexError):
+        except (InvalidFenError, IndexError) as exc:
+            self.problems.append(self.document.problem(
+                ("setup",), f"setup: {exc or 'empty position string'}", "bad-setup"))
             return {}
 
-    def _castling(self, spec: dict[str, Any]) -> Castling:
+    def _castling(self, index: int, spec: dict[str, Any]) -> Castling | None:
         board = self.board
-        k0, k1 = (board.cell(n) for n in spec["king"])
-        r0, r1 = (board.cell(n) for n in spec["rook"])
+        cells = [self._located(("castling", index, piece, j), partial(board.cell, name))
+                 for piece in ("king", "rook") for j, name in enumerate(spec[piece])]
+        if None in cells:
+            return None
+        k0, k1, r0, r1 = cells  # type: ignore[misc]
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
         if king_code is None or not self.royal_code[king_code]:
             raise DeclarationError(
@@ -361,6 +363,10 @@ class Variant:
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
         return end
+
+
+def _problem_order(problem: Problem) -> tuple[str, int, int]:
+    return (problem.file or "", problem.line or 0, problem.column or 0)
 
 
 def segment(board: Board, a: int, b: int) -> list[int]:
