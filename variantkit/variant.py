@@ -299,11 +299,14 @@ class Variant:
 
     def _castling(self, index: int, spec: dict[str, Any]) -> Castling | None:
         board = self.board
-        cells = [self._located(("castling", index, piece, j), partial(board.cell, name))
-                 for piece in ("king", "rook") for j, name in enumerate(spec[piece])]
-        if None in cells:
-            return None
-        k0, k1, r0, r1 = cells  # type: ignore[misc]
+        cells: list[int] = []
+        for piece in ("king", "rook"):
+            for j, name in enumerate(spec[piece]):
+                cell = self._located(("castling", index, piece, j), partial(board.cell, name))
+                if cell is None:
+                    return None
+                cells.append(cell)
+        k0, k1, r0, r1 = cells
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
         if king_code is None or not self.royal_code[king_code]:
             raise DeclarationError(
