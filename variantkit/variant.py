@@ -118,7 +118,9 @@ class Variant:
             # Every piece's first move is constrained, so "not moved yet"
             # tells positions apart for all of them.
             self.unmoved_codes = list(range(2, len(self.generators)))
-        if self.setup_cells:
+        # The whole start position is read only when the rest is sound, so
+        # that one mistake is not reported again as a bad setup.
+        if self.setup_cells and not self.problems:
             try:
                 self.new_game()
             except InvalidFenError as exc:
@@ -307,6 +309,8 @@ class Variant:
                     return None
                 cells.append(cell)
         k0, k1, r0, r1 = cells
+        if not self.setup_cells:
+            return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
         if king_code is None or not self.royal_code[king_code]:
             raise DeclarationError(

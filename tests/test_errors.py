@@ -1,0 +1,149 @@
+"""Bad variant definitions: each mistake is reported at its own file:line:col
+with a rule id, all of them in one run, never as a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import variantkit
+from variantkit.errors import VariantError
+
+CHESS = (Path(__file__).resolve().parent.parent / "variants" / "chess.yaml").as_posix()
+
+
+def problems_of(tmp_path: Path, text: str) -> list[tuple[int | None, int | None, str, str]]:
+    path = tmp_path / "v.yaml"
+    path.write_text(text.replace("CHESS", CHESS))
+    with pytest.raises(VariantError) as info:
+        variantkit.load(str(path))
+    assert all(p.file == str(path) for p in info.value.problems)
+    return [(p.line, p.column, p.rule, p.message) for p in info.value.problems]
+
+
+def test_malformed_yaml_names_the_line(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, "variantkit: 1\nname: x\nboard: [1, 2\n")
+    assert len(found) == 1
+    assert found[0][2] == "yaml-syntax"
+    assert found[0][0] is not None and found[0][0] >= 3
+
+
+def test_unknown_key_is_located_with_a_suggestion(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+pieces:
+  knight:
+    letter: N
+    moves:
+      - leap: [1, 2]
+        onyl: move
+""")
+    assert found == [(9, 9, "unknown-key",
+                      "unknown key 'onyl' in pieces.knight.moves[0] (did you mean 'only'?)")]
+
+
+def test_semantic_problems_are_all_reported_in_file_order(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+promotion:
+  choices: [queen, wizard, king]
+castling:
+  - {right: K, king: [e1, z9], rook: [h1, f1]}
+setup: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1
+""")
+    assert found == [
+        (5, 20, "unknown-piece", "unknown piece 'wizard'"),
+        (5, 28, "royal-promotion", "a pawn may not promote to the royal piece 'king'"),
+        (7, 27, "unknown-cell", "unknown cell 'z9'"),
+        (8, 8, "bad-setup", "setup: unknown piece letter 'X' in 'RNBQKBNX'"),
+    ]
+
+
+def test_no_royal_piece_and_unknown_direction(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+board:
+  grid: {files: 5, ranks: 5}
+pieces:
+  man:
+    letter: M
+    moves:
+      - step: sideways-ish
+setup: 5/5/5/5/M4 w - - 0 1
+""")
+    rules = [(line, col, rule) for line, col, rule, _ in found]
+    assert rules == [(5, 1, "no-royal"), (9, 9, "unknown-direction")]
+    assert "unknown direction 'sideways-ish'" in found[1][3]
+
+
+def test_setup_that_does_not_fit_the_board(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+setup: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1
+""")
+    assert found == [(4, 8, "bad-setup",
+                      "setup: row 'RNBQKBNRR' covers 9 cells, the board's row has 8")]
+
+
+def test_castling_piece_missing_from_the_setup(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+castling:
+  - {right: K, king: [d1, g1], rook: [h1, f1]}
+""")
+    assert found == [(5, 5, "castling-setup", "castling: the setup has no royal piece on d1")]
+
+
+def test_duplicate_letters_and_unknown_region(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+pieces:
+  wizard:
+    letter: N
+    moves:
+      - step: all
+promotion:
+  regions: {white: rank-9, black: rank-1}
+""")
+    assert [(line, rule) for line, _, rule, _ in found] == [
+        (6, "duplicate-letter"), (10, "unknown-region")]
+    assert found[0][3] == "piece 'wizard' uses letter 'N', already used by 'knight'"
+
+
+def test_plane_shift_needs_planes_and_never_captures(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+pieces:
+  rook:
+    letter: R
+    moves:
+      - plane-shift: {planes: 1}
+        only: capture
+""")
+    assert [rule for _, _, rule, _ in found] == ["plane-shift-capture"]
+
+
+def test_bad_position_and_move_strings_are_value_errors() -> None:
+    game = variantkit.load("chess").new_game()
+    with pytest.raises(variantkit.IllegalMoveError, match="legal moves from e2: e2e3, e2e4"):
+        game.push("e2e5")
+    with pytest.raises(variantkit.IllegalMoveError, match="not a move here"):
+        game.push("hello")
+    with pytest.raises(variantkit.InvalidFenError, match="unknown piece letter 'X'"):
+        variantkit.load("chess").new_game("rnbqkbnX/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert issubclass(variantkit.IllegalMoveError, ValueError)
+    assert issubclass(variantkit.InvalidFenError, ValueError)
