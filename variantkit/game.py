@@ -124,7 +124,7 @@ class Game:
         other = Game(self.variant)
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("turn", "unmoved", "ep_target", "ep_victim", "halfmove",
+        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
                      "fullmove", "hash"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)

@@ -8,6 +8,8 @@ an en passant capture is legal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from variantkit.game import SIDES, Game, Outcome
 from variantkit.notation import legal_en_passant
 
@@ -23,6 +25,14 @@ def outcome(game: Game) -> Outcome | None:
     if not legal:
         return _result(end.stalemate, mover, other, "stalemate")
     claim = end.draw_timing == "on-claim"
+    # Where draws are claimed, longer counts end the game by themselves
+    # first (FIDE: fivefold repetition, seventy-five moves).
+    if claim and end.automatic_move_rule is not None \
+            and _move_rule(game, 2 * end.automatic_move_rule, False):
+        return Outcome(None, "move-rule")
+    if claim and end.automatic_repetition is not None \
+            and _repetition(game, end.automatic_repetition, False):
+        return Outcome(None, "repetition")
     if end.move_rule is not None and _move_rule(game, 2 * end.move_rule, claim):
         return Outcome(None, "move-rule")
     if end.repetition is not None and _repetition(game, end.repetition, claim):
@@ -43,10 +53,15 @@ def _move_rule(game: Game, plies: int, claim: bool) -> bool:
         return False
     # A claim may announce the move that completes the count, provided the
     # game goes on after it (mate on that move is mate).
+    return _some_move_leads_to(game, lambda: game.halfmove >= plies and bool(game._legal()))
+
+
+def _some_move_leads_to(game: Game, condition: Callable[[], bool]) -> bool:
+    """Whether `condition` holds after some legal move (the claim rules)."""
     for move in game._legal():
         game._make(move)
         try:
-            if game.halfmove >= plies and game._legal():
+            if condition():
                 return True
         finally:
             game._unmake()
@@ -95,14 +110,7 @@ def _repetition(game: Game, times: int, claim: bool) -> bool:
     if not claim:
         return False
     seen = earlier + [current]
-    for move in game._legal():
-        game._make(move)
-        try:
-            if seen.count(repetition_key(game)) + 1 >= times:
-                return True
-        finally:
-            game._unmake()
-    return False
+    return _some_move_leads_to(game, lambda: seen.count(repetition_key(game)) + 1 >= times)
 
 
 def insufficient_material(game: Game) -> bool:

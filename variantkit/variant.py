@@ -67,6 +67,8 @@ class EndRules:
     repetition: int | None = 3
     move_rule: int | None = 50
     draw_timing: str = "on-occurrence"
+    automatic_repetition: int | None = None
+    automatic_move_rule: int | None = None
     insufficient: list[MaterialPattern] = field(default_factory=list)
 
 
@@ -353,7 +355,9 @@ class Variant:
         end = EndRules(
             checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
-            draw_timing=spec.get("draw-timing", "on-occurrence"))
+            draw_timing=spec.get("draw-timing", "on-occurrence"),
+            automatic_repetition=spec.get("automatic-repetition"),
+            automatic_move_rule=spec.get("automatic-move-rule"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
