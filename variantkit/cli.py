@@ -90,11 +90,7 @@ def _load(name: str) -> Variant:
     except VariantError as exc:
         problems = exc.problems
     if _is_unreadable(problems):
-        # A bare name that is not bundled is a mistake (1); a path that cannot
-        # be read is an unreadable file (2).
-        path = Path(name)
-        code = EXIT_UNREADABLE if path.suffix or len(path.parts) > 1 else EXIT_ERROR
-        _fail("\n".join(p.message for p in problems), code)
+        _fail("\n".join(p.message for p in problems), EXIT_UNREADABLE)
     cache: dict[str, list[str]] = {}
     for problem in problems:
         click.echo(format_problem(problem, cache), err=True)

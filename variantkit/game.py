@@ -106,7 +106,10 @@ class Game:
 
     def piece_at(self, cell: str) -> str | None:
         """The FEN letter on a cell (uppercase White), or None."""
-        code = self.cells[self.variant.board.cell(cell)]
+        index = self.variant.board.index.get(cell)
+        if index is None:
+            raise ValueError(f"unknown cell '{cell}'")
+        code = self.cells[index]
         return self.variant.letter_of_code(code) if code else None
 
     def fen(self) -> str:
@@ -201,6 +204,7 @@ class Game:
             frm = low.bit_length() - 1
             code = cells[frm]
             is_king = low == king_bit
+            done = 0  # one move per destination, whichever primitive reaches it
             for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
@@ -217,6 +221,8 @@ class Game:
                     allowed = self._first_move_targets(frm, is_king, checkers)
                     targets &= allowed
                     reached &= allowed
+                targets &= ~done
+                done |= targets
                 if mode & CAPTURE and ep == "capture" and reached & self.ep_target:
                     self._en_passant(frm, reached & self.ep_target, king, occupied, out)
                 while targets:

@@ -9,6 +9,7 @@ happen along the way, each reported as a located `Problem`.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,7 +66,7 @@ class EndRules:
     checkmate: str = "loss"     # for the side to move
     stalemate: str = "draw"
     repetition: int | None = 3
-    move_rule: int | None = 50
+    move_rule: int | None = None
     draw_timing: str = "on-occurrence"
     automatic_repetition: int | None = None
     automatic_move_rule: int | None = None
@@ -104,6 +105,7 @@ class Variant:
                           piece_index={name: i for i, name in enumerate(data["pieces"])})
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
         self._check_pieces(data["pieces"])
+        self._check_cell_names()
         self._build_codes()
         self._build_promotion(data.get("promotion"))
         self.castlings: list[Castling] = []
@@ -206,6 +208,26 @@ class Variant:
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
                 "no-royal"))
+
+    def _check_cell_names(self) -> None:
+        """Move strings are read as from-cell, to-cell, promotion letter: warn
+        when the board's names allow two readings of one string."""
+        names = sorted(self.board.names)
+        suffixes = [""] + sorted({letter.lower() for letter in self.letter_codes})
+        prefix_free = not any(b.startswith(a) for a, b in itertools.pairwise(names))
+        if prefix_free and not any(n + x in self.board.index for n in names for x in suffixes[1:]):
+            return  # the from-cell, then the to-cell, are found in one way only
+        readings: dict[str, tuple[str, str, str]] = {}
+        for a in names:
+            for b in names:
+                for x in suffixes:
+                    other = readings.setdefault(a + b + x, (a, b, x))
+                    if other != (a, b, x):
+                        self.problems.append(self.document.problem(
+                            ("board",), f"move string '{a + b + x}' reads as {other[0]} to "
+                            f"{other[1]} and as {a} to {b}: rename cells so that move strings "
+                            "are unambiguous", "ambiguous-cell-names", severity="warning"))
+                        return
 
     def _build_codes(self) -> None:
         n_codes = 2 + 2 * len(self.pieces.types)
