@@ -166,7 +166,7 @@ def test_bad_fen() -> None:
 
 def test_unknown_variant_and_missing_file(tmp_path: Path) -> None:
     result = run("perft", "nosuchvariant", "1")
-    assert_user_error(result)
+    assert_user_error(result, code=2)
     assert "no bundled variant named 'nosuchvariant'" in result.stderr
     assert_user_error(run("show", str(tmp_path / "missing.yaml")), code=2)
 
