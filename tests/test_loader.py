@@ -363,14 +363,13 @@ board:
     ring_1: {sectors: [a, b], rings: [outer], centre: false}
     Mixed-2: {cells: [z], files: [a, 2], ranks: [1], planes: [A]}
 sides:
-  white: {forward: up, toward: z}
+  white: {forward: up}
   black: {forward: down}
 pieces:
   diplomat:
     letter: D
     royal: false
     value: 2.5
-    glyph: "d"
     description: Suborns.
     moves:
       - suborn: {}
