@@ -1,0 +1,15 @@
+"""The command line: `variantkit COMMAND ...` (also `python -m variantkit`).
+
+VARIANT is a bundled variant name or a path to a variant file everywhere.
+The commands only parse arguments and print; the library does the work.
+Each module below registers its commands on the shared `cli` group:
+
+- `inspect`: list, validate, perft, moves, show
+"""
+
+from __future__ import annotations
+
+from variantkit.cli import inspect  # noqa: F401  (registers its commands)
+from variantkit.cli.common import cli, main
+
+__all__ = ["cli", "main"]
