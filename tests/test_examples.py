@@ -131,3 +131,51 @@ def test_random_games_agree_with_fairy_stockfish(losalamos: variantkit.Variant) 
             game.push(move)
             played.append(move)
     assert games >= 3
+
+
+# --- Capablanca Chess ------------------------------------------------------------
+
+CAPABLANCA_START = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+
+
+@pytest.fixture(scope="module")
+def capablanca() -> variantkit.Variant:
+    return variantkit.load(EXAMPLES / "capablanca.yaml")
+
+
+def capablanca_perft(moves: list[str], depth: int) -> int:
+    legal = pyffish.legal_moves("capablanca", CAPABLANCA_START, moves)
+    if depth == 1:
+        return len(legal)
+    return sum(capablanca_perft(moves + [m], depth - 1) for m in legal)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_capablanca_perft_equals_fairy_stockfish(capablanca: variantkit.Variant,
+                                                 depth: int) -> None:
+    assert capablanca.new_game().fen() == CAPABLANCA_START
+    assert variantkit.perft(capablanca.new_game(), depth) == capablanca_perft([], depth)
+
+
+def test_capablanca_random_positions_agree_with_fairy_stockfish(
+        capablanca: variantkit.Variant) -> None:
+    """Perft 2 from positions along seeded random games, move sets at every ply."""
+    rng = random.Random(1921)
+    checked = 0
+    for _ in range(6):
+        game = capablanca.new_game()
+        played: list[str] = []
+        for ply in range(80):
+            ours = our_moves(game)
+            assert ours == set(pyffish.legal_moves("capablanca", CAPABLANCA_START, played)), \
+                f"after {' '.join(played)}"
+            if ply % 20 == 10:
+                assert variantkit.perft(game, 2) == capablanca_perft(played, 2), \
+                    f"perft 2 after {' '.join(played)}"
+                checked += 1
+            if not ours:
+                break
+            move = rng.choice(sorted(ours))
+            game.push(move)
+            played.append(move)
+    assert checked >= 12
