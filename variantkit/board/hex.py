@@ -1,0 +1,257 @@
+"""The `hex` topology: a regular hexagon of hexagonal cells, `side` cells along
+each edge (Gliński's 91-cell board for side 6), with vertical files.
+
+Coordinates.  Cells are held in axial coordinates `(q, r)` centred on the
+middle cell (`Board.coords`): `q` is the file's offset from the central file
+(negative to the left), and one step `n` (up the file) adds 1 to `r`.  The
+cells are those with max(|q|, |r|, |q + r|) <= side - 1.  The six
+neighbours through a cell edge ("orthogonal") are
+
+    n (0, 1)   ne (1, 0)   se (1, -1)   s (0, -1)   sw (-1, 0)   nw (-1, 1)
+
+and the six cells touching a vertex, two cells away on the same colour
+("diagonal"), are the sums of two adjacent orthogonal steps:
+
+    nne (1, 1)   e (2, -1)   sse (1, -2)   ssw (-1, -1)   w (-2, 1)   nnw (-1, 2)
+
+so going clockwise from `n` the twelve directions are 30 degrees apart:
+n, nne, ne, e, se, sse, s, ssw, sw, w, nw, nnw.
+
+Names.  Files are lettered a, b, ... without j (a-l on Gliński's board, f the
+central one), ranks numbered from 1 at the bottom cell of each file: the
+bottom vertex is f1, the centre f6, the top vertex f11, the corners a1, a6,
+l1 and l6.  A rank is the bent line of cells with one number, as in
+Gliński's notation.
+
+Colours.  Three colours, (q - r) mod 3: colour 0 is the centre cell's; cells
+sharing an edge differ, cells on one diagonal share a colour.
+
+Position strings follow the convention of hexchess.club (Gliński FEN): rows
+are the ranks from the top one (2 * side - 1) down to 1, each row listing its
+cells from file a towards file l, rows separated by "/"; rows are of
+different lengths (1, 3, 5, ... cells above rank `side`, then full rows of
+2 * side - 1).  Gliński's start is
+`b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1`.
+For drawing, each row is labelled with the name of its first cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from variantkit.board.base import Board, Ray
+from variantkit.errors import DeclarationError
+
+Vector = tuple[int, int]
+
+# File letters: the alphabet without j, as in hexagonal chess notation.
+FILE_LETTERS = "abcdefghiklmnopqrstuvwxyz"
+
+ORTHOGONAL: dict[str, Vector] = {
+    "n": (0, 1), "ne": (1, 0), "se": (1, -1), "s": (0, -1), "sw": (-1, 0), "nw": (-1, 1),
+}
+DIAGONAL: dict[str, Vector] = {
+    "nne": (1, 1), "e": (2, -1), "sse": (1, -2), "ssw": (-1, -1), "w": (-2, 1), "nnw": (-1, 2),
+}
+NAMED: dict[str, Vector] = {**ORTHOGONAL, **DIAGONAL}
+# Clockwise from n, 30 degrees apart: orthogonal and diagonal alternate.
+CLOCKWISE = ["n", "nne", "ne", "e", "se", "sse", "s", "ssw", "sw", "w", "nw", "nnw"]
+FAMILIES: dict[str, list[str]] = {
+    "orthogonal": list(ORTHOGONAL),
+    "diagonal": list(DIAGONAL),
+    "all": list(CLOCKWISE),
+}
+# Words relative to a side's forward direction, as turns of 30 degrees
+# either way from it.  With forward `n`: forward-oblique is ne/nw (the
+# Gliński pawn's captures), forward-diagonal nne/nnw, sideways e/w,
+# backward-diagonal sse/ssw, backward-oblique se/sw, backward s.
+RELATIVE: dict[str, tuple[int, ...]] = {
+    "forward": (0,), "forward-diagonal": (1, -1), "forward-oblique": (2, -2),
+    "sideways": (3, -3), "backward-oblique": (4, -4), "backward-diagonal": (5, -5),
+    "backward": (6,),
+}
+
+
+def _add(a: Vector, b: Vector) -> Vector:
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _rotate(v: Vector) -> Vector:
+    """`v` turned 60 degrees clockwise (n -> ne -> se -> s ...)."""
+    return (v[0] + v[1], -v[0])
+
+
+def _mirror(v: Vector) -> Vector:
+    """`v` reflected top to bottom (n <-> s, ne <-> se, nne <-> sse ...)."""
+    return (v[0], -v[0] - v[1])
+
+
+class HexTopology:
+    """A hexagon of hexagons with `side` cells along each edge."""
+
+    def __init__(self, side: int) -> None:
+        if not 2 <= side <= (len(FILE_LETTERS) + 1) // 2:
+            raise DeclarationError(
+                f"a hex board's side is 2 to {(len(FILE_LETTERS) + 1) // 2}, got {side}",
+                "board-size")
+        self.side = side
+        self.radius = side - 1
+        self.files = 2 * side - 1
+        coords = [(q, r) for r in range(-self.radius, self.radius + 1)
+                  for q in range(-self.radius, self.radius + 1) if self._inside(q, r)]
+        # Index order: rank 1 from file a, then rank 2, ... (like a grid).
+        coords.sort(key=lambda c: (self._rank(*c), c[0]))
+        self.coords: list[Vector] = coords
+        self.by_coords: dict[Vector, int] = {c: i for i, c in enumerate(coords)}
+
+    # -- cells ---------------------------------------------------------------
+    def _inside(self, q: int, r: int) -> bool:
+        return max(abs(q), abs(r), abs(q + r)) <= self.radius
+
+    def _bottom(self, q: int) -> int:
+        """The r of file q's bottom cell (rank 1)."""
+        return -self.radius + max(0, -q)
+
+    def _rank(self, q: int, r: int) -> int:
+        return r - self._bottom(q) + 1
+
+    def _name(self, q: int, r: int) -> str:
+        return f"{FILE_LETTERS[q + self.radius]}{self._rank(q, r)}"
+
+    def _index(self, v: Vector) -> int | None:
+        return self.by_coords.get(v)
+
+    def build(self) -> Board:
+        names = [self._name(q, r) for q, r in self.coords]
+        graph = nx.Graph()
+        graph.add_nodes_from(range(len(names)))
+        for i, c in enumerate(self.coords):
+            for kind, vectors in (("orthogonal", ORTHOGONAL), ("diagonal", DIAGONAL)):
+                for v in vectors.values():
+                    j = self._index(_add(c, v))
+                    if j is not None:
+                        graph.add_edge(i, j, kinds=frozenset({kind}))
+        colours = [(q - r) % 3 for q, r in self.coords]
+        top = 2 * self.side - 1
+        by_rank: dict[int, list[int]] = {}
+        for i, (q, r) in enumerate(self.coords):
+            by_rank.setdefault(self._rank(q, r), []).append(i)
+        rows = [sorted(by_rank[rank], key=lambda i: self.coords[i][0])
+                for rank in range(top, 0, -1)]
+        row_labels = [names[row[0]] for row in rows]
+        files = list(FILE_LETTERS[:self.files])
+        return Board(names=names, coords=list(self.coords), graph=graph, colours=colours,
+                     layout=[rows], labels=[("", row_labels, files)], topology=self)
+
+    # -- directions ----------------------------------------------------------
+    def forward_names(self) -> list[str]:
+        return list(CLOCKWISE)
+
+    def directions(self, spec: Any, forward: str | None) -> list[Vector]:
+        if isinstance(spec, list):
+            if len(spec) != 2 or not all(isinstance(x, int) for x in spec):
+                raise DeclarationError(
+                    f"a hex direction vector is [q, r] (axial), got {spec}", "bad-direction")
+            return [self._orient((spec[0], spec[1]), forward)]
+        if spec in FAMILIES:
+            return [NAMED[n] for n in FAMILIES[spec]]
+        if spec in NAMED:
+            return [NAMED[spec]]
+        if spec in RELATIVE:
+            turn = CLOCKWISE.index(forward or "n")
+            return [NAMED[CLOCKWISE[(turn + k) % 12]] for k in RELATIVE[spec]]
+        known = sorted(FAMILIES) + list(CLOCKWISE) + list(RELATIVE)
+        raise DeclarationError(
+            f"unknown direction {spec!r} on a hex board (known: {', '.join(known)})",
+            "unknown-direction")
+
+    def _orient(self, v: Vector, forward: str | None) -> Vector:
+        """A vector written for a side moving `n`, for a side moving `forward`:
+        reflected top to bottom for `s` (as a grid does for Black), turned by
+        multiples of 60 degrees for the other orthogonal directions."""
+        if forward in (None, "n"):
+            return v
+        if forward == "s":
+            return _mirror(v)
+        if forward not in ORTHOGONAL:
+            raise DeclarationError(
+                f"direction vectors need an orthogonal forward direction, not '{forward}'",
+                "bad-direction")
+        for _ in range(CLOCKWISE.index(forward) // 2):
+            v = _rotate(v)
+        return v
+
+    def rays(self, cell: int, direction: Vector) -> list[Ray]:
+        here = self.coords[cell]
+        out: list[int] = []
+        while (nxt := self._index(here := _add(here, direction))) is not None:
+            out.append(nxt)
+        return [tuple(out)] if out else []
+
+    # -- leaps ---------------------------------------------------------------
+    def leaps(self, cell: int, spec: Any, forward: str | None) -> list[int]:
+        """`[a, b]`: a steps in one orthogonal direction, then b steps in an
+        orthogonal direction 60 degrees from it, every way round (`[1, 2]` is
+        Gliński's knight, `[1, 1]` the diagonal neighbours); or a list of
+        explicit [q, r] vectors, oriented like direction vectors."""
+        here = self.coords[cell]
+        targets: dict[int, None] = {}
+        for v in self._leap_vectors(spec, forward):
+            t = self._index(_add(here, v))
+            if t is not None and t != cell:
+                targets[t] = None
+        return list(targets)
+
+    def _leap_vectors(self, spec: Any, forward: str | None) -> list[Vector]:
+        if _is_pair(spec):
+            a, b = spec
+            out: dict[Vector, None] = {}
+            for i, name in enumerate(FAMILIES["orthogonal"]):
+                first = ORTHOGONAL[name]
+                for turn in (1, -1):
+                    second = ORTHOGONAL[FAMILIES["orthogonal"][(i + turn) % 6]]
+                    out[(a * first[0] + b * second[0], a * first[1] + b * second[1])] = None
+            return list(out)
+        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+            return [self._orient((v[0], v[1]), forward) for v in spec]
+        raise DeclarationError(
+            f"a hex leap is [a, b] (a orthogonal steps, then b at 60 degrees) or a list "
+            f"of [q, r] vectors, got {spec!r}", "bad-leap")
+
+    # -- regions -------------------------------------------------------------
+    def region(self, spec: dict[str, Any]) -> set[int]:
+        unknown = set(spec) - {"files", "ranks"}
+        if unknown:
+            raise DeclarationError(
+                f"a hex region selects by files, ranks or cells, not {sorted(unknown)}",
+                "bad-region")
+        files = {self._file_number(x) for x in spec.get("files", [])} \
+            or set(range(-self.radius, self.radius + 1))
+        ranks = {self._rank_number(x) for x in spec.get("ranks", [])} \
+            or set(range(1, 2 * self.side))
+        return {i for i, (q, r) in enumerate(self.coords)
+                if q in files and self._rank(q, r) in ranks}
+
+    def _file_number(self, x: Any) -> int:
+        """A file by letter or number from 1, as its q."""
+        if isinstance(x, str) and len(x) == 1 and x in FILE_LETTERS:
+            n = FILE_LETTERS.index(x)
+        elif isinstance(x, int) and not isinstance(x, bool):
+            n = x - 1
+        else:
+            n = -1
+        if not 0 <= n < self.files:
+            raise DeclarationError(f"no file '{x}' on this board", "unknown-cell")
+        return n - self.radius
+
+    def _rank_number(self, x: Any) -> int:
+        if not isinstance(x, int) or not 1 <= x < 2 * self.side:
+            raise DeclarationError(f"no rank '{x}' on this board", "unknown-cell")
+        return int(x)
+
+
+def _is_pair(x: Any) -> bool:
+    return isinstance(x, list) and len(x) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in x)
