@@ -17,7 +17,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from variantkit.board import Board, GridTopology, PolarTopology
+from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
+from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
 from variantkit.loader import Document, load_document
@@ -124,11 +125,12 @@ class Variant:
             self.unmoved_codes = list(range(2, len(self.generators)))
         # The whole start position is read only when the rest is sound, so
         # that one mistake is not reported again as a bad setup.
-        if self.setup_cells and not self.problems:
+        if self.setup_cells and not any(p.severity == "error" for p in self.problems):
             try:
                 self.new_game()
             except InvalidFenError as exc:
                 self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+        self.problems += run_checks(self)
         if any(p.severity == "error" for p in self.problems):
             raise VariantError(sorted(self.problems, key=_problem_order))
 
@@ -173,8 +175,10 @@ class Variant:
                 p.get("cell-name", "{sector}{ring}"),
                 through.get("orthogonal", "straight"),
                 through.get("diagonal", "opposite-then-same-sense")).build()
+        elif "hex" in spec:
+            board = HexTopology(spec["hex"]["side"]).build()
         else:
-            raise DeclarationError("the board needs a topology: grid or polar", "bad-board")
+            raise DeclarationError("the board needs a topology: grid, polar or hex", "bad-board")
         for name, region in spec.get("regions", {}).items():
             self._located(("board", "regions", name), partial(board.add_regions, {name: region}))
         return board
@@ -364,14 +368,15 @@ class Variant:
         self.first_move_evasion = "check-evasion" in exceptions
         if spec is None:
             return
-        if spec.get("must-change") != "plane" or len(self.board.coords[0]) < 3:
-            raise DeclarationError("first-move: must-change: plane needs a grid board",
+        planes = {c[2] for c in self.board.coords if len(c) > 2}
+        if spec.get("must-change") != "plane" or len(planes) < 2:
+            raise DeclarationError("first-move: must-change: plane needs a grid with planes",
                                    "first-move-board")
-        planes = [c[2] for c in self.board.coords]
-        by_plane = [0] * (max(planes) + 1)
-        for cell, plane in enumerate(planes):
+        plane_of = [c[2] for c in self.board.coords]
+        by_plane = [0] * (max(plane_of) + 1)
+        for cell, plane in enumerate(plane_of):
             by_plane[plane] |= 1 << cell
-        self.same_plane = [by_plane[p] for p in planes]
+        self.same_plane = [by_plane[p] for p in plane_of]
 
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(

@@ -1,0 +1,144 @@
+"""The semantic checks that need the compiled board and pieces.
+
+The schema checks a file's shape and `Variant` reports declarations that
+cannot be built; these checks look at what was built and catch declarations
+that compile but cannot mean what the author wanted: a board in pieces, an
+adjacency that is not mutual, a piece that can never move, a region nobody
+uses.  Each check is a small function from a compiled `Variant` to a list of
+`Problem`s located with `variant.document.problem(...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from variantkit.errors import DeclarationError, Problem
+from variantkit.pieces import CONVERT, reach
+
+if TYPE_CHECKING:
+    from variantkit.variant import Variant
+
+# Direction families whose first step must be mutual: if one step of a
+# family leads from A to B, one leads back from B to A.
+STEP_FAMILIES = ("orthogonal", "diagonal", "vertical")
+# Keys of a move whose value is a region reference (or one per side).
+REGION_KEYS = ("jump", "from-region", "to-region")
+SHOWN = 5  # cells named in a message before "..."
+
+
+def board_connected(variant: Variant) -> list[Problem]:
+    """Every cell can be reached from every other through adjacent cells."""
+    board = variant.board
+    if board.size == 0 or nx.is_connected(board.graph):
+        return []
+    parts = sorted(nx.connected_components(board.graph), key=min)
+    stranded = sorted(set().union(*parts[1:]))
+    return [variant.document.problem(
+        ("board",),
+        f"the board falls apart into {len(parts)} groups of cells: "
+        f"{_cells(variant, stranded)} cannot be reached from {board.names[min(parts[0])]}",
+        "board-disconnected")]
+
+
+def adjacency_symmetric(variant: Variant) -> list[Problem]:
+    """A single step of each direction family is mutual: a topology whose
+    rays say A is next to B but not B next to A has a bug or a bad option."""
+    board = variant.board
+    topology = board.topology
+    problems = []
+    for family in STEP_FAMILIES:
+        try:
+            directions = topology.directions(family, None)
+        except DeclarationError:
+            continue  # a family this topology does not have
+        steps = {(cell, ray[0]) for cell in range(board.size)
+                 for direction in directions for ray in topology.rays(cell, direction)}
+        one_way = sorted((a, b) for a, b in steps if (b, a) not in steps)
+        if one_way:
+            a, b = one_way[0]
+            problems.append(variant.document.problem(
+                ("board",),
+                f"{family} adjacency is not mutual: a step leads from {board.names[a]} to "
+                f"{board.names[b]} but none back"
+                + (f" ({len(one_way)} one-way steps in all)" if len(one_way) > 1 else ""),
+                "asymmetric-adjacency"))
+    return problems
+
+
+def pieces_move(variant: Variant) -> list[Problem]:
+    """Warn about a piece that cannot move from any cell of the empty board,
+    for either side (a suborn counts as a move: it needs an enemy piece)."""
+    components = variant.pieces.components
+    broken = _broken(variant, ("pieces",))
+    problems = []
+    for kind in variant.pieces.types:
+        if kind.name in broken:
+            continue
+        mine = [components[i] for i in kind.components]
+        if any(c.flags.mode & CONVERT for c in mine):
+            continue
+        if not any(reach(table, 0) for c in mine for side in c.tables for table in side):
+            problems.append(variant.document.problem(
+                ("pieces", kind.name),
+                f"piece '{kind.name}' cannot move from any cell of the empty board",
+                "piece-never-moves", severity="warning"))
+    return problems
+
+
+def regions_used(variant: Variant) -> list[Problem]:
+    """Warn about a declared region that nothing refers to (often a typo in
+    the name of the region meant, or one left over).  Only the file's own
+    regions: leaving a parent's region unused is no mistake of the child."""
+    document = variant.document
+    data = document.data
+    used: set[str] = set()
+    promotion = data.get("promotion") or {}
+    used.update(_names((promotion.get("regions") or {}).values()))
+    for spec in data["pieces"].values():
+        for move in spec.get("moves", []):
+            used.update(_move_regions(move))
+    skip = used | _broken(variant, ("board", "regions"))
+    return [document.problem(
+        ("board", "regions", name), f"region '{name}' is declared but never used",
+        "unused-region", severity="warning", key=True)
+        for name in data["board"].get("regions", {})
+        if name not in skip and document.locate(("board", "regions", name))[0] == document.file]
+
+
+def _broken(variant: Variant, section: tuple[str, ...]) -> set[str | int]:
+    """Names in `section` (pieces, regions) that already have an error: a
+    warning about them too would only repeat it."""
+    return {p.path[len(section)] for p in variant.problems
+            if p.severity == "error" and p.path[:len(section)] == section
+            and len(p.path) > len(section)}
+
+
+def _move_regions(move: dict[str, Any]) -> Iterator[str]:
+    """Region names a move refers to, `beside` included."""
+    for key in REGION_KEYS:
+        ref = move.get(key)
+        yield from _names(ref.values() if isinstance(ref, dict) else [ref])
+    if isinstance(move.get("beside"), dict):
+        yield from _move_regions(move["beside"])
+
+
+def _names(refs: Any) -> Iterator[str]:
+    """The region names among region references (a list of cells names none)."""
+    return (ref for ref in refs if isinstance(ref, str))
+
+
+def _cells(variant: Variant, cells: list[int]) -> str:
+    names = [variant.board.names[c] for c in cells]
+    return ", ".join(names[:SHOWN]) + (", ..." if len(names) > SHOWN else "")
+
+
+CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
+    board_connected, adjacency_symmetric, pieces_move, regions_used)
+
+
+def run_checks(variant: Variant) -> list[Problem]:
+    """The problems every check finds, in the order of `CHECKS`."""
+    return [problem for check in CHECKS for problem in check(variant)]
