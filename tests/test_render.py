@@ -1,0 +1,286 @@
+"""The SVG drawing (`variantkit.render`, `game.svg`, `variantkit render`).
+
+For every bundled variant and every example file: the document parses, each
+cell is drawn exactly once, each piece sits inside its cell's shape (checked
+with the shape's own parameters: a rectangle's sides, a sector's radii and
+angles, a disk's radius, a hexagon's corners), the last move and check are
+marked, and flipping moves the pieces.  Finally each start position is
+rasterised with cairosvg and must not be blank.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+import variantkit
+from variantkit.cli import cli
+from variantkit.game import Game
+from variantkit.render import Disk, Hexagon, Rect, Sector, cell_geometry, render
+
+SVG = "{http://www.w3.org/2000/svg}"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+VARIANTS = variantkit.variants() + [str(p) for p in sorted(EXAMPLES.glob("*.yaml"))]
+FOOLS_MATE = "f2f3 e7e5 g2g4 d8h4"
+
+
+def ids(name: str) -> str:
+    return Path(name).stem
+
+
+def start(name: str) -> Game:
+    return variantkit.load(name).new_game()
+
+
+def cell_shapes(root: ET.Element) -> list[ET.Element]:
+    return [e for e in root.iter() if "data-cell" in e.attrib and "data-piece" not in e.attrib]
+
+
+def pieces(root: ET.Element) -> dict[str, ET.Element]:
+    return {e.attrib["data-cell"]: e for e in root.iter() if "data-piece" in e.attrib}
+
+
+def anchor(element: ET.Element) -> tuple[float, float]:
+    match = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)", element.attrib["transform"])
+    assert match, element.attrib["transform"]
+    return float(match[1]), float(match[2])
+
+
+def inside(shape: ET.Element, model: object, point: tuple[float, float]) -> bool:
+    """Whether `point` lies in a drawn cell: rectangles, circles and polygons
+    are read from the SVG; an annular sector (a path) from its geometry."""
+    x, y = point
+    eps = 0.01  # coordinates are written with two decimals
+    tag = shape.tag.removeprefix(SVG)
+    if tag == "rect":
+        left, top = float(shape.attrib["x"]), float(shape.attrib["y"])
+        return (left - eps <= x <= left + float(shape.attrib["width"]) + eps
+                and top - eps <= y <= top + float(shape.attrib["height"]) + eps)
+    if tag == "circle":
+        cx, cy, r = (float(shape.attrib[k]) for k in ("cx", "cy", "r"))
+        return math.hypot(x - cx, y - cy) <= r + eps
+    if tag == "polygon":
+        corners = [tuple(map(float, p.split(","))) for p in shape.attrib["points"].split()]
+        crosses = [(bx - ax) * (y - ay) - (by - ay) * (x - ax)
+                   for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True)]
+        return all(c >= -eps for c in crosses) or all(c <= eps for c in crosses)
+    assert tag == "path" and isinstance(model, Sector)
+    assert shape.attrib["d"] == model.element()[1]["d"]  # the path drawn is this sector
+    radius = math.hypot(x - model.cx, y - model.cy)
+    angle = (math.atan2(y - model.cy, x - model.cx) - model.start) % math.tau
+    return model.inner <= radius <= model.outer and angle <= model.end - model.start
+
+
+def find_check(game: Game, depth: int = 3) -> bool:
+    """Play into the first position with the side to move in check, if any
+    within `depth` plies (depth first, moves in the engine's order)."""
+    if game.is_check():
+        return True
+    if depth == 0:
+        return False
+    for move in game.legal_moves():
+        game.push(move)
+        if find_check(game, depth - 1):
+            return True
+        game.pop()
+    return False
+
+
+# --- structure -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_every_cell_once_and_every_piece_inside_its_cell(name: str) -> None:
+    game = start(name)
+    board = game.variant.board
+    svg = render(game)
+    assert svg.isascii()
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    shapes = cell_shapes(root)
+    assert Counter(e.attrib["data-cell"] for e in shapes) == Counter(board.names)
+    by_name = {e.attrib["data-cell"]: e for e in shapes}
+    geometry = cell_geometry(board, facing=[c for c, code in
+                                            game.variant.setup_cells.items() if code & 1 == 0])
+    drawn = pieces(root)
+    expected = {cell: game.piece_at(cell) for cell in board.names if game.piece_at(cell)}
+    assert {cell: e.attrib["data-piece"] for cell, e in drawn.items()} == expected
+    for cell, element in drawn.items():
+        model = geometry.shapes[board.index[cell]]
+        assert inside(by_name[cell], model, anchor(element)), cell
+        assert model.contains(anchor(element))
+
+
+def test_each_topology_has_its_own_shapes() -> None:
+    def kinds(name: str) -> set[type]:
+        return {type(s) for s in cell_geometry(variantkit.load(name).board).shapes}
+
+    assert kinds("chess") == kinds("strato") == {Rect}
+    assert kinds("diplomat") == {Sector, Disk}
+    if (EXAMPLES / "glinski.yaml").exists():
+        assert kinds(str(EXAMPLES / "glinski.yaml")) == {Hexagon}
+
+
+def test_grid_coordinates_and_plane_titles() -> None:
+    texts = [t.text for t in ET.fromstring(render(start("strato"))).iter(f"{SVG}text")]
+    assert {"plane A", "plane B", "plane C"} <= set(texts)
+    assert texts.count("a") == 3 and texts.count("8") == 3
+
+
+def test_polar_sector_and_ring_names() -> None:
+    texts = {t.text for t in ET.fromstring(render(start("diplomat"))).iter(f"{SVG}text")}
+    assert set("abcdefghijklmn") | {"1", "2", "3", "4"} <= texts
+
+
+def test_polar_sectors_go_clockwise_from_whites_side() -> None:
+    geometry = cell_geometry(variantkit.load("diplomat").board, facing=[3])  # d1
+    d1 = geometry.shapes[3]
+    assert isinstance(d1, Sector) and d1.anchor[1] > d1.cy  # White's side at the bottom
+    # Sector e (the next, clockwise) is left of d on the bottom edge.
+    assert geometry.shapes[4].anchor[0] < d1.anchor[0]
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_last_move_is_marked(name: str) -> None:
+    game = start(name)
+    move = game.legal_moves()[0]
+    game.push(move)
+    root = ET.fromstring(render(game))
+    marked = {e.attrib["data-cell"] for e in cell_shapes(root)
+              if e.attrib.get("data-mark") == "last-move"}
+    assert marked == {move.from_cell, move.to_cell}
+    assert not any("data-mark" in e.attrib for e in cell_shapes(ET.fromstring(render(start(name)))))
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_checked_royal_cell_is_red(name: str) -> None:
+    game = start(name)
+    if name == "chess":
+        for move in FOOLS_MATE.split():
+            game.push(move)
+    assert find_check(game, 3)
+    king = game.variant.board.names[game.royal[game.stm]]
+    root = ET.fromstring(game.svg())
+    checked = [e for e in cell_shapes(root) if e.attrib.get("data-mark") == "check"]
+    assert [e.attrib["data-cell"] for e in checked] == [king]
+    assert checked[0].attrib["fill"] == "#e0443a"
+    assert pieces(root)[king].attrib["data-piece"].lower() == "k"
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_flip_turns_the_board(name: str) -> None:
+    game = start(name)
+    plain, flipped = (ET.fromstring(render(game, flip=f)) for f in (False, True))
+    height = float(plain.attrib["viewBox"].split()[3])
+    king = game.variant.board.names[game.royal[0]]
+    # White's king is drawn in the lower half, and in the upper half flipped.
+    assert anchor(pieces(plain)[king])[1] > height / 2 > anchor(pieces(flipped)[king])[1]
+    assert Counter(e.attrib["data-cell"] for e in cell_shapes(flipped)) == \
+        Counter(game.variant.board.names)
+
+
+def test_highlight_size_and_errors() -> None:
+    game = start("chess")
+    root = ET.fromstring(render(game, highlight=["e4", "d5"], size=300))
+    marked = {e.attrib["data-cell"] for e in cell_shapes(root)
+              if e.attrib.get("data-mark") == "highlight"}
+    assert marked == {"e4", "d5"}
+    assert root.attrib["width"] == "300"
+    with pytest.raises(ValueError, match="z9"):
+        render(game, highlight=["z9"])
+
+
+def test_legend_lists_pieces_without_a_chess_glyph() -> None:
+    def legend(name: str) -> set[str]:
+        root = ET.fromstring(render(start(name)))
+        return {e.attrib["data-legend"] for e in root.iter() if "data-legend" in e.attrib}
+
+    assert legend("chess") == legend("strato") == set()
+    assert legend("trice") == {"C", "A"}
+    assert legend("diplomat") == {"H", "D"}
+    text = render(start("diplomat"))
+    assert "Horse" in text and "Diplomat" in text
+
+
+def test_library_entry_points_agree() -> None:
+    game = start("trice")
+    assert variantkit.render(game, flip=True) == game.svg(flip=True) == render(game, flip=True)
+
+
+# --- command line -------------------------------------------------------------
+
+
+def run(*args: str) -> Result:
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click 8.1
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args))
+
+
+def test_cli_writes_svg(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    result = run("render", "chess", "--moves", "e2e4", "-o", str(out), "--flip",
+                 "--highlight", "d4, d5")
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text("utf-8"))
+    marks = {e.attrib["data-cell"]: e.attrib.get("data-mark") for e in cell_shapes(root)}
+    assert marks["e2"] == marks["e4"] == "last-move"
+    assert marks["d4"] == marks["d5"] == "highlight"
+    stdout = run("render", "diplomat", "--fen", start("diplomat").fen())
+    assert stdout.exit_code == 0
+    assert ET.fromstring(stdout.output).tag == f"{SVG}svg"
+
+
+@pytest.mark.parametrize("args", [
+    ("render", "chess", "--highlight", "z9"),
+    ("render", "chess", "--fen", "not a position"),
+    ("render", "chess", "--moves", "e2e5"),
+    ("render", "chess", "-o", "/nonexistent-dir/x.svg"),
+])
+def test_cli_errors(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert "error: " in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- pixels -------------------------------------------------------------------
+
+
+def rasterise(svg: str) -> list[bytes]:
+    """The RGB pixels of the drawing."""
+    cairosvg = pytest.importorskip(
+        "cairosvg", reason="cairosvg (and the system cairo library) draw the PNGs")
+    image_module = pytest.importorskip("PIL.Image", reason="Pillow reads the PNGs")
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    with image_module.open(io.BytesIO(png)) as image:
+        data = image.convert("RGB").tobytes()
+    return [data[i:i + 3] for i in range(0, len(data), 3)]
+
+
+def without_pieces(svg: str) -> str:
+    ET.register_namespace("", SVG.strip("{}"))
+    root = ET.fromstring(svg)
+    for group in list(root):
+        if group.attrib.get("class") in ("pieces", "legend"):
+            root.remove(group)
+    return ET.tostring(root, encoding="unicode")
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_png_is_not_blank(name: str) -> None:
+    svg = render(start(name))
+    full = rasterise(svg)
+    empty = rasterise(without_pieces(svg))
+    assert len(set(full)) >= 4  # background, cells, pieces, labels
+    assert len(set(empty)) >= 3  # background and at least two cell colours
+    changed = sum(a != b for a, b in zip(full, empty, strict=True))
+    assert changed > 0.01 * len(full)  # the pieces show

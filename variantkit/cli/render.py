@@ -1,0 +1,44 @@
+"""`variantkit render`: draw a position as an SVG image.
+
+    variantkit render VARIANT [--fen F] [--moves M...] [-o FILE.svg] [--flip]
+                      [--highlight CELLS] [--size PIXELS]
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from variantkit.cli.common import cli, fail, game_for, position_options
+from variantkit.render import render
+
+
+@cli.command("render")
+@click.argument("variant")
+@position_options
+@click.option("-o", "--output", default=None, metavar="FILE.svg",
+              help="Write the image to FILE instead of standard output.")
+@click.option("--flip", is_flag=True, help="Draw the board from Black's side.")
+@click.option("--highlight", "highlights", multiple=True, metavar="CELLS",
+              help="Cells to tint, separated by commas or spaces (--highlight e4,d5); "
+                   "repeatable.")
+@click.option("--size", type=click.FloatRange(min=1), default=None, metavar="PIXELS",
+              help="Width of the image in pixels (default: 60 pixels a square cell).")
+def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output: str | None,
+                   flip: bool, highlights: tuple[str, ...], size: float | None) -> None:
+    """Draw a position as an SVG image: last move and check marked."""
+    game = game_for(variant, fen, moves)
+    cells = [name for text in highlights for name in re.split(r"[\s,]+", text) if name]
+    try:
+        svg = render(game, flip=flip, highlight=cells, size=size)
+    except ValueError as exc:
+        fail(str(exc))
+    if output is None:
+        click.echo(svg, nl=False)
+        return
+    try:
+        Path(output).write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror or exc}")

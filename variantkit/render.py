@@ -1,0 +1,542 @@
+"""Draw a position as an SVG image, for every board topology.
+
+Two layers.  `cell_geometry(board)` lays the cells out in the plane: one
+shape per cell (a square, an annular sector, a disk) and the coordinate
+labels.  The drawing is chosen by the type of the board's topology: grids
+are rows of squares (planes side by side), polar boards a disk of rings and
+sectors, and a topology with no drawing of its own gets rows of squares
+from `board.layout`, like the text drawing.  `render(game)` paints that
+geometry: cell colours and highlights, labels, pieces, and a legend for
+pieces that have no chess glyph.
+
+The SVG is written by hand (standard library only) and is plain ASCII.  Each
+cell is one element with `data-cell="<name>"`; each piece is a
+`<g data-piece="<letter>" data-cell="<name>" transform="translate(x y)">`
+drawn around its cell's anchor, so that programs (and the tests) can find
+both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from functools import singledispatch
+
+from variantkit.board.base import Board
+from variantkit.board.grid import GridTopology
+from variantkit.board.hex import FILE_LETTERS, HexTopology
+from variantkit.board.polar import PolarTopology
+from variantkit.game import Game
+
+__all__ = ["Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry", "render"]
+
+Point = tuple[float, float]
+
+UNIT = 60.0  # side of a square cell, in SVG user units
+FONT = "'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', 'Arial Unicode MS', sans-serif"
+# Cell fills by board colour, for boards of two colours (0 is chess's a1, dark)
+# and of three (hex boards; 0 is the centre cell's).
+PALETTES = {2: ("#b58863", "#f0d9b5"), 3: ("#d18b47", "#ffce9e", "#e8ab6f")}
+LAST_MOVE = "#cdd23a"  # mixed into the cell's own colour, so it stays visible
+MARKED = "#4f8fe0"
+CHECK = "#e0443a"
+EDGE = "#6e4f33"  # outlines of non-square cells and of each board
+INK = "#333333"   # labels
+# Pieces drawn as chess glyphs: (White's outline glyph, the filled glyph).
+GLYPHS = {
+    "king": ("\u2654", "\u265a"), "queen": ("\u2655", "\u265b"), "rook": ("\u2656", "\u265c"),
+    "bishop": ("\u2657", "\u265d"), "knight": ("\u2658", "\u265e"), "pawn": ("\u2659", "\u265f"),
+}
+
+
+# -- geometry -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle (a grid square)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def anchor(self) -> Point:
+        return self.x + self.width / 2, self.y + self.height / 2
+
+    @property
+    def room(self) -> float:
+        """Side of the largest square around the anchor inside the shape."""
+        return min(self.width, self.height)
+
+    def contains(self, point: Point) -> bool:
+        px, py = point
+        return self.x <= px <= self.x + self.width and self.y <= py <= self.y + self.height
+
+    def element(self) -> tuple[str, dict[str, str]]:
+        return "rect", {"x": _num(self.x), "y": _num(self.y),
+                        "width": _num(self.width), "height": _num(self.height)}
+
+
+@dataclass(frozen=True)
+class Sector:
+    """An annular sector: radii `inner`..`outer` around (cx, cy), angles
+    `start`..`end` in radians with `start` < `end`.  Angles grow clockwise on
+    screen, since SVG's y axis points down."""
+
+    cx: float
+    cy: float
+    inner: float
+    outer: float
+    start: float
+    end: float
+
+    @property
+    def anchor(self) -> Point:
+        r, a = (self.inner + self.outer) / 2, (self.start + self.end) / 2
+        return self.cx + r * math.cos(a), self.cy + r * math.sin(a)
+
+    @property
+    def room(self) -> float:
+        chord = (self.inner + self.outer) * math.sin((self.end - self.start) / 2)
+        return min(self.outer - self.inner, chord)
+
+    def contains(self, point: Point) -> bool:
+        dx, dy = point[0] - self.cx, point[1] - self.cy
+        angle = (math.atan2(dy, dx) - self.start) % math.tau
+        return self.inner <= math.hypot(dx, dy) <= self.outer \
+            and angle <= self.end - self.start
+
+    def element(self) -> tuple[str, dict[str, str]]:
+        def at(r: float, a: float) -> str:
+            return f"{_num(self.cx + r * math.cos(a))} {_num(self.cy + r * math.sin(a))}"
+
+        large = 1 if self.end - self.start > math.pi else 0
+        o, i = _num(self.outer), _num(self.inner)
+        d = (f"M {at(self.outer, self.start)} A {o} {o} 0 {large} 1 {at(self.outer, self.end)} "
+             f"L {at(self.inner, self.end)} A {i} {i} 0 {large} 0 {at(self.inner, self.start)} Z")
+        return "path", {"d": d}
+
+
+@dataclass(frozen=True)
+class Disk:
+    """A full disk (the centre cell of a polar board)."""
+
+    cx: float
+    cy: float
+    r: float
+
+    @property
+    def anchor(self) -> Point:
+        return self.cx, self.cy
+
+    @property
+    def room(self) -> float:
+        return self.r * math.sqrt(2)
+
+    def contains(self, point: Point) -> bool:
+        return math.hypot(point[0] - self.cx, point[1] - self.cy) <= self.r
+
+    def element(self) -> tuple[str, dict[str, str]]:
+        return "circle", {"cx": _num(self.cx), "cy": _num(self.cy), "r": _num(self.r)}
+
+
+@dataclass(frozen=True)
+class Hexagon:
+    """A regular hexagon with flat top and bottom (a hex board's cell):
+    centre (cx, cy), `r` from the centre to each corner."""
+
+    cx: float
+    cy: float
+    r: float
+
+    @property
+    def anchor(self) -> Point:
+        return self.cx, self.cy
+
+    @property
+    def room(self) -> float:
+        return self.r * math.sqrt(3)
+
+    @property
+    def corners(self) -> list[Point]:
+        return [(self.cx + self.r * math.cos(k * math.pi / 3),
+                 self.cy + self.r * math.sin(k * math.pi / 3)) for k in range(6)]
+
+    def contains(self, point: Point) -> bool:
+        # Inside every edge: the corners run clockwise on screen, so the
+        # point is never left of an edge.
+        corners = self.corners
+        return all((bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax) >= -1e-9
+                   for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1],
+                                                 strict=True))
+
+    def element(self) -> tuple[str, dict[str, str]]:
+        return "polygon", {"points": " ".join(f"{_num(x)},{_num(y)}" for x, y in self.corners)}
+
+
+Shape = Rect | Sector | Disk | Hexagon
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text centred on (x, y): a board `title`, a `coordinate` beside the
+    board, or a `tag` drawn over the cells on a small plate."""
+
+    x: float
+    y: float
+    text: str
+    role: str = "coordinate"
+
+
+@dataclass
+class Geometry:
+    """Where everything goes: `shapes[cell]` for every cell index, labels, the
+    drawing's size, and `piece`, the size pieces are drawn at (it fits every
+    cell, so that pieces look alike all over the board)."""
+
+    shapes: list[Shape]
+    labels: list[Label] = field(default_factory=list)
+    width: float = 0.0
+    height: float = 0.0
+    piece: float = UNIT
+
+
+def cell_geometry(board: Board, *, flip: bool = False, facing: Collection[int] = ()) -> Geometry:
+    """Lay out `board`'s cells in SVG user units, as seen from White's side
+    (from Black's with `flip`).  `facing` are cells to turn towards the
+    viewer on boards without a natural bottom (White's starting cells)."""
+    geometry = _lay_out(board.topology, board, flip, facing)
+    geometry.piece = 0.8 * min(shape.room for shape in geometry.shapes)
+    return geometry
+
+
+def _rows_of_squares(topology: object, board: Board, flip: bool,
+                     facing: Collection[int]) -> Geometry:
+    """Rows of squares from `board.layout`, its groups (planes) side by side,
+    labelled from `board.labels`; flipped, each group turns half a turn."""
+    u = UNIT
+    # Room for labels left of and under each group; a thin edge elsewhere.
+    margin, edge, gap = 0.6 * u, 0.25 * u, 0.5 * u
+    titled = any(title for title, _, _ in board.labels)
+    top = edge + (0.7 * u if titled else 0.0)
+    shapes: dict[int, Shape] = {}
+    labels: list[Label] = []
+    left = margin
+    height = top
+    for g, rows in enumerate(board.layout):
+        title, row_names, col_names = board.labels[g] if g < len(board.labels) else ("", [], [])
+        columns = max((len(row) for row in rows), default=0)
+        # Top-left corners by row and column, in drawing order.
+        ys = [top + r * u for r in range(len(rows))]
+        xs = [left + c * u for c in range(columns)]
+        if flip:
+            ys.reverse()
+            xs.reverse()
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                shapes[cell] = Rect(xs[c], ys[r], u, u)
+        for r, name in enumerate(row_names[:len(rows)]):
+            labels.append(Label(left - 0.3 * u, ys[r] + u / 2, name))
+        bottom = top + len(rows) * u
+        for c, name in enumerate(col_names[:columns]):
+            labels.append(Label(xs[c] + u / 2, bottom + 0.3 * u, name))
+        if title:
+            labels.append(Label(left + columns * u / 2, top - 0.45 * u, title, "title"))
+        left += columns * u + gap + margin
+        height = max(height, bottom)
+    return Geometry([shapes[i] for i in range(board.size)], labels,
+                    width=left - gap - margin + edge, height=height + margin)
+
+
+# The drawing of each topology type; any other gets rows of squares.
+_lay_out = singledispatch(_rows_of_squares)
+_lay_out.register(GridTopology, _rows_of_squares)
+
+
+@_lay_out.register
+def _polar(topology: PolarTopology, board: Board, flip: bool,
+           facing: Collection[int]) -> Geometry:
+    """A disk: ring 0 outermost, sectors clockwise, the centre a disk in the
+    middle.  Rings are equally wide; the hole (or centre) is made just large
+    enough for the innermost cells to be as wide around as they are deep."""
+    n, depth = len(topology.sectors), len(topology.rings)
+    width_of_ring = UNIT
+    step = math.tau / n
+    hole = max(width_of_ring / (2 * math.sin(step / 2)) - width_of_ring / 2,
+               0.6 * width_of_ring)
+    radius = hole + depth * width_of_ring
+    margin = 0.6 * UNIT  # room for the sector names
+    cx = cy = radius + margin
+    ring_cells = [i for i in range(board.size) if board.coords[i][0] < depth]
+
+    def mid_angle(cell: int) -> float:
+        return (board.coords[cell][1] + 0.5) * step
+
+    # Turn the mean direction of the facing cells to the bottom (angle pi/2);
+    # without any, sector 0 starts at the top.
+    x = sum(math.cos(mid_angle(c)) for c in facing if c in ring_cells)
+    y = sum(math.sin(mid_angle(c)) for c in facing if c in ring_cells)
+    turn = math.pi / 2 - math.atan2(y, x) if math.hypot(x, y) > 1e-9 else -math.pi / 2
+    if flip:
+        turn += math.pi
+    turn %= math.tau
+
+    shapes: list[Shape] = []
+    for cell in range(board.size):
+        ring, sector = board.coords[cell][:2]
+        if ring >= depth:
+            shapes.append(Disk(cx, cy, hole))
+            continue
+        outer = radius - ring * width_of_ring
+        start = turn + sector * step
+        shapes.append(Sector(cx, cy, outer - width_of_ring, outer, start, start + step))
+    labels = []
+    for s, name in enumerate(topology.sectors):
+        a = turn + (s + 0.5) * step
+        r = radius + 0.3 * UNIT
+        labels.append(Label(cx + r * math.cos(a), cy + r * math.sin(a), name))
+    # Ring names go along the sector boundary nearest the left (angle pi).
+    k = round((math.pi - turn) / step)
+    a = turn + k * step
+    for ring, name in enumerate(topology.rings):
+        r = radius - (ring + 0.5) * width_of_ring
+        labels.append(Label(cx + r * math.cos(a), cy + r * math.sin(a), name, "tag"))
+    if topology.centre is not None:
+        r = 0.7 * hole
+        labels.append(Label(cx + r * math.cos(a), cy + r * math.sin(a), topology.centre, "tag"))
+    return Geometry(shapes, labels, width=2 * cx, height=2 * cy)
+
+
+@_lay_out.register
+def _hex(topology: HexTopology, board: Board, flip: bool, facing: Collection[int]) -> Geometry:
+    """Flat-topped hexagons, files upright: axial (q, r) is at
+    x = 1.5 q, y = -sqrt(3) (r + q / 2) in corner radii.  File letters go
+    under each file, rank numbers beside each rank's first cell."""
+    r = UNIT / math.sqrt(3)  # so that a hexagon has as much room as a square
+    sign = -1.0 if flip else 1.0  # flipped: half a turn about the centre cell
+
+    def at(q: float, rank_axis: float) -> Point:
+        return sign * 1.5 * r * q, -sign * math.sqrt(3) * r * (rank_axis + q / 2)
+
+    def outside(cell: int, dq: float, dr: float) -> Point:
+        """A label's spot: part way from `cell` towards an off-board neighbour."""
+        q, rr = board.coords[cell][:2]
+        return at(q + 0.75 * dq, rr + 0.75 * dr)
+
+    centres = [at(*coords[:2]) for coords in board.coords]
+    spots: list[tuple[Point, str]] = []
+    for cell, coords in enumerate(board.coords):
+        q, rr = coords[:2]
+        if (q, rr - 1) not in topology.by_coords:  # the bottom cell of its file
+            spots.append((outside(cell, 0, -1), FILE_LETTERS[q + topology.radius]))
+    for row in board.layout[0]:  # the ranks, each from its first (leftmost) cell
+        first = row[0]
+        # Beside file a to the left; above it to the upper left once ranks bend.
+        dq, dr = (-1, 0.5) if board.coords[first][0] == -topology.radius else (-1, 1)
+        spots.append((outside(first, dq, dr), board.names[first].lstrip(FILE_LETTERS)))
+    # Cells reach r from their centres, labels about 0.3 UNIT from theirs.
+    xs = [x + e for x, _ in centres for e in (-r, r)] \
+        + [x + e for (x, _), _ in spots for e in (-0.3 * UNIT, 0.3 * UNIT)]
+    ys = [y + e for _, y in centres for e in (-r, r)] \
+        + [y + e for (_, y), _ in spots for e in (-0.3 * UNIT, 0.3 * UNIT)]
+    margin = 0.25 * UNIT
+    dx, dy = margin - min(xs), margin - min(ys)
+    shapes: list[Shape] = [Hexagon(x + dx, y + dy, r) for x, y in centres]
+    labels = [Label(x + dx, y + dy, text) for (x, y), text in spots]
+    return Geometry(shapes, labels, width=max(xs) + dx + margin, height=max(ys) + dy + margin)
+
+
+# -- painting -------------------------------------------------------------------
+
+
+def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
+           size: float | None = None) -> str:
+    """The position as an SVG document.
+
+    The last move's cells are tinted, the royal piece of a side in check sits
+    on a red cell, and the cells named in `highlight` are tinted blue.  `flip`
+    draws the board from Black's side.  `size` is the image's width in
+    pixels (the height follows); by default a square cell is 60 pixels.
+    A ValueError names an unknown highlighted cell.
+    """
+    variant = game.variant
+    board = variant.board
+    marks: dict[int, str] = {}
+    for name in highlight:
+        if name not in board.index:
+            raise ValueError(f"unknown cell '{name}' to highlight")
+        marks[board.index[name]] = "highlight"
+    if game._stack:
+        frm, to = game._stack[-1][0][:2]
+        for cell in (frm, to):
+            marks.setdefault(cell, "last-move")
+    if game.is_check() and game.royal[game.stm] >= 0:
+        marks[game.royal[game.stm]] = "check"
+
+    white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
+    geo = cell_geometry(board, flip=flip, facing=white_start)
+    fairy = sorted({(code >> 1) - 1 for code in game.cells
+                    if code and variant.pieces.types[(code >> 1) - 1].name not in GLYPHS})
+    legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
+    width, height = geo.width, geo.height + legend_rows * LEGEND_ROW
+    scale = 1.0 if size is None else size / width
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width * scale)}" '
+        f'height="{_num(height * scale)}" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'font-family="{FONT}">',
+        f"<title>{_text(f'{variant.name}: {game.fen()}')}</title>",
+        f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
+        '<g class="cells">',
+    ]
+    square = all(isinstance(shape, Rect) for shape in geo.shapes)
+    palette = PALETTES[3 if max(board.colours, default=0) >= 2 else 2]
+    for cell, shape in enumerate(geo.shapes):
+        tag, attrs = shape.element()
+        base = palette[board.colours[cell] % len(palette)]
+        mark = marks.get(cell)
+        fill = {"check": CHECK, "last-move": _mix(base, LAST_MOVE, 0.55),
+                "highlight": _mix(base, MARKED, 0.55)}.get(mark or "", base)
+        attrs = {"data-cell": board.names[cell], **attrs, "fill": fill}
+        if mark:
+            attrs["data-mark"] = mark
+        if not square:  # cells of one colour can touch at a corner
+            attrs.update({"stroke": EDGE, "stroke-width": "1"})
+        out.append(f"<{tag}{_attrs(attrs)}/>")
+    out.append("</g>")
+    if square:
+        out.extend(_frames(board, geo))
+    out.extend(_labels(geo))
+    out.append('<g class="pieces">')
+    for cell, code in enumerate(game.cells):
+        if code:
+            out.append(_piece(game, cell, code, geo))
+    out.append("</g>")
+    out.extend(_legend(game, fairy, geo))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _frames(board: Board, geo: Geometry) -> list[str]:
+    """An outline around each group (plane) of squares."""
+    out = []
+    for rows in board.layout:
+        boxes = [geo.shapes[cell] for row in rows for cell in row]
+        rects = [b for b in boxes if isinstance(b, Rect)]
+        x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+        x1 = max(r.x + r.width for r in rects)
+        y1 = max(r.y + r.height for r in rects)
+        out.append(f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(x1 - x0)}" '
+                   f'height="{_num(y1 - y0)}" fill="none" stroke="{EDGE}" stroke-width="1.5"/>')
+    return out
+
+
+def _labels(geo: Geometry) -> list[str]:
+    out = ['<g class="labels" text-anchor="middle">']
+    for label in geo.labels:
+        size = {"title": 0.32, "coordinate": 0.3, "tag": 0.22}[label.role] * UNIT
+        weight = ' font-weight="bold"' if label.role == "title" else ""
+        if label.role == "tag":
+            w, h = max(len(label.text), 1) * 0.62 * size + 0.3 * size, 1.3 * size
+            out.append(f'<rect x="{_num(label.x - w / 2)}" y="{_num(label.y - h / 2)}" '
+                       f'width="{_num(w)}" height="{_num(h)}" rx="{_num(h / 4)}" '
+                       f'fill="#ffffff" fill-opacity="0.8"/>')
+        out.append(f'<text x="{_num(label.x)}" y="{_num(label.y + 0.36 * size)}" '
+                   f'font-size="{_num(size)}" fill="{INK}"{weight}>{_text(label.text)}</text>')
+    out.append("</g>")
+    return out
+
+
+def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
+    """One piece around its cell's anchor: a chess glyph, or a lettered disc
+    (white with a black letter for White, the reverse for Black)."""
+    variant = game.variant
+    kind = variant.pieces.types[(code >> 1) - 1]
+    letter = variant.letter_of_code(code)
+    black = code & 1
+    x, y = geo.shapes[cell].anchor
+    head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
+            f'transform="translate({_num(x)} {_num(y)})">')
+    p = geo.piece
+    if kind.name in GLYPHS:
+        outline, solid = GLYPHS[kind.name]
+        size = 0.95 * p
+        # Glyphs sit on the baseline; this lowers their middle onto the anchor.
+        text = (f'<text y="{_num(0.33 * size)}" font-size="{_num(size)}" '
+                f'text-anchor="middle"')
+        if black:
+            body = f'{text} fill="#000000">{_text(solid)}</text>'
+        else:  # the solid glyph in white fills the outline's inside
+            body = (f'{text} fill="#ffffff">{_text(solid)}</text>'
+                    f'{text} fill="#000000">{_text(outline)}</text>')
+    else:
+        body = _disc(letter.upper(), 0.8 * p, bool(black))
+    return f"{head}{body}</g>"
+
+
+def _disc(letter: str, diameter: float, black: bool) -> str:
+    """A lettered disc centred on the origin."""
+    face, ink = ("#000000", "#ffffff") if black else ("#ffffff", "#000000")
+    size = 0.6 * diameter
+    return (f'<circle r="{_num(diameter / 2)}" fill="{face}" stroke="#000000" '
+            f'stroke-width="{_num(diameter / 20)}"/>'
+            f'<text y="{_num(0.36 * size)}" font-size="{_num(size)}" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink}">{_text(letter)}</text>')
+
+
+LEGEND_ENTRY, LEGEND_ROW = 3.2 * UNIT, 0.7 * UNIT  # one legend entry's room
+
+
+def _legend_per_row(width: float) -> int:
+    return max(1, int((width - UNIT) // LEGEND_ENTRY))
+
+
+def _legend(game: Game, fairy: list[int], geo: Geometry) -> list[str]:
+    """Letter -> name for the pieces drawn as lettered discs."""
+    if not fairy:
+        return []
+    per_row = _legend_per_row(geo.width)
+    out = ['<g class="legend">']
+    for i, index in enumerate(fairy):
+        kind = game.variant.pieces.types[index]
+        x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
+        y = geo.height + (i // per_row + 0.4) * LEGEND_ROW
+        size = 0.28 * UNIT
+        out.append(f'<g data-legend="{_text(kind.letter)}" transform="translate({_num(x)} '
+                   f'{_num(y)})">{_disc(kind.letter, 0.45 * UNIT, False)}'
+                   f'<text x="{_num(0.4 * UNIT)}" y="{_num(0.36 * size)}" '
+                   f'font-size="{_num(size)}" fill="{INK}">'
+                   f'{_text(kind.name.replace("-", " ").capitalize())}</text></g>')
+    out.append("</g>")
+    return out
+
+
+# -- SVG text -------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most two decimals and no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _text(value: str) -> str:
+    """Text escaped for XML content and attributes; non-ASCII as character
+    references, so the document survives any output encoding."""
+    escaped = (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+               .replace('"', "&quot;"))
+    return escaped.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    """The colour `t` of the way from `a` to `b` (both #rrggbb)."""
+    channels = (round(int(a[i:i + 2], 16) * (1 - t) + int(b[i:i + 2], 16) * t)
+                for i in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+def _attrs(attrs: dict[str, str]) -> str:
+    return "".join(f' {key}="{_text(value)}"' for key, value in attrs.items())
