@@ -15,14 +15,18 @@ graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `game` and
 
 from __future__ import annotations
 
+from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, Move, Outcome
 from variantkit.loader import bundled_names
+from variantkit.pgn import PgnError, read_games, read_pgn, write_pgn
+from variantkit.render import render
 from variantkit.variant import Variant, load
 
 __all__ = [
-    "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "Problem",
-    "Variant", "VariantError", "load", "perft", "variants",
+    "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
+    "Problem", "Variant", "VariantError", "load", "perft", "read_games", "read_pgn", "render",
+    "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
 

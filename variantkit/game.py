@@ -117,6 +117,11 @@ class Game:
         from variantkit.notation import write_fen
         return write_fen(self)
 
+    def svg(self, **options: Any) -> str:
+        """The position drawn as an SVG document (options: see `variantkit.render`)."""
+        from variantkit.render import render
+        return render(self, **options)
+
     def outcome(self) -> Outcome | None:
         """None while the game goes on, else the winner and the reason."""
         from variantkit.outcome import outcome

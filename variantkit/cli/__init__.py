@@ -5,11 +5,14 @@ The commands only parse arguments and print; the library does the work.
 Each module below registers its commands on the shared `cli` group:
 
 - `inspect`: list, validate, perft, moves, show
+- `play`: play, selfplay (the built-in engine)
+- `author`: new, explain
+- `render`: render (a position as an SVG image)
 """
 
 from __future__ import annotations
 
-from variantkit.cli import inspect  # noqa: F401  (registers its commands)
+from variantkit.cli import author, inspect, play, render  # noqa: F401  (registers their commands)
 from variantkit.cli.common import cli, main
 
 __all__ = ["cli", "main"]

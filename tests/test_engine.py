@@ -1,0 +1,122 @@
+"""Tests of the built-in engine (variantkit.engine): mates found in each
+kind of board, material kept, the variant's own end rules, legal and
+deterministic moves everywhere, estimated piece values."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import variantkit
+from variantkit import Engine, Outcome
+from variantkit.engine import mobility_values, piece_values
+
+
+def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:
+    """The game after the engine's move, the engine and the move."""
+    game = variantkit.load(name).new_game(fen)
+    engine = Engine(game.variant)
+    move = engine.best_move(game, depth=depth)
+    game.push(move)
+    return game, engine, str(move)
+
+
+@pytest.mark.parametrize("name, fen, winner", [
+    ("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "white"),        # back-rank mate
+    ("chess", "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "black"),
+    ("diplomat", "k13/4R9/6R2K4/1 w - - 0 1", "white"),                 # two rooks on a disk
+    # Strato: a rook drops from plane B to A while another covers the escape upward.
+    ("strato", "8/8/8/8/8/8/7r/K7|8/8/8/8/8/8/8/6rr|7k/8/8/8/8/8/8/8 b - - 0 1 -", "black"),
+])
+def test_finds_mate_in_one(name: str, fen: str, winner: str) -> None:
+    game, engine, _ = best(name, fen)
+    outcome = game.outcome()
+    # (In Diplomat a stalemate wins as well as a mate.)
+    assert outcome is not None and outcome.winner == winner
+    assert engine.info.score_text == "win in 1"
+
+
+def test_stalemate_that_wins_is_sought() -> None:
+    # In Diplomat the stalemated side loses: the engine stalemates on purpose.
+    game, engine, _ = best("diplomat", "k9K3/14/1R2R8R/1 w - - 0 1")
+    assert game.outcome() == Outcome("white", "stalemate")
+    assert engine.info.score_text == "win in 1"
+
+
+@pytest.mark.parametrize("fen", [
+    # The queen is attacked by a pawn.
+    "rnbqkbnr/pp1ppppp/8/2p5/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 2",
+    # Taking the pawn on d5 would lose the queen to e6xd5.
+    "rnbqkbnr/ppp2ppp/4p3/3p4/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 3",
+])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_does_not_lose_the_queen(fen: str, depth: int) -> None:
+    game, _, _ = best("chess", fen, depth)
+    queen = next(c for c in game.variant.board.names if game.piece_at(c) == "Q")
+    assert all(m.to_cell != queen for m in game.legal_moves())
+
+
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_legal_and_deterministic_at_the_start(name: str) -> None:
+    variant = variantkit.load(name)
+    game = variant.new_game()
+    start = time.perf_counter()
+    engine = Engine(variant)
+    move = engine.best_move(game, depth=2)
+    assert time.perf_counter() - start < 5
+    assert move in game.legal_moves()
+    assert game.move_stack == [] and game.fen() == variant.setup_fen  # position untouched
+    info = engine.info
+    assert info.depth == 2 and info.nodes > 0 and engine.nodes_per_second > 0
+    assert info.pv[0] == move
+    again = Engine(variant)
+    assert again.best_move(game, depth=2) == move
+    assert (again.info.nodes, again.info.score) == (info.nodes, info.score)
+
+
+def test_time_limit() -> None:
+    game = variantkit.load("trice").new_game()
+    engine = Engine(game.variant)
+    start = time.perf_counter()
+    move = engine.best_move(game, time_limit=0.3)
+    assert time.perf_counter() - start < 1.5
+    assert move in game.legal_moves()
+    assert engine.info.depth >= 1
+    assert game.move_stack == []  # an interrupted search leaves the position as it was
+
+
+def test_repetition_is_a_draw() -> None:
+    # A queen down, White takes the draw a repeated position gives.
+    game = variantkit.load("chess").new_game("3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1")
+    engine = Engine(game.variant)
+    engine.best_move(game, depth=1)
+    assert engine.info.score < -500
+    for move in ("b1c3", "e8f7", "c3b1", "f7e8", "b1c3", "e8f7"):
+        game.push(move)
+    assert str(engine.best_move(game, depth=1)) == "c3b1"  # back to a position seen
+    assert engine.info.score == 0
+
+
+def test_no_move_in_a_finished_game() -> None:
+    game = variantkit.load("chess").new_game("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1")
+    with pytest.raises(ValueError, match="no legal move"):
+        Engine(game.variant).best_move(game)
+
+
+def test_mobility_and_estimated_values(tmp_path: Path) -> None:
+    chess = variantkit.load("chess")
+    mobility = mobility_values(chess)
+    assert mobility["queen"] == 22.75 and mobility["knight"] == 5.25  # 1456/64, 336/64
+    assert "king" not in mobility  # royal pieces carry no value
+    assert piece_values(chess)["queen"] == 9
+    # A piece without `value:` is valued by its mobility, on the scale of the
+    # declared values: a rook + knight falls between a rook and a queen + 1.
+    path = tmp_path / "chancellor.yaml"
+    path.write_text(
+        "variantkit: 1\nname: chancellor-chess\ninherits: chess\n"
+        "pieces:\n  chancellor:\n    letter: C\n    moves:\n"
+        "      - ride: orthogonal\n      - leap: [1, 2]\n", encoding="utf-8")
+    values = piece_values(variantkit.load(path))
+    assert 5 < values["chancellor"] < 10

@@ -1,0 +1,212 @@
+"""Commands that play games with the built-in engine: play, selfplay.
+
+    variantkit play VARIANT [--as white|black] [--depth N | --time S] [--fen F] [--pgn FILE]
+    variantkit selfplay VARIANT [--games N] [--depth D] [--seed S] [--max-plies P]
+                        [--random-plies R] [--fen F] [--pgn FILE]
+
+`play` reads one entry a line, so it also works with piped input.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import sys
+from collections import Counter
+from collections.abc import Iterator
+
+import click
+
+from variantkit.cli.common import cli, fail, game_for, use_color
+from variantkit.display import board_text
+from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
+from variantkit.errors import IllegalMoveError
+from variantkit.game import SIDES, Game, Outcome
+from variantkit.pgn import write_pgn
+
+HELP = """\
+Enter a move string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
+  moves   the legal moves
+  undo    take back the engine's last move and yours
+  fen     the position string
+  resign  give up the game
+  help    this text
+  quit    stop without a result"""
+MOVE_LIMIT = "move limit"
+
+
+def result_token(winner: str | None) -> str:
+    """The PGN result for a game won by `winner` (None: a draw)."""
+    return {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[winner]
+
+
+def describe(outcome: Outcome) -> str:
+    who = f"{outcome.winner} wins" if outcome.winner else "draw"
+    return f"{who} by {outcome.reason}"
+
+
+def save(path: str, text: str, mode: str) -> None:
+    try:
+        with open(path, mode, encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}")
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--as", "side", type=click.Choice(SIDES), default="white", show_default=True,
+              help="The side you play.")
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=None,
+              help=f"Engine search depth in plies [default: {DEFAULT_DEPTH}].")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Engine thinking time per move, in seconds (instead of --depth).")
+@click.option("--fen", default=None, metavar="FEN",
+              help="Start from this position instead of the variant's setup.")
+@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
+              help="Save the game to FILE as PGN at the end.")
+def play(variant: str, side: str, depth: int | None, seconds: float | None, fen: str | None,
+         pgn_path: str | None) -> None:
+    """Play a game against the engine in the terminal."""
+    if depth is not None and seconds is not None:
+        fail("give --depth or --time, not both")
+    game = game_for(variant, fen, ())
+    engine = Engine(game.variant)
+    human = SIDES.index(side)
+    strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
+    engine_name = f"variantkit {strength}"
+    click.echo(f"{game.variant.name}: you play {side}; type 'help' for commands.\n")
+    show(game)
+    result = "*"
+    while True:
+        outcome = game.outcome()
+        if outcome is not None:
+            click.echo(f"Game over: {describe(outcome)}.")
+            result = result_token(outcome.winner)
+            break
+        if game.stm != human:
+            move = engine.best_move(game, depth=depth, time_limit=seconds)
+            game.push(move)
+            info = engine.info
+            click.echo(f"{SIDES[1 - game.stm].capitalize()} plays {move} (depth {info.depth}, "
+                       f"score {info.score_text}, {info.nodes:,} nodes, {info.seconds:.2f} s)\n")
+            show(game)
+            continue
+        try:
+            entry = click.prompt(f"{game.turn} to move", prompt_suffix="> ").strip()
+        except click.Abort:  # end of input
+            entry = "quit"
+        if entry == "quit":
+            click.echo("\nGame left unfinished.")
+            break
+        if entry == "resign":
+            winner = SIDES[1 - human]
+            click.echo(f"You resign: {winner} wins.")
+            result = result_token(winner)
+            break
+        answer(game, entry)
+    if pgn_path:
+        names = {side: "you", SIDES[1 - human]: engine_name}
+        save(pgn_path, write_pgn(game, Event="variantkit play", Site="terminal",
+                                 Date=datetime.date.today().strftime("%Y.%m.%d"),
+                                 White=names["white"], Black=names["black"],
+                                 Result=result), "w")
+        click.echo(f"Game saved to {pgn_path}.")
+
+
+def show(game: Game) -> None:
+    click.echo(board_text(game, color=use_color()))
+
+
+def answer(game: Game, entry: str) -> None:
+    """Carry out the player's entry: a command, a cell or a move."""
+    if entry in ("help", "?"):
+        click.echo(HELP)
+    elif entry == "moves":
+        click.echo(" ".join(sorted(str(m) for m in game.legal_moves())))
+    elif entry == "fen":
+        click.echo(game.fen())
+    elif entry == "undo":
+        if len(game.move_stack) < 2:
+            click.echo("Nothing to undo.")
+            return
+        click.echo(f"Taken back: {game.pop()} and {game.pop()}.\n")
+        show(game)
+    elif entry in game.variant.board.index:
+        here = sorted(str(m) for m in game.legal_moves() if m.from_cell == entry)
+        click.echo(f"Legal moves from {entry}: {', '.join(here)}" if here
+                   else f"No legal move from {entry}.")
+    elif entry:
+        try:
+            game.push(entry)
+        except IllegalMoveError as exc:
+            click.echo(f"{exc} (type 'moves' for all legal moves, 'help' for commands)")
+            return
+        click.echo()
+        show(game)
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--games", "count", type=click.IntRange(1), default=1, show_default=True,
+              help="Number of games.")
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=2, show_default=True,
+              help="Engine search depth in plies.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for the random opening plies.")
+@click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
+              help="Stop a game unfinished after this many plies ('move limit').")
+@click.option("--random-plies", type=click.IntRange(0), default=4, show_default=True,
+              help="Random legal moves at the start of each game, so that games differ.")
+@click.option("--fen", default=None, metavar="FEN",
+              help="Start from this position instead of the variant's setup.")
+@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
+              help="Append every game to FILE as PGN.")
+def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
+             random_plies: int, fen: str | None, pgn_path: str | None) -> None:
+    """Let the engine play itself, then print the results."""
+    start = game_for(variant, fen, ())
+    engine = Engine(start.variant)
+    rng = random.Random(seed)
+    results: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    plies = 0
+    name = f"variantkit depth {depth}"
+    for number in progress(count):
+        game = start.copy()
+        outcome = game.outcome()
+        while outcome is None and len(game.move_stack) < max_plies:
+            if len(game.move_stack) < random_plies:
+                game.push(rng.choice(game.legal_moves()))
+            else:
+                game.push(engine.best_move(game, depth=depth))
+            outcome = game.outcome()
+        plies += len(game.move_stack)
+        if outcome is not None:
+            results[f"{outcome.winner} wins" if outcome.winner else "draws"] += 1
+        reasons[outcome.reason if outcome else MOVE_LIMIT] += 1
+        if pgn_path:
+            save(pgn_path, write_pgn(game, Event="variantkit selfplay", Site="variantkit",
+                                     Round=str(number + 1), White=name, Black=name) + "\n",
+                 "a")
+    summary = [(label, str(results[label])) for label in ("white wins", "black wins", "draws")]
+    summary.append(("average length", f"{plies / count:.1f} plies"))
+    ended = sorted(reasons.items())
+    width = max(len(label) for label, _ in summary + ended)
+    click.echo(f"{count} game(s) of {start.variant.name}, depth {depth}, seed {seed}:")
+    for label, value in summary:
+        click.echo(f"  {label.ljust(width)}  {value}")
+    click.echo("how games ended:")
+    for label, n in ended:
+        click.echo(f"  {label.ljust(width)}  {n}")
+    if pgn_path:
+        click.echo(f"Games appended to {pgn_path}.")
+
+
+def progress(count: int) -> Iterator[int]:
+    """range(count), with a progress bar on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield from range(count)
+        return
+    with click.progressbar(range(count), label="playing", file=sys.stderr) as bar:
+        yield from bar

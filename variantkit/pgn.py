@@ -1,0 +1,194 @@
+"""Games as PGN (Portable Game Notation), for any variant.
+
+Moves are written as the library's move strings (`e2e4`, `Ae1Bg1`, `f1~g2`,
+`h2i1h`), numbered `1. e2e4 e7e5 2. ...`, after the seven standard tags
+(Event, Site, Date, Round, White, Black, Result) and a `Variant` tag; a game
+that does not start from the variant's setup also gets `SetUp "1"` and
+`FEN`.  Reading skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation
+marks (`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on
+the variant named by the `Variant` tag (chess when there is none) or on the
+variant given.
+
+    >>> import variantkit
+    >>> from variantkit.pgn import read_pgn, write_pgn
+    >>> game = variantkit.load("chess").new_game()
+    >>> _ = game.push("e2e4")
+    >>> str(read_pgn(write_pgn(game)).move_stack[0])
+    'e2e4'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from variantkit.errors import IllegalMoveError, InvalidFenError, VariantError
+from variantkit.game import Game
+from variantkit.variant import Variant, load
+
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+ROSTER_DEFAULTS = {"Date": "????.??.??"}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+LINE_WIDTH = 80
+_TOKEN = re.compile(r"""
+    (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+  | (?P<comment>\{[^}]*\}|;[^\n]*)
+  | (?P<open>\{)
+  | (?P<nag>\$\d+)
+  | (?P<variation>[()])
+  | (?P<result>1-0|0-1|1/2-1/2|\*)(?=\s|$|[()\[{;])
+  | (?P<number>\d+\s*\.+)
+  | (?P<move>[^\s{}()\[\];$]+)
+  | (?P<bad>\S)
+""", re.VERBOSE)
+_MARKS = "!?+#"
+
+
+class PgnError(ValueError):
+    """PGN text that cannot be read or replayed."""
+
+
+@dataclass
+class PgnRecord:
+    """One game as read from PGN text, before it is replayed."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    result: str = "*"
+
+    def replay(self, variant: Variant | None = None) -> Game:
+        """The game: the moves played on `variant`, or on the variant the
+        `Variant` tag names (chess when there is none)."""
+        if variant is None:
+            name = self.tags.get("Variant", "chess")
+            try:
+                variant = load("chess" if name.lower() == "standard" else name)
+            except VariantError as exc:
+                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" "
+                               f"({exc.problems[0].message}); pass the variant") from exc
+        try:
+            game = variant.new_game(self.tags.get("FEN"))
+        except InvalidFenError as exc:
+            raise PgnError(f"bad FEN tag: {exc}") from exc
+        number, side = game.fullmove, game.stm
+        for text in self.moves:
+            try:
+                game.push(text)
+            except IllegalMoveError as exc:
+                dots = "." if side == 0 else "..."
+                raise PgnError(f"move {number}{dots} {text}: {exc}") from exc
+            number += side
+            side = 1 - side
+        return game
+
+
+def write_pgn(game: Game, **tags: str) -> str:
+    """The game as PGN text.  Keyword arguments set tags (`White="Ann"`);
+    Result defaults to the game's outcome, or `*` while it goes on."""
+    start = game.copy()
+    while start._stack:
+        start._unmake()
+    outcome = game.outcome()
+    result = "*" if outcome is None else {"white": "1-0", "black": "0-1"}.get(
+        outcome.winner or "", "1/2-1/2")
+    values = {name: ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
+    values["Result"] = result
+    values["Variant"] = game.variant.name
+    start_fen = start.fen()
+    if start_fen != game.variant.new_game().fen():
+        values["SetUp"], values["FEN"] = "1", start_fen
+    values.update(tags)
+    head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in values.items())
+    return head + "\n" + _wrap(_movetext(start, game, values["Result"])) + "\n"
+
+
+def read_games(text: str, variant: Variant | None = None) -> list[Game]:
+    """Every game in the PGN text, replayed."""
+    return [record.replay(variant) for record in parse_pgn(text)]
+
+
+def read_pgn(text: str, variant: Variant | None = None) -> Game:
+    """The first game in the PGN text, replayed."""
+    records = parse_pgn(text)
+    if not records:
+        raise PgnError("no game in the PGN text")
+    return records[0].replay(variant)
+
+
+def parse_pgn(text: str) -> list[PgnRecord]:
+    """The games in PGN text: tags, move strings and result, not replayed."""
+    records: list[PgnRecord] = []
+    current = PgnRecord()
+    started = False  # the current record has tags or moves
+    depth = 0        # nesting of variations being skipped
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind in ("comment", "nag", "number"):
+            continue
+        if kind == "variation":
+            depth += 1 if match.group() == "(" else -1
+            if depth < 0:
+                raise PgnError(f"unmatched ')' {_where(current)}")
+            continue
+        if kind == "open":
+            raise PgnError(f"unclosed comment '{{' {_where(current)}")
+        if depth:
+            continue
+        if kind == "tag":
+            if current.moves:
+                raise PgnError(f"tag {match.group('name')} after the moves {_where(current)}"
+                               " (a result token is missing)")
+            current.tags[match.group("name")] = re.sub(r"\\(.)", r"\1", match.group("value"))
+            started = True
+        elif kind == "result":
+            current.result = match.group()
+            records.append(current)
+            current, started = PgnRecord(), False
+        elif kind == "move":
+            current.moves.append(match.group().rstrip(_MARKS))
+            started = True
+        else:
+            raise PgnError(f"cannot read {match.group()!r} {_where(current)}")
+    if depth:
+        raise PgnError(f"unclosed variation '(' {_where(current)}")
+    if started:
+        records.append(current)
+    return records
+
+
+def _where(record: PgnRecord) -> str:
+    """Where the reader is, for error messages."""
+    if not record.moves:
+        return "before the first move"
+    return f"after move {len(record.moves)} ({record.moves[-1]})"
+
+
+def _movetext(start: Game, game: Game, result: str) -> str:
+    number, side = start.fullmove, start.stm
+    tokens = []
+    for i, move in enumerate(game.move_stack):
+        if side == 0:
+            tokens.append(f"{number}.")
+        elif i == 0:
+            tokens.append(f"{number}...")
+        tokens.append(str(move))
+        number += side
+        side = 1 - side
+    tokens.append(result)
+    return " ".join(tokens)
+
+
+def _wrap(text: str) -> str:
+    lines: list[str] = []
+    line = ""
+    for token in text.split():
+        if line and len(line) + 1 + len(token) > LINE_WIDTH:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    return "\n".join(lines + [line])
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
