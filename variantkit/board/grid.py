@@ -3,10 +3,33 @@
 Cells are named file letter + rank number (`e4`), with a plane letter in
 front when there is more than one plane (`Be4`).  Directions are coordinate
 vectors (file, rank, plane); lines go straight on until they leave the board.
+
+Direction names:
+
+- single steps: the eight in-plane names `n` `s` `e` `w` `ne` `nw` `se` `sw`,
+  `up` and `down`, and every in-plane name joined to a vertical one, such as
+  `n-up` (0, 1, 1) or `sw-down` (-1, -1, -1): 26 names, one per direction of
+  a cube's cell towards its neighbours;
+- in-plane families: `orthogonal` (4), `diagonal` (4), `all` (8), and
+  `vertical` (up, down);
+- space families, by how many coordinates a step changes: `orthogonal-3d`
+  (one: the 6 faces), `biagonal` (two: the 12 edges, the in-plane diagonals
+  included), `triagonal` (three: the 8 corners) and `all-3d` (all 26);
+- relative words (`forward`, `sideways`, ...) built from a side's forward.
+
+A side's forward may be any single-step name.  Vectors are written from
+White's side (forward +rank) and mirrored, for a side whose forward has a
+negative component, in each such axis: forward `s-down` mirrors both the rank
+and the plane, for a side that advances towards lower ranks and planes.
+
+`leap: [a, b]` is every (+-a, +-b) and (+-b, +-a) offset in the plane;
+`leap: [a, b, c]` is every permutation of (a, b, c) with every sign, in space
+(`[0, 1, 2]`: the 24 jumps of a knight in any plane through its cell).
 """
 
 from __future__ import annotations
 
+import itertools
 import string
 from typing import Any
 
@@ -17,16 +40,31 @@ from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int, int]
 
-NAMED: dict[str, Vector] = {
+PLANAR: dict[str, Vector] = {
     "n": (0, 1, 0), "s": (0, -1, 0), "e": (1, 0, 0), "w": (-1, 0, 0),
     "ne": (1, 1, 0), "nw": (-1, 1, 0), "se": (1, -1, 0), "sw": (-1, -1, 0),
-    "up": (0, 0, 1), "down": (0, 0, -1),
 }
+NAMED: dict[str, Vector] = {
+    **PLANAR, "up": (0, 0, 1), "down": (0, 0, -1),
+    **{f"{name}-{vertical}": (x, y, z) for name, (x, y, _) in PLANAR.items()
+       for vertical, z in (("up", 1), ("down", -1))},
+}
+
+
+def _changing(count: int) -> list[str]:
+    """The single-step names that change `count` coordinates."""
+    return [name for name, v in NAMED.items() if sum(map(abs, v)) == count]
+
+
 FAMILIES: dict[str, list[str]] = {
     "orthogonal": ["n", "e", "s", "w"],
     "diagonal": ["ne", "nw", "se", "sw"],
     "all": ["n", "e", "s", "w", "ne", "nw", "se", "sw"],
     "vertical": ["up", "down"],
+    "orthogonal-3d": _changing(1),
+    "biagonal": _changing(2),
+    "triagonal": _changing(3),
+    "all-3d": list(NAMED),
 }
 # Direction words that depend on which way a side moves.
 RELATIVE = ("forward", "backward", "sideways", "forward-diagonal", "backward-diagonal")
@@ -95,15 +133,16 @@ class GridTopology:
 
     def _orient(self, v: Vector, forward: str | None) -> Vector:
         """Map a vector written from White's side (forward = +rank) onto a
-        side whose forward is `forward`: the forward axis flips sign."""
+        side whose forward is `forward`: every axis in which that forward
+        points negative flips sign (`s`: the rank; `s-down`: rank and plane)."""
         fwd = NAMED[forward or "n"]
         return (v[0] * (fwd[0] or 1), v[1] * (fwd[1] or 1), v[2] * (fwd[2] or 1)) \
             if -1 in fwd else v
 
     def _sideways(self, forward: Vector) -> list[Vector]:
-        return [NAMED[n] for n in FAMILIES["orthogonal"] + FAMILIES["vertical"]
-                if NAMED[n] != forward and NAMED[n] != _negate(forward)
-                and NAMED[n][2] == 0]
+        """The in-plane orthogonal directions square to `forward`."""
+        return [NAMED[n] for n in FAMILIES["orthogonal"]
+                if sum(a * b for a, b in zip(NAMED[n], forward, strict=True)) == 0]
 
     def directions(self, spec: Any, forward: str | None) -> list[Vector]:
         if isinstance(spec, list):
@@ -154,10 +193,14 @@ class GridTopology:
         return targets
 
     def _leap_vectors(self, spec: Any, forward: str | None) -> set[Vector]:
-        if len(spec) == 2 and all(isinstance(x, int) for x in spec):
-            a, b = spec
-            return {(sx * x, sy * y, 0) for x, y in ((a, b), (b, a))
-                    for sx in (1, -1) for sy in (1, -1)}
+        if all(isinstance(x, int) for x in spec):
+            if len(spec) == 2:
+                a, b = spec
+                return {(sx * x, sy * y, 0) for x, y in ((a, b), (b, a))
+                        for sx in (1, -1) for sy in (1, -1)}
+            # [a, b, c]: every permutation with every sign, in space.
+            return {(sx * x, sy * y, sz * z) for x, y, z in itertools.permutations(spec)
+                    for sx in (1, -1) for sy in (1, -1) for sz in (1, -1)}
         return {self.directions(list(v), forward)[0] for v in spec}
 
     def _coords(self, cell: int) -> Vector:
