@@ -75,9 +75,12 @@ def test_plane_families_are_unchanged() -> None:
         v for v in CUBE.directions("all-3d", None) if v[2] == 0}
 
 
-def test_unknown_direction_names_the_new_ones() -> None:
+def test_unknown_direction_suggests_or_names_the_new_ones() -> None:
     with pytest.raises(DeclarationError, match="unknown direction 'n-upp'") as info:
         CUBE.directions("n-upp", None)
+    assert "did you mean 'n-up'?" in str(info.value)
+    with pytest.raises(DeclarationError, match="unknown direction 'zzz'") as info:
+        CUBE.directions("zzz", None)
     assert "triagonal" in str(info.value) and "sw-down" in str(info.value)
 
 

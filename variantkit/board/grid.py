@@ -35,7 +35,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray
+from variantkit.board.base import Board, Ray, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int, int]
@@ -167,10 +167,7 @@ class GridTopology:
             return [_add(fwd, s) for s in side]
         if spec == "backward-diagonal":
             return [_add(_negate(fwd), s) for s in side]
-        known = sorted(FAMILIES) + sorted(NAMED) + list(RELATIVE)
-        raise DeclarationError(
-            f"unknown direction '{spec}' on a grid (known: {', '.join(known)})",
-            "unknown-direction")
+        raise unknown_direction(spec, "grid", sorted(FAMILIES) + list(RELATIVE), list(NAMED))
 
     def rays(self, cell: int, direction: Vector) -> list[Ray]:
         f, r, p = self._coords(cell)

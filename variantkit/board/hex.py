@@ -41,7 +41,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray
+from variantkit.board.base import Board, Ray, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -162,10 +162,8 @@ class HexTopology:
         if spec in RELATIVE:
             turn = CLOCKWISE.index(forward or "n")
             return [NAMED[CLOCKWISE[(turn + k) % 12]] for k in RELATIVE[spec]]
-        known = sorted(FAMILIES) + list(CLOCKWISE) + list(RELATIVE)
-        raise DeclarationError(
-            f"unknown direction {spec!r} on a hex board (known: {', '.join(known)})",
-            "unknown-direction")
+        raise unknown_direction(spec, "hex board", sorted(FAMILIES) + list(RELATIVE),
+                                list(CLOCKWISE))
 
     def _orient(self, v: Vector, forward: str | None) -> Vector:
         """A vector written for a side moving `n`, for a side moving `forward`:

@@ -14,7 +14,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray
+from variantkit.board.base import Board, Ray, unknown_direction
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -130,14 +130,12 @@ class PolarTopology:
             return list(FAMILIES[spec])
         if isinstance(spec, str) and spec in NAMED:
             return [spec]
-        known = ", ".join(sorted(FAMILIES) + list(NAMED))
         if spec in RELATIVE:
+            known = ", ".join(sorted(FAMILIES) + list(NAMED))
             raise DeclarationError(
                 f"'{spec}' has no meaning on a polar board (known: {known})",
                 "unknown-direction")
-        raise DeclarationError(
-            f"unknown direction {spec!r} on a polar board (known: {known})",
-            "unknown-direction")
+        raise unknown_direction(spec, "polar board", sorted(FAMILIES), list(NAMED))
 
     def rays(self, cell: int, direction: str) -> list[Ray]:
         dr, ds = NAMED[direction]
