@@ -23,6 +23,7 @@ STYLES = {
     "label": "cyan",
     "title": "bold underline",
     "check": "bold reverse red",
+    "mark": "bold green",
 }
 
 
@@ -41,10 +42,16 @@ def board_text(game: Game, color: bool = False) -> str:
     return buffer.getvalue()
 
 
-def board_renderable(game: Game) -> Text:
-    """The same drawing as a styled rich `Text` (its `.plain` is the plain text)."""
+def board_renderable(game: Game, marks: dict[int, str] | None = None,
+                     status: bool = True) -> Text:
+    """The same drawing as a styled rich `Text` (its `.plain` is the plain text).
+
+    `marks` puts a symbol of its own on some cells (the destinations that
+    `variantkit explain` shows); `status` adds the side to move and the FEN.
+    """
     board = game.variant.board
-    groups = [_group_lines(game, rows, board.labels[i] if i < len(board.labels) else None)
+    groups = [_group_lines(game, rows, board.labels[i] if i < len(board.labels) else None,
+                           marks or {})
               for i, rows in enumerate(board.layout)]
     titled = any(title for title, _ in groups)
     blocks: list[list[Text]] = []
@@ -66,19 +73,26 @@ def board_renderable(game: Game) -> Text:
         line.rstrip()
         out.append_text(line)
         out.append("\n")
-    out.append("\n")
-    out.append_text(_status(game))
+    if status:
+        out.append("\n")
+        out.append_text(_status(game))
     return out
 
 
 def _group_lines(game: Game, rows: list[list[int]],
-                 labels: tuple[str, list[str], list[str]] | None) -> tuple[str, list[Text]]:
+                 labels: tuple[str, list[str], list[str]] | None,
+                 marks: dict[int, str]) -> tuple[str, list[Text]]:
     """One group (plane): its title and its lines, row labels at the left and
     column labels underneath."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
     variant = game.variant
-    letters = [[variant.letter_of_code(game.cells[c]) if game.cells[c] else "." for c in row]
-               for row in rows]
+
+    def symbol(cell: int) -> str:
+        if cell in marks:
+            return marks[cell]
+        return variant.letter_of_code(game.cells[cell]) if game.cells[cell] else "."
+
+    letters = [[symbol(c) for c in row] for row in rows]
     width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
     checked = _checked_royal(game)
@@ -91,6 +105,8 @@ def _group_lines(game: Game, rows: list[list[int]],
             line.append(" ")
             if cell == checked:
                 style = STYLES["check"]
+            elif cell in marks:
+                style = STYLES["mark"]
             elif letter == ".":
                 style = STYLES["empty"]
             else:

@@ -121,8 +121,8 @@ class Sector:
 
 
 @dataclass(frozen=True)
-class Disk:
-    """A full disk (the centre cell of a polar board)."""
+class _Centred:
+    """A shape given by its centre (cx, cy) and a radius `r`."""
 
     cx: float
     cy: float
@@ -131,6 +131,11 @@ class Disk:
     @property
     def anchor(self) -> Point:
         return self.cx, self.cy
+
+
+@dataclass(frozen=True)
+class Disk(_Centred):
+    """A full disk (the centre cell of a polar board)."""
 
     @property
     def room(self) -> float:
@@ -144,17 +149,9 @@ class Disk:
 
 
 @dataclass(frozen=True)
-class Hexagon:
+class Hexagon(_Centred):
     """A regular hexagon with flat top and bottom (a hex board's cell):
-    centre (cx, cy), `r` from the centre to each corner."""
-
-    cx: float
-    cy: float
-    r: float
-
-    @property
-    def anchor(self) -> Point:
-        return self.cx, self.cy
+    `r` from the centre to each corner."""
 
     @property
     def room(self) -> float:

@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from variantkit.cli.common import cli, fail, load_variant
-from variantkit.display import GAP
+from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError
 from variantkit.game import Game, Move
 from variantkit.loader import bundled_names, resolve, schema_path
@@ -362,37 +362,8 @@ def _central_cell(v: Variant, code: int) -> int:
 
 
 def _draw(game: Game, marks: dict[int, str]) -> str:
-    """The board's layout as text, groups (planes) side by side: the piece
-    letters, a mark on each destination, `.` elsewhere."""
-    board, v = game.variant.board, game.variant
-
-    def symbol(cell: int) -> str:
-        if cell in marks:
-            return marks[cell]
-        return v.letter_of_code(game.cells[cell]) if game.cells[cell] else "."
-
-    blocks = []
-    for g, rows in enumerate(board.layout):
-        title, row_labels, col_labels = board.labels[g] if g < len(board.labels) \
-            else ("", [], [])
-        width = max([1] + [len(s) for s in col_labels])
-        label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
-        lines = [title] if any(t for t, _, _ in board.labels) else []
-        for r, row in enumerate(rows):
-            label = row_labels[r] if r < len(row_labels) else ""
-            lines.append(label.rjust(label_width)
-                         + "".join(" " + symbol(c).center(width) for c in row))
-        if col_labels:
-            lines.append(" " * label_width + "".join(" " + s.center(width) for s in col_labels))
-        blocks.append(lines)
-    widths = [max(len(line) for line in block) for block in blocks]
-    height = max(len(block) for block in blocks)
-    out = []
-    for r in range(height):
-        parts = [(block[r] if r < len(block) else "").ljust(w)
-                 for block, w in zip(blocks, widths, strict=True)]
-        out.append(GAP.join(parts).rstrip())
-    return "\n".join(out) + "\n"
+    """The board with the piece letters and a mark on each destination."""
+    return board_renderable(game, marks=marks, status=False).plain
 
 
 def _legend(v: Variant, kind: PieceType, marks: dict[int, str]) -> str:
