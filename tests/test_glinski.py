@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from positions import placement
 
 import variantkit
 from variantkit.cli import cli
@@ -34,18 +35,7 @@ def glinski() -> Variant:
 
 def position(variant: Variant, pieces: dict[str, str], turn: str = "w") -> Game:
     """A game with `pieces` ({cell: letter}) and nothing else."""
-    rows = []
-    for row in variant.board.layout[0]:
-        text, empty = "", 0
-        for cell in row:
-            letter = pieces.get(variant.board.names[cell])
-            if letter is None:
-                empty += 1
-                continue
-            text += (str(empty) if empty else "") + letter
-            empty = 0
-        rows.append(text + (str(empty) if empty else ""))
-    return variant.new_game(f"{'/'.join(rows)} {turn} - - 0 1")
+    return variant.new_game(f"{placement(variant, pieces)} {turn} - - 0 1")
 
 
 def moves_from(game: Game, cell: str) -> set[str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from positions import placement
 
 import variantkit
 from variantkit import Outcome
@@ -44,21 +45,7 @@ KINGS = {"Aa2": "K", "Ae4": "k"}
 
 def fen(pieces: dict[str, str], side: str = "w") -> str:
     """A position string from {cell: letter}."""
-    planes = []
-    for level in LEVELS:
-        rows = []
-        for rank in range(5, 0, -1):
-            text, empty = "", 0
-            for f in FILES:
-                letter = pieces.get(f"{level}{f}{rank}")
-                if letter:
-                    text += (str(empty) if empty else "") + letter
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(text + (str(empty) if empty else ""))
-        planes.append("/".join(rows))
-    return "|".join(planes) + f" {side} - - 0 1"
+    return f"{placement(V, pieces)} {side} - - 0 1"
 
 
 def game(pieces: dict[str, str], side: str = "w") -> Game:

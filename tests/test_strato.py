@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import pytest
 from click.testing import CliRunner
+from positions import placement
 
 import variantkit
 from variantkit import InvalidFenError, Outcome
@@ -34,21 +35,7 @@ def fen(pieces: dict[str, str], side: str = "w", castling: str = "-", ep: str = 
         half: int = 0, full: int = 1, moved: Iterable[str] | None = ()) -> str:
     """A position string from {cell: letter}.  `moved` is the seventh field
     (pieces on their setup cell that have moved); None leaves it out."""
-    planes = []
-    for p in PLANES:
-        rows = []
-        for r in range(8, 0, -1):
-            text, empty = "", 0
-            for f in FILES:
-                letter = pieces.get(f"{p}{f}{r}")
-                if letter:
-                    text += (str(empty) if empty else "") + letter
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(text + (str(empty) if empty else ""))
-        planes.append("/".join(rows))
-    fields = ["|".join(planes), side, castling, ep, str(half), str(full)]
+    fields = [placement(V, pieces), side, castling, ep, str(half), str(full)]
     if moved is not None:
         fields.append(",".join(moved) or "-")
     return " ".join(fields)
