@@ -58,7 +58,7 @@ setup: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1
 """)
     assert found == [
         (5, 20, "unknown-piece", "unknown piece 'wizard'"),
-        (5, 28, "royal-promotion", "a pawn may not promote to the royal piece 'king'"),
+        (5, 28, "royal-promotion", "a piece may not promote to the royal piece 'king'"),
         (7, 27, "unknown-cell", "unknown cell 'z9'"),
         (8, 8, "bad-setup", "setup: unknown piece letter 'X' in 'RNBQKBNX'"),
     ]
@@ -147,3 +147,80 @@ def test_bad_position_and_move_strings_are_value_errors() -> None:
         variantkit.load("chess").new_game("rnbqkbnX/8/8/8/8/8/8/4K3 w - - 0 1")
     assert issubclass(variantkit.IllegalMoveError, ValueError)
     assert issubclass(variantkit.InvalidFenError, ValueError)
+
+
+@pytest.mark.parametrize("move, rule", [
+    ("ride: [[0, 0]]", "bad-direction"),
+    ("{step: forward, en-passant: target}", "bad-en-passant"),
+    ("{step: forward, only: move, en-passant: capture}", "bad-en-passant"),
+])
+def test_moves_that_cannot_mean_anything(tmp_path: Path, move: str, rule: str) -> None:
+    found = problems_of(tmp_path, f"""\
+variantkit: 1
+name: x
+inherits: CHESS
+pieces:
+  rook:
+    letter: R
+    moves:
+      - {move}
+""")
+    assert [r for _, _, r, _ in found] == [rule]
+
+
+def test_castling_that_moves_nothing_is_refused(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+castling:
+  - {right: K, king: [e1, e1], rook: [h1, f1]}
+""")
+    assert [r for _, _, r, _ in found] == ["castling-cells"]
+
+
+def test_polar_cell_names_use_only_sector_and_ring(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+board:
+  polar: {sectors: abcdef, rings: ["1", "2"], centre: null, cell-name: "{sector.upper}{ring}"}
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+setup: K5/k5 w - - 0 1
+""")
+    assert [r for _, _, r, _ in found] == ["bad-board"]
+
+
+def test_a_nul_byte_is_a_yaml_error(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, "variantkit: 1\nname: x\x00\n")
+    assert [r for _, _, r, _ in found] == ["yaml-syntax"]
+
+
+def test_fen_counters_and_castling_letters_are_strict() -> None:
+    chess = variantkit.load("chess")
+    with pytest.raises(variantkit.InvalidFenError, match="whole number"):
+        chess.new_game("4k3/8/8/8/8/8/8/4K3 w - - \u00b2 1")
+    with pytest.raises(variantkit.InvalidFenError, match="repeats a letter"):
+        chess.new_game("4k3/8/8/8/8/8/8/4K2R w KK - 0 1")
+
+
+def test_a_filtered_primitive_does_not_hide_another_ones_move(tmp_path: Path) -> None:
+    """A queen whose single steps may not give check still rides to the same
+    cells with check."""
+    path = tmp_path / "q.yaml"
+    path.write_text(f"""\
+variantkit: 1
+name: q
+inherits: {CHESS}
+pieces:
+  queen:
+    letter: Q
+    moves:
+      - step: all
+        may-give-check: false
+      - ride: all
+""")
+    game = variantkit.load(str(path)).new_game("3k4/8/8/8/8/8/2Q5/K7 w - - 0 1")
+    moves = {str(m) for m in game.legal_moves()}
+    assert {"c2d2", "c2d3", "c2c3"} <= moves

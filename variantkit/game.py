@@ -227,7 +227,6 @@ class Game:
                     targets &= allowed
                     reached &= allowed
                 targets &= ~done
-                done |= targets
                 if mode & CAPTURE and ep == "capture" and reached & self.ep_target:
                     self._en_passant(frm, reached & self.ep_target, king, occupied, out)
                 while targets:
@@ -246,6 +245,7 @@ class Game:
                         kind = DOUBLE if extra else NORMAL
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
+                    done |= tbit
                     if promo_codes and tbit & promo_region and code in promo_codes:
                         for promo in promo_codes[code]:
                             append((frm, to, promo, kind, extra))
@@ -345,6 +345,7 @@ class Game:
             victim = cells[to]
             self._lift(to)
             self.place(to, victim ^ 1)
+            self.unmoved &= ~tbit  # a changed piece, as a position string would read it
             self.halfmove += 1
         else:
             captured_cell = extra if kind == EN_PASSANT else to

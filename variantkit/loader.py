@@ -218,7 +218,15 @@ def _read_text(path: Path, shown: str) -> str:
 def _read_file(path: Path, shown: str) -> Document:
     """One file's own declaration (no inheritance) with its marks."""
     text = _read_text(path, shown)
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # pyyaml checks the characters first
+        at = exc.position
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise VariantError([Problem(
+            f"invalid YAML: character U+{char:04X} is not allowed in a YAML file",
+            "yaml-syntax", shown, text.count("\n", 0, at) + 1,
+            at - text.rfind("\n", 0, at))]) from None
     try:
         root = loader.get_single_node()
         reader = _Reader(shown, loader)

@@ -90,7 +90,7 @@ def read_fen(variant: Variant, text: str) -> Game:
 
 
 def _count(text: str, what: str, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
+    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
         raise InvalidFenError(f"{what} must be a whole number >= {minimum}, not '{text}'")
     return int(text)
 
@@ -111,6 +111,8 @@ def _unmoved(game: Game, rights: str) -> int:
     unmoved = _on_setup_cells(game)
     declared = {c.right for c in v.castlings}
     if rights != "-":
+        if len(set(rights)) != len(rights):
+            raise InvalidFenError(f"castling field '{rights}' repeats a letter")
         for letter in rights:
             if letter not in declared:
                 raise InvalidFenError(

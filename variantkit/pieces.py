@@ -392,8 +392,15 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int]) -> Flags:
             if unknown:
                 raise DeclarationError(f"suborn: unknown piece '{unknown[0]}'", "unknown-piece")
             suborn_types = frozenset(piece_index[n] for n in names)
+    en_passant = spec.get("en-passant")
+    if en_passant == "target" and "ride" not in spec:
+        raise DeclarationError("en-passant: target needs a ride: the cells it passes over "
+                               "become the target", "bad-en-passant")
+    if en_passant == "capture" and not mode & CAPTURE:
+        raise DeclarationError("en-passant: capture needs a move that may capture",
+                               "bad-en-passant")
     return Flags(mode=mode, initial=bool(spec.get("initial", False)),
-                 en_passant=spec.get("en-passant"),
+                 en_passant=en_passant,
                  may_give_check=bool(spec.get("may-give-check", True)),
                  suborn_types=suborn_types)
 

@@ -302,7 +302,7 @@ class Variant:
             if name in self.pieces.by_name and self.pieces.by_name[name].royal:
                 self.problems.append(self.document.problem(
                     ("promotion", "choices", i),
-                    f"a pawn may not promote to the royal piece '{name}'", "royal-promotion"))
+                    f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
         for side, side_name in enumerate(("white", "black")):
             region = spec.get("regions", {}).get(side_name)
             if region is None:
@@ -337,6 +337,10 @@ class Variant:
                     return None
                 cells.append(cell)
         k0, k1, r0, r1 = cells
+        if k0 in (r0, k1) or k1 == r1:
+            raise DeclarationError(
+                "castling: king and rook start on different cells, the king moves, and the "
+                "two end on different cells", "castling-cells")
         if not self.setup_cells:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)

@@ -87,9 +87,9 @@ class GridTopology:
             raise DeclarationError("a grid has at most 26 files (a-z)", "board-size")
         self.files, self.ranks, self.planes = files, ranks, planes
         names = plane_names or list(string.ascii_uppercase[:planes])
-        if len(names) != planes:
+        if len(names) != planes or len(set(names)) != planes:
             raise DeclarationError(
-                f"plane-names lists {len(names)} names for {planes} planes", "board-size")
+                f"plane-names must list {planes} different names, got {names}", "board-size")
         self.plane_names = names if planes > 1 else [""]
 
     # -- cells ---------------------------------------------------------------
@@ -150,6 +150,8 @@ class GridTopology:
                 raise DeclarationError(f"a direction vector is [x, y] or [x, y, z], got {spec}",
                                        "bad-direction")
             vec = (spec[0], spec[1], spec[2] if len(spec) == 3 else 0)
+            if vec == (0, 0, 0):
+                raise DeclarationError("a direction vector cannot be zero", "bad-direction")
             return [self._orient(vec, forward)]
         if spec in FAMILIES:
             return [NAMED[n] for n in FAMILIES[spec]]
@@ -185,7 +187,7 @@ class GridTopology:
         targets = []
         for v in self._leap_vectors(spec, forward):
             t = self._index(f + v[0], r + v[1], p + v[2])
-            if t is not None:
+            if t is not None and t != cell:
                 targets.append(t)
         return targets
 

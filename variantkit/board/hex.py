@@ -154,6 +154,8 @@ class HexTopology:
             if len(spec) != 2 or not all(isinstance(x, int) for x in spec):
                 raise DeclarationError(
                     f"a hex direction vector is [q, r] (axial), got {spec}", "bad-direction")
+            if spec == [0, 0]:
+                raise DeclarationError("a direction vector cannot be zero", "bad-direction")
             return [self._orient((spec[0], spec[1]), forward)]
         if spec in FAMILIES:
             return [NAMED[n] for n in FAMILIES[spec]]

@@ -10,6 +10,7 @@ on to the opposite sector, so a line can branch: `rays` returns every branch.
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 import networkx as nx
@@ -71,11 +72,13 @@ class PolarTopology:
 
     def _names(self, template: str) -> list[str]:
         try:
-            names = [template.format(sector=s, ring=r) for r in self.rings for s in self.sectors]
-        except (KeyError, IndexError, ValueError) as exc:
+            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+        except ValueError:
+            fields = {"?"}
+        if not fields <= {"sector", "ring"}:
             raise DeclarationError(
-                f"cell-name '{template}' may use only {{sector}} and {{ring}} ({exc})",
-                "bad-board") from None
+                f"cell-name '{template}' may use only {{sector}} and {{ring}}", "bad-board")
+        names = [template.format(sector=s, ring=r) for r in self.rings for s in self.sectors]
         if self.centre is not None:
             names.append(self.centre)
         dupes = sorted({x for x in names if names.count(x) > 1})
