@@ -138,7 +138,6 @@ def _status(game: Game) -> Text:
         status.append("check", style=STYLES["check"])
     result = game.outcome()
     if result is not None:
-        winner = f"{result.winner} wins" if result.winner else "draw"
-        status.append(f" (game over: {winner} by {result.reason})")
+        status.append(f" (game over: {result})")
     status.append(f"\nFEN: {game.fen()}\n")
     return status

@@ -49,6 +49,11 @@ class Outcome(NamedTuple):
     winner: str | None
     reason: str
 
+    def __str__(self) -> str:
+        """`black wins by checkmate`, `draw by repetition`."""
+        who = f"{self.winner} wins" if self.winner else "draw"
+        return f"{who} by {self.reason.replace('-', ' ')}"
+
 
 class Game:
     """A position of a variant with its move history."""

@@ -248,6 +248,8 @@ def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
     if not readings:
         return (f"'{text}' is not a move here: expected a from-cell, a to-cell and an "
                 f"optional promotion letter, e.g. '{_example(game, legal)}'")
+    if not legal:
+        return f"illegal move '{text}': the game is over ({game.outcome()})"
     frm = readings[0][0]
     names = game.variant.board.names
     from_here = sorted(str(game._public(m)) for m in legal if names[m[0]] == frm)

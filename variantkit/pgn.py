@@ -82,6 +82,11 @@ class PgnRecord:
         return game
 
 
+def result_token(winner: str | None) -> str:
+    """The PGN result for a game won by `winner` (None: a draw)."""
+    return {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[winner]
+
+
 def write_pgn(game: Game, **tags: str) -> str:
     """The game as PGN text.  Keyword arguments set tags (`White="Ann"`);
     Result defaults to the game's outcome, or `*` while it goes on."""
@@ -89,8 +94,7 @@ def write_pgn(game: Game, **tags: str) -> str:
     while start._stack:
         start._unmake()
     outcome = game.outcome()
-    result = "*" if outcome is None else {"white": "1-0", "black": "0-1"}.get(
-        outcome.winner or "", "1/2-1/2")
+    result = "*" if outcome is None else result_token(outcome.winner)
     values = {name: ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
     values["Result"] = result
     values["Variant"] = game.variant.name

@@ -125,7 +125,7 @@ class Variant:
             self.unmoved_codes = list(range(2, len(self.generators)))
         # The whole start position is read only when the rest is sound, so
         # that one mistake is not reported again as a bad setup.
-        if self.setup_cells and not any(p.severity == "error" for p in self.problems):
+        if not any(p.severity == "error" for p in self.problems):
             try:
                 self.new_game()
             except InvalidFenError as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from variantkit.cli.common import cli, fail, load_variant
+from variantkit.cli.common import cli, fail, load_variant, write_output
 from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError
 from variantkit.game import Game, Move
@@ -167,13 +167,7 @@ def new(name: str, parent: str | None, output: str | None) -> None:
               "schema": _relative(schema_path(), folder)}
     text = STARTER.format(**fields) if parent is None else \
         _derived(parent, folder, fields)
-    try:
-        with path.open("x", encoding="utf-8") as handle:
-            handle.write(text)
-    except FileExistsError:
-        fail(f"{path} exists already: choose another name or -o FILE")
-    except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
+    write_output(str(path), text, "x")
     click.echo(f"wrote {path}")
 
 
@@ -386,6 +380,6 @@ def _legend(v: Variant, kind: PieceType, marks: dict[int, str]) -> str:
 def _natural(names: Iterable[str]) -> list[str]:
     """Cell names sorted as people count: a2 before a10."""
     def key(name: str) -> list[tuple[int, int | str]]:
-        return [(0, int(part)) if part.isdigit() else (1, part)
+        return [(0, int(part)) if part.isascii() and part.isdigit() else (1, part)
                 for part in re.split(r"(\d+)", name) if part]
     return sorted(names, key=key)

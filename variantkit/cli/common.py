@@ -74,6 +74,18 @@ def is_unreadable(problems: list[Problem]) -> bool:
     return any(p.rule in UNREADABLE for p in problems)
 
 
+def write_output(path: str, text: str, mode: str = "w") -> None:
+    """Write (mode "w"), append ("a") or create ("x") a text file, or fail
+    with a message naming it."""
+    try:
+        with open(path, mode, encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        fail(f"{path} exists already: choose another name or -o FILE")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
 def load_variant(name: str) -> Variant:
     """Load a variant for a command, or exit with its problems."""
     try:

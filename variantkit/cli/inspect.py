@@ -95,7 +95,7 @@ def validate(files: tuple[str, ...], output: str) -> None:
 def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
           divide: bool) -> None:
     """Count the move sequences DEPTH plies deep from a position."""
-    if not depth.isdigit() or int(depth) < 1:
+    if not (depth.isascii() and depth.isdigit()) or int(depth) < 1:
         fail(f"depth must be a whole number >= 1, not '{depth}'")
     plies = int(depth)
     game = game_for(variant, fen, moves)

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 
 import click
 
-from variantkit.cli.common import cli, fail, game_for, use_color
+from variantkit.cli.common import cli, fail, game_for, use_color, write_output
 from variantkit.display import board_text
 from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError
-from variantkit.game import SIDES, Game, Outcome
-from variantkit.pgn import write_pgn
+from variantkit.game import SIDES, Game
+from variantkit.pgn import result_token, write_pgn
 
 HELP = """\
 Enter a move string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
@@ -33,24 +33,6 @@ Enter a move string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
   help    this text
   quit    stop without a result"""
 MOVE_LIMIT = "move limit"
-
-
-def result_token(winner: str | None) -> str:
-    """The PGN result for a game won by `winner` (None: a draw)."""
-    return {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[winner]
-
-
-def describe(outcome: Outcome) -> str:
-    who = f"{outcome.winner} wins" if outcome.winner else "draw"
-    return f"{who} by {outcome.reason}"
-
-
-def save(path: str, text: str, mode: str) -> None:
-    try:
-        with open(path, mode, encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror}")
 
 
 @cli.command()
@@ -81,7 +63,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
     while True:
         outcome = game.outcome()
         if outcome is not None:
-            click.echo(f"Game over: {describe(outcome)}.")
+            click.echo(f"Game over: {outcome}.")
             result = result_token(outcome.winner)
             break
         if game.stm != human:
@@ -107,7 +89,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
         answer(game, entry)
     if pgn_path:
         names = {side: "you", SIDES[1 - human]: engine_name}
-        save(pgn_path, write_pgn(game, Event="variantkit play", Site="terminal",
+        write_output(pgn_path, write_pgn(game, Event="variantkit play", Site="terminal",
                                  Date=datetime.date.today().strftime("%Y.%m.%d"),
                                  White=names["white"], Black=names["black"],
                                  Result=result), "w")
@@ -186,7 +168,7 @@ def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
             results[f"{outcome.winner} wins" if outcome.winner else "draws"] += 1
         reasons[outcome.reason if outcome else MOVE_LIMIT] += 1
         if pgn_path:
-            save(pgn_path, write_pgn(game, Event="variantkit selfplay", Site="variantkit",
+            write_output(pgn_path, write_pgn(game, Event="variantkit selfplay", Site="variantkit",
                                      Round=str(number + 1), White=name, Black=name) + "\n",
                  "a")
     summary = [(label, str(results[label])) for label in ("white wins", "black wins", "draws")]

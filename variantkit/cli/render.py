@@ -7,11 +7,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import click
 
-from variantkit.cli.common import cli, fail, game_for, position_options
+from variantkit.cli.common import cli, fail, game_for, position_options, write_output
 from variantkit.render import render
 
 
@@ -38,7 +37,4 @@ def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output
     if output is None:
         click.echo(svg, nl=False)
         return
-    try:
-        Path(output).write_text(svg, encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror or exc}")
+    write_output(output, svg)
