@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from variantkit.errors import IllegalMoveError, InvalidFenError, VariantError
+from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import Game
+from variantkit.loader import bundled_names
 from variantkit.variant import Variant, load
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -57,15 +58,16 @@ class PgnRecord:
     result: str = "*"
 
     def replay(self, variant: Variant | None = None) -> Game:
-        """The game: the moves played on `variant`, or on the variant the
-        `Variant` tag names (chess when there is none)."""
+        """The game: the moves played on `variant`, or on the bundled variant
+        the `Variant` tag names (PGN without the tag is a chess game, as the
+        PGN standard has it).  A tag never names a file: PGN text may come
+        from anywhere, so it must not make the reader load paths."""
         if variant is None:
             name = self.tags.get("Variant", "chess")
-            try:
-                variant = load("chess" if name.lower() == "standard" else name)
-            except VariantError as exc:
-                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" "
-                               f"({exc.problems[0].message}); pass the variant") from exc
+            if name.lower() not in bundled_names():
+                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" (bundled: "
+                               f"{', '.join(bundled_names())}); pass the variant")
+            variant = load(name.lower())
         try:
             game = variant.new_game(self.tags.get("FEN"))
         except InvalidFenError as exc:
