@@ -189,6 +189,7 @@ class PieceType:
     value: float | None
     resets_clock: bool
     components: list[int]
+    glyph: str | None = None  # a drawing hint: the chess symbol to draw it with
 
 
 @dataclass
@@ -443,7 +444,7 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Any) -> Piec
                                royal=bool(spec.get("royal", False)),
                                value=spec.get("value"),
                                resets_clock=bool(spec.get("resets-clock", False)),
-                               components=indices))
+                               components=indices, glyph=spec.get("glyph")))
     return PieceSet(types=types, components=components,
                     by_letter={t.letter: t for t in types},
                     by_name={t.name: t for t in types})

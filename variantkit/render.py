@@ -43,7 +43,7 @@ MARKED = "#4f8fe0"
 CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
-# Pieces drawn as chess glyphs: (White's outline glyph, the filled glyph).
+# The chess symbols a piece's `glyph:` may name: (White's outline, the filled one).
 GLYPHS = {
     "king": ("\u2654", "\u265a"), "queen": ("\u2655", "\u265b"), "rook": ("\u2656", "\u265c"),
     "bishop": ("\u2657", "\u265d"), "knight": ("\u2658", "\u265e"), "pawn": ("\u2659", "\u265f"),
@@ -376,7 +376,7 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
     fairy = sorted({(code >> 1) - 1 for code in game.cells
-                    if code and variant.pieces.types[(code >> 1) - 1].name not in GLYPHS})
+                    if code and variant.pieces.types[(code >> 1) - 1].glyph is None})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
     width, height = geo.width, geo.height + legend_rows * LEGEND_ROW
     scale = 1.0 if size is None else size / width
@@ -458,8 +458,8 @@ def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
     head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
     p = geo.piece
-    if kind.name in GLYPHS:
-        outline, solid = GLYPHS[kind.name]
+    if kind.glyph is not None:
+        outline, solid = GLYPHS[kind.glyph]
         size = 0.95 * p
         # Glyphs sit on the baseline; this lowers their middle onto the anchor.
         text = (f'<text y="{_num(0.33 * size)}" font-size="{_num(size)}" '
