@@ -10,6 +10,7 @@ import sys
 import time
 
 import variantkit
+from variantkit.cli.common import use_color
 from variantkit.display import board_text
 
 MAX_DEPTH = 3
@@ -40,7 +41,7 @@ def demo(name: str, color: bool) -> bool:
 
 
 def main() -> int:
-    color = sys.stdout.isatty()
+    color = use_color()
     results = [demo(name, color) for name in variantkit.variants()]
     return 0 if all(results) else 1
 

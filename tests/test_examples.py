@@ -179,3 +179,15 @@ def test_capablanca_random_positions_agree_with_fairy_stockfish(
             game.push(move)
             played.append(move)
     assert checked >= 12
+
+
+def test_make_demo_runs_for_every_bundled_variant() -> None:
+    """`make demo` is the README's first step: it must run and cover each variant."""
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, str(EXAMPLES / "demo.py")], capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    for name in variantkit.variants():
+        assert f"{name}: ok" in result.stdout
+    assert "Traceback" not in result.stderr

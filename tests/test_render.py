@@ -257,8 +257,10 @@ def test_cli_errors(args: tuple[str, ...]) -> None:
 
 def rasterise(svg: str) -> list[bytes]:
     """The RGB pixels of the drawing."""
-    cairosvg = pytest.importorskip(
-        "cairosvg", reason="cairosvg (and the system cairo library) draw the PNGs")
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:  # OSError: the system cairo library is missing
+        pytest.skip(f"cairosvg (and the system cairo library) draw the PNGs: {exc}")
     image_module = pytest.importorskip("PIL.Image", reason="Pillow reads the PNGs")
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     with image_module.open(io.BytesIO(png)) as image:
