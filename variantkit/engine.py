@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 
 from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
-from variantkit.pieces import reach
+from variantkit.pieces import piece_code
 from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
@@ -88,13 +88,9 @@ def mobility_values(variant: Variant) -> dict[str, float]:
     for t in variant.pieces.types:
         if t.royal:
             continue
-        generators = [g for g in variant.generators[2 + 2 * t.index] if not g[2]]
-        total = 0
-        for cell in range(size):
-            reached = 0
-            for g in generators:
-                reached |= reach(g[0][cell], 0)
-            total += reached.bit_count()
+        code = piece_code(t.index, 0)
+        total = sum(variant.empty_board_reach(code, cell, initial=False).bit_count()
+                    for cell in range(size))
         out[t.name] = total / size
     return out
 
@@ -116,12 +112,12 @@ class Engine:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.values = piece_values(variant)
-        n_codes = 2 + 2 * len(variant.pieces.types)
+        n_codes = variant.n_codes
         # Centipawns per piece code, unsigned and signed (White positive).
         self._value = [0] * n_codes
         for t in variant.pieces.types:
             for side in range(2):
-                self._value[2 + 2 * t.index + side] = round(self.values.get(t.name, 0) * PAWN)
+                self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
         end = variant.end

@@ -60,7 +60,7 @@ class Game:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        n_codes = 2 + 2 * len(variant.pieces.types)
+        n_codes = variant.n_codes
         self.cells: list[int] = [0] * variant.board.size
         self.bb: list[int] = [0] * n_codes
         self.side_bb = [0, 0]

@@ -169,7 +169,7 @@ def _set_en_passant(game: Game, ep: str) -> None:
     mover = 1 - game.stm
     for code in range(2 + mover, len(game.bb), 2):
         for gen in v.generators[code]:
-            for (frm, to), passed in gen[5].items():
+            for (frm, to), passed in gen.passed.items():
                 if passed & target and game.cells[to] == code and not game.cells[frm] \
                         and not game.cells[cell]:
                     game.ep_target, game.ep_victim = passed, to

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from variantkit.game import SIDES, Game, Outcome
 from variantkit.notation import legal_en_passant
+from variantkit.pieces import type_of
 
 
 def outcome(game: Game) -> Outcome | None:
@@ -128,7 +129,7 @@ def insufficient_material(game: Game) -> bool:
             continue
         letters[code & 1] += [v.letter_of_code(code).upper()] * bits.bit_count()
         if not v.royal_code[code]:
-            kinds.add((code >> 1) - 1)
+            kinds.add(type_of(code))
             colours |= {v.board.colours[c] for c in v.board.cells_of(bits)}
     material = ("".join(sorted(letters[0])), "".join(sorted(letters[1])))
     for p in patterns:

@@ -200,6 +200,16 @@ class PieceSet:
     by_name: dict[str, PieceType]
 
 
+def piece_code(type_index: int, side: int) -> int:
+    """What a cell holds: 0 is empty, then 2 + 2 * type + side (0 White, 1 Black)."""
+    return 2 + 2 * type_index + side
+
+
+def type_of(code: int) -> int:
+    """The piece type index of a piece code."""
+    return (code >> 1) - 1
+
+
 # -- compiling primitives -------------------------------------------------------
 PRIMITIVES = ("step", "ride", "leap", "jump", "suborn")
 

@@ -28,6 +28,7 @@ from variantkit.board.grid import GridTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.game import Game
+from variantkit.pieces import type_of
 
 __all__ = ["Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry", "render"]
 
@@ -375,8 +376,8 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
 
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
-    fairy = sorted({(code >> 1) - 1 for code in game.cells
-                    if code and variant.pieces.types[(code >> 1) - 1].glyph is None})
+    fairy = sorted({type_of(code) for code in game.cells
+                    if code and variant.pieces.types[type_of(code)].glyph is None})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
     width, height = geo.width, geo.height + legend_rows * LEGEND_ROW
     scale = 1.0 if size is None else size / width
@@ -451,7 +452,7 @@ def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
     """One piece around its cell's anchor: a chess glyph, or a lettered disc
     (white with a black letter for White, the reverse for Black)."""
     variant = game.variant
-    kind = variant.pieces.types[(code >> 1) - 1]
+    kind = variant.pieces.types[type_of(code)]
     letter = variant.letter_of_code(code)
     black = code & 1
     x, y = geo.shapes[cell].anchor

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
 from variantkit.checks import run_checks
@@ -25,15 +25,31 @@ from variantkit.loader import Document, load_document
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
+    CellReach,
     Component,
     Context,
     Flags,
     PieceSet,
     compile_pieces,
+    piece_code,
+    reach,
+    type_of,
 )
 
 T = TypeVar("T")
 ZOBRIST_SEED = 0x5EED_C0DE  # fixed, so position hashes are stable across runs
+
+
+class Generator(NamedTuple):
+    """One compiled component as the pieces of one side use it."""
+
+    tables: list[CellReach]
+    mode: int
+    initial: bool
+    en_passant: str | None
+    may_give_check: bool
+    passed: dict[tuple[int, int], int]
+    victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
 
 
 @dataclass
@@ -89,14 +105,13 @@ class Variant:
         self.board: Board = board
         sides = data.get("sides", {})
         self.forwards = [self._forward(sides, s) for s in ("white", "black")]
-        # Piece codes: 0 is empty, then 2 + 2 * type + side (0 White, 1 Black).
         self.letter_codes: dict[str, int] = {}
         for index, spec in enumerate(data["pieces"].values()):
-            self.letter_codes[spec["letter"]] = 2 + 2 * index
-            self.letter_codes[spec["letter"].lower()] = 3 + 2 * index
+            self.letter_codes[spec["letter"]] = piece_code(index, 0)
+            self.letter_codes[spec["letter"].lower()] = piece_code(index, 1)
         self.setup_fen: str = data["setup"]
         self.setup_cells = self._setup_cells()
-        royal_codes = {2 + 2 * i + side for i, spec in enumerate(data["pieces"].values())
+        royal_codes = {piece_code(i, side) for i, spec in enumerate(data["pieces"].values())
                        if spec.get("royal") for side in range(2)}
         royal_start: list[int | None] = [None, None]
         for cell, code in self.setup_cells.items():
@@ -140,11 +155,22 @@ class Variant:
         from variantkit.notation import read_fen
         return read_fen(self, fen if fen is not None else self.setup_fen)
 
+    def empty_board_reach(self, code: int, cell: int, initial: bool = True) -> int:
+        """Cells a piece (by code) reaches from `cell` with nothing else on
+        the board; `initial=False` leaves out its first-move-only moves."""
+        bits = 0
+        for g in self.generators[code]:
+            if initial or not g.initial:
+                bits |= reach(g.tables[cell], 1 << cell)
+        return bits
+
     def letter_of_code(self, code: int) -> str:
-        letter = self.pieces.types[(code >> 1) - 1].letter
+        """The FEN letter of a piece code (uppercase for White)."""
+        letter = self.pieces.types[type_of(code)].letter
         return letter if code & 1 == 0 else letter.lower()
 
     def code_of_letter(self, letter: str) -> int | None:
+        """The piece code of a FEN letter, or None."""
         return self.letter_codes.get(letter)
 
     def __repr__(self) -> str:
@@ -234,7 +260,7 @@ class Variant:
                         return
 
     def _build_codes(self) -> None:
-        n_codes = 2 + 2 * len(self.pieces.types)
+        self.n_codes = n_codes = piece_code(len(self.pieces.types), 0)
         rng = random.Random(ZOBRIST_SEED)
         self.zobrist = [[rng.getrandbits(64) for _ in range(self.board.size)]
                         for _ in range(n_codes)]
@@ -244,25 +270,25 @@ class Variant:
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
         self.resets_clock = [False] * n_codes
-        self.generators: list[list[tuple[Any, ...]]] = [[] for _ in range(n_codes)]
+        self.generators: list[list[Generator]] = [[] for _ in range(n_codes)]
         attack: list[dict[int, list[int]]] = [{}, {}]
         for t in self.pieces.types:
             for side in range(2):
-                code = 2 + 2 * t.index + side
+                code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
                 self.resets_clock[code] = t.resets_clock
                 for ci in t.components:
                     comp = self.pieces.components[ci]
                     f = comp.flags
-                    self.generators[code].append(
-                        (comp.tables[side], f.mode, f.initial, f.en_passant,
-                         f.may_give_check, comp.passed[side], self._victims(f, side)))
+                    self.generators[code].append(Generator(
+                        comp.tables[side], f.mode, f.initial, f.en_passant,
+                        f.may_give_check, comp.passed[side], self._victims(f, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
-                              if any(g[2] for g in self.generators[code])]
+                              if any(g.initial for g in self.generators[code])]
         comps = self.pieces.components
         # (component, piece codes that have it, attacks only while unmoved)
         self.attack_components: list[list[tuple[Component, list[int], bool]]] = [
@@ -276,7 +302,7 @@ class Variant:
         """Enemy piece codes a suborn may convert: never a royal piece."""
         if not flags.mode & CONVERT:
             return ()
-        return tuple(3 - side + 2 * t.index for t in self.pieces.types
+        return tuple(piece_code(t.index, 1 - side) for t in self.pieces.types
                      if not t.royal and (flags.suborn_types is None
                                          or t.index in flags.suborn_types))
 
@@ -314,8 +340,8 @@ class Variant:
                                  partial(self.board.resolve_region, region))
             self.promotion_regions[side] = bits or 0
             for kind in movers:
-                self.promotion_codes[side][2 + 2 * kind + side] = [
-                    2 + 2 * c + side for c in choices]
+                self.promotion_codes[side][piece_code(kind, side)] = [
+                    piece_code(c, side) for c in choices]
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""

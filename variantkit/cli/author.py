@@ -24,7 +24,7 @@ from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError
 from variantkit.game import Game, Move
 from variantkit.loader import bundled_names, resolve, schema_path
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
 from variantkit.variant import Variant
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
@@ -237,7 +237,7 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
     """Show where PIECE (a name or letter) can go from a cell."""
     v = load_variant(variant)
     kind, colour = _find_piece(v, piece, side)
-    code = 2 + 2 * kind.index + colour
+    code = piece_code(kind.index, colour)
     board = v.board
     if fen is None:
         game = Game(v)
@@ -297,9 +297,10 @@ def _empty_board_marks(game: Game, code: int, cell: int) -> dict[int, str]:
     occupied = game.side_bb[0] | game.side_bb[1]
     modes: dict[int, int] = {}
     initial_only = 0
-    for tables, mode, initial, *_ in game.variant.generators[code]:
-        reached = reach(tables[cell], occupied)
-        if initial:
+    for g in game.variant.generators[code]:
+        reached = reach(g.tables[cell], occupied)
+        mode = g.mode
+        if g.initial:
             initial_only |= reached
             continue
         for target in game.variant.board.cells_of(reached):
@@ -348,8 +349,7 @@ def _central_cell(v: Variant, code: int) -> int:
                                     + abs(c - (len(row) - 1) / 2))
 
     def score(cell: int) -> tuple[int, float, int]:
-        count = sum(reach(tables[cell], 1 << cell).bit_count()
-                    for tables, *_ in v.generators[code])
+        count = v.empty_board_reach(code, cell).bit_count()
         return (-count, off_middle.get(cell, float("inf")), cell)
 
     return min(range(v.board.size), key=score)
