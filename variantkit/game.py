@@ -73,6 +73,10 @@ class Game:
         self.hash = 0
         self.royal = [-1, -1]
         self._stack: list[tuple[Any, ...]] = []
+        # Repetition keys of the positions before each move on the stack,
+        # filled by the outcome rules as they need them; an entry stays valid
+        # while the moves before it stay on the stack.
+        self._keys: list[int] = []
 
     # -- public API ----------------------------------------------------------
     @property
@@ -141,6 +145,7 @@ class Game:
                      "fullmove", "hash"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
+        other._keys = list(self._keys)
         return other
 
     def __repr__(self) -> str:
@@ -385,6 +390,8 @@ class Game:
     def _unmake(self) -> None:
         (move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_,
          royal) = self._stack.pop()
+        if len(self._keys) > len(self._stack) + 1:
+            del self._keys[len(self._stack) + 1:]
         frm, to, _, kind, extra = move
         v = self.variant
         self.stm = us = 1 - self.stm

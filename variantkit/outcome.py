@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import SIDES, Game, Outcome
+from variantkit.game import SIDES, Game, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
 
@@ -91,16 +91,23 @@ def repetition_key(game: Game) -> int:
 
 
 def _history_keys(game: Game) -> list[int]:
-    """Repetition keys of every earlier position of the game, oldest last."""
-    keys = []
-    replay = []
-    while game._stack:
+    """Repetition keys of every earlier position of the game, oldest first.
+
+    Keys already known are kept on the game, so a game asked for its outcome
+    after every move walks back one move each time, not the whole game.
+    """
+    known, played = game._keys, len(game._stack)
+    replay: list[InternalMove] = []
+    while len(known) + len(replay) < played:
         replay.append(game._stack[-1][0])
         game._unmake()
-        keys.append(repetition_key(game))
+    missing = []
     for move in reversed(replay):
+        missing.append(repetition_key(game))
         game._make(move)
-    return keys
+    del known[played:]
+    known.extend(missing)
+    return known[:played]
 
 
 def _repetition(game: Game, times: int, claim: bool) -> bool:
