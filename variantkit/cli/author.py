@@ -257,6 +257,8 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
             fail(f"{board.names[here]} does not hold the {SIDES[colour]} {kind.name}")
         marks = _legal_marks(game, here)
         where = f"legal moves, {game.turn} to move"
+        if colour != game.stm:
+            where += f": the {SIDES[colour]} {kind.name} cannot move now"
     click.echo(f"{SIDES[colour]} {kind.name} ({v.letter_of_code(code)}) on {board.names[here]}, "
                f"{where}\n")
     click.echo(_draw(game, marks))
