@@ -222,7 +222,7 @@ def test_board_text_planes_side_by_side(tmp_path: Path) -> None:
 
 
 def test_board_text_rows_of_different_lengths() -> None:
-    # A board whose last row is one cell, as a circular board's centre.
+    # A board whose last row is one cell, as a circular board's centre: drawn centred.
     variant = variantkit.load("chess")
     game = variant.new_game()
     board = variant.board
@@ -232,7 +232,7 @@ def test_board_text_rows_of_different_lengths() -> None:
     board.labels = [(title, row_labels + ["ctr"], col_labels)]
     out = board_text(game).splitlines()
     assert out[0] == "  8 r n b q k b n r"
-    assert out[8] == "ctr K"
+    assert out[8] == "ctr" + " " * 8 + "K"
     assert out[9] == "    a b c d e f g h"
 
 

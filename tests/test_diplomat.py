@@ -696,7 +696,8 @@ def test_cli_show(v: variantkit.Variant) -> None:
     assert "1 . H B K R D . . h b k r d ." in lines
     assert "2 . P P P P P . . p p p p p ." in lines
     assert "3 . . . . . . . . . . . . . ." in lines
-    assert "4 ." in lines
+    # The centre's one-cell row is drawn in the middle of the crowns' width.
+    assert "4" + " " * 14 + "." in lines
     assert f"FEN: {START}" in lines
 
 

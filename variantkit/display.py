@@ -96,11 +96,14 @@ def _group_lines(game: Game, rows: list[list[int]],
     width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
     checked = _checked_royal(game)
+    longest = max((len(row) for row in rows), default=0)
     lines: list[Text] = []
     for r, row in enumerate(rows):
         line = Text()
         label = row_labels[r] if r < len(row_labels) else ""
         line.append(label.rjust(label_width), style=STYLES["label"])
+        # Shorter rows are centred: a hexagon's narrow ranks, a disk's centre.
+        line.append(" " * ((longest - len(row)) * (width + 1) // 2))
         for cell, letter in zip(row, letters[r], strict=True):
             line.append(" ")
             if cell == checked:
