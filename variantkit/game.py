@@ -220,6 +220,8 @@ class Game:
             code = cells[frm]
             is_king = low == king_bit
             done = 0  # one move per destination, whichever primitive reaches it
+            allowed = self._first_move_targets(frm, is_king, checkers) \
+                if first_move and low & unmoved else -1
             for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
@@ -232,11 +234,8 @@ class Game:
                     targets = reached & enemy
                 if mode & MOVE:
                     targets |= reached & ~occupied
-                if first_move and low & unmoved:
-                    allowed = self._first_move_targets(frm, is_king, checkers)
-                    targets &= allowed
-                    reached &= allowed
-                targets &= ~done
+                targets &= allowed & ~done
+                reached &= allowed
                 if mode & CAPTURE and ep == "capture" and reached & self.ep_target:
                     self._en_passant(frm, reached & self.ep_target, king, occupied, out)
                 while targets:
