@@ -401,3 +401,17 @@ end:
     doc = load_document(write(tmp_path, "v.yaml", text))
     assert doc.data["board"]["polar"]["centre"] == "z"
     assert doc.data["pieces"]["diplomat"]["moves"][0] == {"suborn": {}}
+
+
+def test_a_child_replaces_the_parents_alternative_keys(tmp_path: Path) -> None:
+    """Writing `betza` replaces an inherited `moves`, and one board topology
+    replaces another, instead of leaving both in the merged declaration."""
+    path = tmp_path / "child.yaml"
+    path.write_text(
+        "variantkit: 1\nname: child\ninherits: chess\n"
+        "board:\n  polar: {sectors: abcdefgh, rings: ['1'], centre: null}\n"
+        "pieces:\n  rook: {letter: R, betza: R}\n", encoding="utf-8")
+    data = load_document(str(path)).data
+    assert "grid" not in data["board"] and "polar" in data["board"]
+    assert data["board"]["regions"]["rank-1"] == {"ranks": [1]}  # the rest still merges
+    assert data["pieces"]["rook"] == {"letter": "R", "value": 5, "glyph": "rook", "betza": "R"}

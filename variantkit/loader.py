@@ -333,9 +333,18 @@ def resolve(name_or_path: str) -> Path:
     return found
 
 
+# Keys that stand for one another: a child that writes one of them replaces
+# whichever the parent wrote (a board's topology; a piece's moves or Betza).
+ALTERNATIVES = ({"grid", "polar", "hex"}, {"moves", "betza"})
+
+
 def _merge(parent: Any, child: Any) -> Any:
     if isinstance(parent, dict) and isinstance(child, dict):
         merged = dict(parent)
+        for group in ALTERNATIVES:
+            if group & child.keys():
+                for key in group - child.keys():
+                    merged.pop(key, None)
         for key, value in child.items():
             merged[key] = _merge(parent[key], value) if key in parent else value
         return merged

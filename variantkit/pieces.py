@@ -17,6 +17,7 @@ from typing import Any
 
 import networkx as nx
 
+from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
 from variantkit.errors import DeclarationError
 
@@ -428,8 +429,9 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Any) -> Piec
     types: list[PieceType] = []
     for index, (name, spec) in enumerate(declared.items()):
         merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
-        for m, move in enumerate(spec.get("moves", [])):
-            path = ("pieces", name, "moves", m)
+        moves = located(("pieces", name, "betza"), partial(moves_of, spec, board)) or []
+        for m, move in enumerate(moves):
+            path = ("pieces", name, "moves", m) if "moves" in spec else ("pieces", name, "betza")
             flags = located(path, partial(flags_of, move, ctx.piece_index))
             if flags is None:
                 continue

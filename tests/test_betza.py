@@ -1,0 +1,272 @@
+"""Betza notation: pieces written as `betza: "RN"` compile to the same
+primitives, and so the same moves, as the `moves` lists they stand for."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pyffish
+import pytest
+import yaml
+from click.testing import CliRunner
+from positions import placement
+
+import variantkit
+from variantkit.betza import expand, moves_of
+from variantkit.cli import cli
+from variantkit.errors import DeclarationError
+from variantkit.loader import load_document
+
+ROOT = Path(__file__).resolve().parent.parent
+CHESS = (ROOT / "variants" / "chess.yaml").as_posix()
+STANDARD = {"king": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N"}
+PAWN = "fmWifmnDfcF"
+
+
+def without_en_passant(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in m.items() if k != "en-passant"} for m in moves]
+
+
+def test_standard_pieces_expand_to_the_chess_primitives() -> None:
+    pieces = load_document("chess").data["pieces"]
+    for name, betza in STANDARD.items():
+        assert expand(betza) == pieces[name]["moves"], name
+    assert expand(PAWN) == without_en_passant(pieces["pawn"]["moves"])
+    assert expand("RN") == [{"ride": "orthogonal"}, {"leap": [1, 2]}]
+    assert expand("BN") == [{"ride": "diagonal"}, {"leap": [1, 2]}]
+    assert moves_of({"betza": "BN"}) == expand("BN")
+    assert moves_of(pieces["rook"]) == pieces["rook"]["moves"]
+
+
+@pytest.mark.parametrize(("betza", "moves"), [
+    ("fW", [{"step": "forward"}]),
+    ("bF", [{"step": "backward-diagonal"}]),
+    ("lW", [{"step": [-1, 0]}]),
+    ("vW", [{"step": ["forward", "backward"]}]),
+    ("fsW", [{"step": ["forward", "sideways"]}]),
+    ("fK", [{"step": ["forward", "forward-diagonal"]}]),
+    ("W3", [{"ride": "orthogonal", "range": 3}]),
+    ("W1", [{"step": "orthogonal"}]),
+    ("RR", [{"ride": "orthogonal"}]),
+    ("NN", [{"ride": [[2, 1], [2, -1], [1, 2], [1, -2], [-1, 2], [-1, -2], [-2, 1], [-2, -1]]}]),
+    ("fN2", [{"ride": [[1, 2], [-1, 2]], "range": 2}]),
+    ("D", [{"leap": [0, 2]}]),
+    ("ffN", [{"leap": [[1, 2], [-1, 2]]}]),
+    ("fsN", [{"leap": [[2, 1], [-2, 1]]}]),
+    ("frN", [{"leap": [[2, 1]]}]),          # Fairy-Stockfish: fr is the flat one
+    ("rfN", [{"leap": [[1, 2]]}]),
+    ("nA", [{"ride": "diagonal", "range": [2, 2]}]),
+    ("ifmW2", [{"ride": "forward", "range": 2, "only": "move", "initial": True}]),
+    ("mRcB", [{"ride": "orthogonal", "only": "move"}, {"ride": "diagonal", "only": "capture"}]),
+    ("mcW", [{"step": "orthogonal"}]),
+    ("", []),
+])
+def test_expansion(betza: str, moves: list[dict[str, Any]]) -> None:
+    assert expand(betza) == moves
+
+
+# -- whole games: Betza pieces against the YAML ones ------------------------------
+
+def write_variant(tmp_path: Path, base: str, betza: dict[str, str],
+                  strip_en_passant: bool = False) -> variantkit.Variant:
+    """`base` (fully merged, so without `inherits`) with some pieces'
+    `moves` replaced by `betza` strings."""
+    data = copy.deepcopy(load_document(base).data)
+    data.pop("inherits", None)
+    for name, text in betza.items():
+        data["pieces"][name].pop("moves")
+        data["pieces"][name]["betza"] = text
+    if strip_en_passant:
+        pawn = data["pieces"]["pawn"]
+        pawn["moves"] = without_en_passant(pawn["moves"])
+    path = tmp_path / f"{base}-{len(betza)}-{strip_en_passant}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return variantkit.load(str(path))
+
+
+def moves_of_game(game: variantkit.Game) -> set[str]:
+    return {str(m) for m in game.legal_moves()}
+
+
+def assert_same_games(ours: variantkit.Variant, reference: variantkit.Variant,
+                      seed: int, positions: int = 400) -> None:
+    rng = random.Random(seed)
+    seen = 0
+    while seen < positions:
+        a, b = ours.new_game(), reference.new_game()
+        for _ in range(100):
+            moves = moves_of_game(a)
+            assert moves == moves_of_game(b), a.fen()
+            seen += 1
+            if not moves:
+                break
+            move = rng.choice(sorted(moves))
+            a.push(move)
+            b.push(move)
+
+
+def test_chess_with_betza_pieces_plays_chess(tmp_path: Path) -> None:
+    chess = variantkit.load("chess")
+    betza = write_variant(tmp_path, "chess", STANDARD)
+    for depth in (1, 2, 3):
+        assert variantkit.perft(betza.new_game(), depth) == variantkit.perft(chess.new_game(),
+                                                                             depth)
+    assert_same_games(betza, chess, seed=1)
+
+
+def test_betza_pawn_is_the_pawn_without_en_passant(tmp_path: Path) -> None:
+    reference = write_variant(tmp_path, "chess", {}, strip_en_passant=True)
+    betza = write_variant(tmp_path, "chess", {**STANDARD, "pawn": PAWN})
+    assert variantkit.perft(betza.new_game(), 3) == variantkit.perft(reference.new_game(), 3)
+    assert_same_games(betza, reference, seed=2)
+
+
+def test_trice_chancellor_and_archbishop(tmp_path: Path) -> None:
+    trice = variantkit.load("trice")
+    betza = write_variant(tmp_path, "trice", {**STANDARD, "chancellor": "RN",
+                                              "archbishop": "BN"})
+    assert variantkit.perft(betza.new_game(), 2) == variantkit.perft(trice.new_game(), 2) == 784
+    assert_same_games(betza, trice, seed=3, positions=300)
+
+
+# -- single pieces on a small board ----------------------------------------------
+
+def one_piece(tmp_path: Path, betza: str, setup: str | None = None) -> variantkit.Variant:
+    path = tmp_path / "piece.yaml"
+    path.write_text(f"""\
+variantkit: 1
+name: one-piece
+inherits: {CHESS}
+pieces:
+  tester: {{letter: T, betza: "{betza}"}}
+""" + (f"setup: {setup}\ncastling: []\n" if setup else ""))
+    return variantkit.load(str(path))
+
+
+def reach(variant: variantkit.Variant, letter: str, cell: str, initial: bool = True) -> set[str]:
+    code = variant.code_of_letter(letter)
+    assert code is not None
+    bits = variant.empty_board_reach(code, variant.board.cell(cell), initial=initial)
+    return {name for i, name in enumerate(variant.board.names) if bits >> i & 1}
+
+
+@pytest.mark.parametrize(("betza", "white", "black"), [
+    ("fW", {"d5"}, {"d3"}),
+    ("bF", {"c3", "e3"}, {"c5", "e5"}),
+    ("sW", {"c4", "e4"}, {"c4", "e4"}),
+    # Vectors are mirrored in the rank only: left is the a-file side for both.
+    ("lW", {"c4"}, {"c4"}),
+    ("frN", {"f5"}, {"f3"}),
+    ("ffN", {"c6", "e6"}, {"c2", "e2"}),
+    ("W3", {"d1", "d2", "d3", "d5", "d6", "d7", "a4", "b4", "c4", "e4", "f4", "g4"},
+     {"d1", "d2", "d3", "d5", "d6", "d7", "a4", "b4", "c4", "e4", "f4", "g4"}),
+    ("fN2", {"c6", "e6", "b8", "f8"}, {"c2", "e2"}),
+    ("ifmnD", {"d6"}, {"d2"}),
+])
+def test_directions_and_ranges_on_the_empty_board(tmp_path: Path, betza: str, white: set[str],
+                                                  black: set[str]) -> None:
+    variant = one_piece(tmp_path, betza)
+    assert reach(variant, "T", "d4") == white
+    assert reach(variant, "t", "d4") == black
+
+
+def test_modes_and_initial_moves(tmp_path: Path) -> None:
+    variant = one_piece(tmp_path, "mWcFifmW2", setup="4k3/8/8/8/8/8/3T4/4K3 w - - 0 1")
+    game = variant.new_game()
+    # On its setup cell the piece also has its initial move-only double step.
+    assert {m for m in moves_of_game(game) if m.startswith("d2")} == \
+        {"d2d1", "d2c2", "d2e2", "d2d3", "d2d4"}
+    fen = placement(variant, {"e1": "K", "e8": "k", "d4": "T", "c5": "p", "d5": "p", "e3": "P"})
+    moves = {m for m in moves_of_game(variant.new_game(fen + " w - - 0 1"))
+             if m.startswith("d4")}
+    # mW: not onto d5 (occupied); cF: only c5; ifmW2: not on its setup cell.
+    assert moves == {"d4d3", "d4c4", "d4e4", "d4c5"}
+    diagonals = {"c3", "c5", "e3", "e5"}
+    assert reach(variant, "T", "d4", initial=False) == {"d3", "d5", "c4", "e4"} | diagonals
+    assert reach(variant, "T", "d4") == {"d3", "d5", "d6", "c4", "e4"} | diagonals
+
+
+# -- errors -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("betza", "part"), [
+    ("mRcpR", "'p' (hopper) is not supported"),
+    ("gQ", "'g' (grasshopper) is not supported"),
+    ("nN", "'nN'"),
+    ("fceF", "'e' (en passant) is not supported"),
+    ("jN", "'j'"),
+    ("Rx", "unknown letter 'x'"),
+    ("fm", "modifiers at the end without an atom"),
+    ("vsN", "'vsN' selects no direction"),
+])
+def test_unsupported_notation_is_refused(betza: str, part: str) -> None:
+    with pytest.raises(DeclarationError) as info:
+        expand(betza)
+    assert info.value.rule == "bad-betza"
+    assert part in info.value.message and betza in info.value.message
+
+
+def test_bad_betza_is_reported_at_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"""\
+variantkit: 1
+name: bad
+inherits: {CHESS}
+pieces:
+  cannon: {{letter: X, betza: mRcpR}}
+""")
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:5:30: [error] betza 'mRcpR': 'p' (hopper) is not supported" in result.output
+    assert result.output.rstrip().endswith("^")
+    assert "(bad-betza)" in result.output
+
+
+def piece_problems(tmp_path: Path, parent: str, piece: str) -> set[tuple[Any, str]]:
+    path = tmp_path / "piece.yaml"
+    path.write_text(f"variantkit: 1\nname: x\ninherits: {parent}\npieces:\n  {piece}\n")
+    with pytest.raises(variantkit.VariantError) as info:
+        variantkit.load(str(path))
+    return {(p.path, p.rule) for p in info.value.problems}
+
+
+def test_betza_needs_a_grid(tmp_path: Path) -> None:
+    glinski = (ROOT / "examples" / "glinski.yaml").as_posix()
+    assert piece_problems(tmp_path, glinski, "wazir: {letter: W, betza: W}") == \
+        {(("pieces", "wazir", "betza"), "bad-betza")}
+
+
+def test_a_piece_has_exactly_one_of_moves_and_betza(tmp_path: Path) -> None:
+    both = "both: {letter: Y, betza: W, moves: [{step: all}]}"
+    assert piece_problems(tmp_path, CHESS, both) == {(("pieces", "both"), "schema")}
+    assert piece_problems(tmp_path, CHESS, "none: {letter: Y}") == {(("pieces", "none"), "schema")}
+
+
+# -- Fairy-Stockfish custom pieces --------------------------------------------------
+
+SF_PIECES = {"A": "NN", "C": "B2ND", "D": "fsWvN", "E": "mQcN"}
+SF_START = "racqkder/pppppppp/8/8/8/8/PPPPPPPP/RACQKDER w KQkq - 0 1"
+
+
+def test_custom_pieces_move_as_in_fairy_stockfish(tmp_path: Path) -> None:
+    pyffish.load_variant_config("[betzatest:chess]\n" + "".join(
+        f"customPiece{i} = {letter.lower()}:{betza}\n"
+        for i, (letter, betza) in enumerate(SF_PIECES.items(), 1)) + f"startFen = {SF_START}\n")
+    path = tmp_path / "custom.yaml"
+    path.write_text(f"variantkit: 1\nname: betzatest\ninherits: {CHESS}\npieces:\n" + "".join(
+        f"  p{letter.lower()}: {{letter: {letter}, betza: {betza}}}\n"
+        for letter, betza in SF_PIECES.items()) + f"setup: {SF_START}\n")
+    variant = variantkit.load(str(path))
+    rng = random.Random(4)
+    for _ in range(4):
+        game, played = variant.new_game(), []
+        for _ in range(60):
+            moves = moves_of_game(game)
+            assert moves == set(pyffish.legal_moves("betzatest", SF_START, played)), game.fen()
+            if not moves:
+                break
+            move = rng.choice(sorted(moves))
+            game.push(move)
+            played.append(move)

@@ -1,0 +1,213 @@
+"""Betza notation for grid pieces, expanded into ordinary move primitives.
+
+A piece may give `betza: "RN"` instead of a `moves` list.  The string is
+expanded into the primitive dicts a YAML author would write (`step`, `ride`,
+`leap`, with `range`, `only` and `initial`), which are then compiled like any
+others: Betza is a shorthand, never a second move generator.
+
+The subset is Fairy-Stockfish's (`src/piece.cpp`), without hoppers:
+
+- atoms `W F D N A H C Z G`, leaping (1,0) (1,1) (2,0) (2,1) (2,2) (3,0)
+  (3,1) (3,2) (3,3), with `L` = C and `J` = Z; `K` (= WF), `R` (= WW), `B` (= FF), `Q` (= RB);
+- an atom written twice is a rider (`NN`); an atom followed by one digit is
+  a rider of at most that many steps (`W3`, `N2`; `W1` is `W`);
+- before an atom: `f b l r v s` select directions, relative to the side
+  (two of them may combine, as in `frN`); `m` move only, `c` capture only,
+  `i` only while the piece has not moved, `n` lame: a straight leap (D A H G)
+  whose passed cells must be empty, that is a ride of exactly that length
+  (`ifmnD` is the chess pawn's double step, `ride: forward, range: [2, 2]`).
+
+Directions are picked from each atom's eight (or four) vectors exactly as
+Fairy-Stockfish picks them, then written as the relative words `forward`,
+`backward`, `sideways`, `forward-diagonal`, `backward-diagonal` where a whole
+word fits, and otherwise as vectors written from White's side.  The grid
+mirrors vectors for a side moving south (it flips the rank, not the file), so
+`lW` steps towards the a-file for both sides; Fairy-Stockfish turns Black's
+moves half a circle instead.  Pieces that are left-right symmetric move the
+same either way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from variantkit.board import Board
+from variantkit.board.grid import GridTopology
+from variantkit.errors import DeclarationError
+
+Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)
+
+LEAPERS: dict[str, list[Vec]] = {
+    "W": [(1, 0)], "F": [(1, 1)], "D": [(2, 0)], "N": [(2, 1)], "A": [(2, 2)],
+    "H": [(3, 0)], "C": [(3, 1)], "L": [(3, 1)], "Z": [(3, 2)], "J": [(3, 2)], "G": [(3, 3)],
+    "K": [(1, 0), (1, 1)],
+}
+RIDERS: dict[str, list[Vec]] = {"R": [(1, 0)], "B": [(1, 1)], "Q": [(1, 0), (1, 1)]}
+VERTICALS, HORIZONTALS = "fbv", "rls"
+UNSUPPORTED = {
+    "p": "hopper", "g": "grasshopper", "j": "jumping modifier", "e": "en passant",
+    "h": "half-direction modifier", "a": "multi-leg move", "o": "cylindrical move",
+}
+
+# For an atom whose larger component is p and smaller q, Fairy-Stockfish's
+# eight vectors and the direction pairs that select each one.
+_PICKS: list[tuple[tuple[int, int, int, int], frozenset[str]]] = [
+    # (file from q, file from p, rank from q, rank from p): file = a*q + b*p, rank = c*q + d*p
+    ((1, 0, 0, 1), frozenset({"ff", "vv", "rf", "rv"})),
+    ((-1, 0, 0, -1), frozenset({"bb", "vv", "lb", "lv"})),
+    ((0, 1, -1, 0), frozenset({"rr", "ss", "br", "bs"})),
+    ((0, -1, 1, 0), frozenset({"ll", "ss", "fl", "fs"})),
+    ((0, 1, 1, 0), frozenset({"rr", "ss", "fr", "fs"})),
+    ((0, -1, -1, 0), frozenset({"ll", "ss", "bl", "bs"})),
+    ((1, 0, 0, -1), frozenset({"bb", "vv", "rb", "rv"})),
+    ((-1, 0, 0, 1), frozenset({"ff", "vv", "lf", "lv"})),
+]
+# Relative direction words on a grid, as White's unit vectors.
+_WORDS: list[tuple[str, frozenset[Vec]]] = [
+    ("forward", frozenset({(0, 1)})),
+    ("backward", frozenset({(0, -1)})),
+    ("sideways", frozenset({(1, 0), (-1, 0)})),
+    ("forward-diagonal", frozenset({(1, 1), (-1, 1)})),
+    ("backward-diagonal", frozenset({(1, -1), (-1, -1)})),
+]
+_ORTHOGONAL = frozenset({(0, 1), (0, -1), (1, 0), (-1, 0)})
+_DIAGONAL = frozenset({(1, 1), (1, -1), (-1, 1), (-1, -1)})
+
+
+def moves_of(spec: dict[str, Any], board: Board | None = None) -> list[dict[str, Any]]:
+    """A piece's primitives: its `moves`, or what its `betza` expands to
+    (Betza needs a grid board when `board` is given)."""
+    if "betza" not in spec:
+        return list(spec.get("moves", []))
+    if board is not None and not isinstance(board.topology, GridTopology):
+        raise DeclarationError("betza notation is for grid boards: declare `moves` instead",
+                               "bad-betza")
+    return expand(spec["betza"])
+
+
+def expand(text: str) -> list[dict[str, Any]]:
+    """The primitives of a Betza string, one per atom, in the order written."""
+    out: list[dict[str, Any]] = []
+    dirs: list[str] = []
+    modes: set[str] = set()
+    initial = lame = False
+    i = begin = 0  # begin: where the current atom's modifiers start
+    while i < len(text):
+        c = text[i]
+        if c in "mc":
+            modes.add(c)
+        elif c == "i":
+            initial = True
+        elif c == "n":
+            lame = True
+        elif c in VERTICALS or c in HORIZONTALS:
+            # A direction pairs with the next letter when that letter repeats
+            # it or is of the other kind (`fr`, `ff`, `sv`), as in Fairy-Stockfish.
+            nxt = text[i + 1] if i + 1 < len(text) else ""
+            if nxt and (nxt == c or (c in VERTICALS) != (nxt in VERTICALS)) \
+                    and nxt in VERTICALS + HORIZONTALS:
+                dirs.append(c + nxt)
+                i += 1
+            else:
+                dirs.append(c + c)
+        elif c in LEAPERS or c in RIDERS:
+            rider, limit = c in RIDERS, 0
+            nxt = text[i + 1] if i + 1 < len(text) else ""
+            if nxt == c or nxt.isdigit():
+                rider, i = True, i + 1
+                if nxt.isdigit():
+                    limit = int(nxt)
+                    if limit == 0:
+                        raise _error(text, f"range 0 in '{c}0'")
+            atoms = (RIDERS if c in RIDERS else LEAPERS)[c]
+            if lame and (rider or any(q not in (0, p) for p, q in atoms)):
+                raise _error(text, f"'n{c}': n (lame) goes with a plain D, A, H or G "
+                             "(a straight leap)")
+            vectors = _pick(atoms, dirs)
+            if not vectors:
+                raise _error(text, f"'{text[begin:i + 1]}' selects no direction")
+            move = _primitive(atoms, vectors, rider, limit, lame)
+            if len(modes) == 1:
+                move["only"] = "move" if "m" in modes else "capture"
+            if initial:
+                move["initial"] = True
+            out.append(move)
+            dirs, modes, initial, lame, begin = [], set(), False, False, i + 1
+        else:
+            what = UNSUPPORTED.get(c)
+            raise _error(text, (f"'{c}' ({what}) is not supported" if what else
+                                f"unknown letter '{c}'") + " (supported: atoms W F D N A H C "
+                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n)")
+        i += 1
+    if dirs or modes or initial or lame:
+        raise _error(text, "modifiers at the end without an atom")
+    return out
+
+
+def _error(text: str, part: str) -> DeclarationError:
+    return DeclarationError(f"betza '{text}': {part}", "bad-betza")
+
+
+def _pick(atoms: list[Vec], dirs: list[str]) -> set[Vec]:
+    """White's vectors of the atoms that the direction pairs select."""
+    out: set[Vec] = set()
+    for p, q in atoms:
+        wanted = set(dirs)
+        if len(atoms) == 1 and q == 0:
+            # An orthogonal atom has single moves, so `fs` means `f` and `s`.
+            wanted = {d[0] * 2 for d in dirs} | {d[1] * 2 for d in dirs}
+        for (a, b, c, d), names in _PICKS:
+            if not dirs or names & wanted:
+                out.add((a * q + b * p, c * q + d * p))
+    return out
+
+
+def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
+               lame: bool) -> dict[str, Any]:
+    """One primitive for one atom (or K, R, B, Q) and its chosen vectors."""
+    if lame:
+        # A straight leap whose passed cells must be empty: a ride of exactly its length.
+        length = atoms[0][0]
+        units = {(x // length, y // length) for x, y in vectors}
+        if length == 1:
+            return {"step": _directions(units)}
+        return {"ride": _directions(units), "range": [length, length]}
+    unit = all(p == 1 for p, _ in atoms)
+    if rider and limit != 1:
+        move = {"ride": _directions(vectors) if unit else _vector_list(vectors)}
+        if limit:
+            move["range"] = limit
+        return move
+    if unit:
+        return {"step": _directions(vectors)}
+    (p, q), = atoms
+    if len(vectors) == len(_all_of(p, q)):
+        return {"leap": [q, p]}
+    return {"leap": [list(v) for v in sorted(vectors, reverse=True)]}
+
+
+def _all_of(p: int, q: int) -> set[Vec]:
+    return {(sx * x, sy * y) for x, y in ((p, q), (q, p)) for sx in (1, -1) for sy in (1, -1)}
+
+
+def _directions(units: set[Vec]) -> Any:
+    """Unit vectors as direction names, words where a whole word fits."""
+    if units == _ORTHOGONAL | _DIAGONAL:
+        return "all"
+    items: list[Any] = []
+    rest = set(units)
+    for family, members in (("orthogonal", _ORTHOGONAL), ("diagonal", _DIAGONAL)):
+        if members <= rest:
+            items.append(family)
+            rest -= members
+    for word, members in _WORDS:
+        if members <= rest:
+            items.append(word)
+            rest -= members
+    items += [list(v) for v in sorted(rest, reverse=True)]
+    return items[0] if len(items) == 1 else items
+
+
+def _vector_list(vectors: set[Vec]) -> Any:
+    items = [list(v) for v in sorted(vectors, reverse=True)]
+    return items[0] if len(items) == 1 else items
