@@ -235,23 +235,31 @@ class Game:
                 if mode & MOVE:
                     targets |= reached & ~occupied
                 targets &= allowed & ~done
-                reached &= allowed
-                if mode & CAPTURE and ep == "capture" and reached & self.ep_target:
-                    self._en_passant(frm, reached & self.ep_target, king, occupied, out)
+                en_passant = 0
+                if ep == "capture" and mode & CAPTURE:
+                    en_passant = reached & allowed & self.ep_target
+                    targets |= en_passant
                 while targets:
                     tbit = targets & -targets
                     targets ^= tbit
                     to = tbit.bit_length() - 1
+                    # The cell whose piece is captured: the target, or the
+                    # en passant victim's, which may open a line.
+                    if tbit & en_passant:
+                        gone = 1 << self.ep_victim
+                        kind, extra = EN_PASSANT, self.ep_victim
+                    else:
+                        gone = tbit
+                        kind, extra = NORMAL, 0
+                        if passed:
+                            extra = passed.get((frm, to), 0)
+                            kind = DOUBLE if extra else NORMAL
                     if is_king:
-                        if attackers(to, them, (occupied ^ low) | tbit, enemy & ~tbit):
+                        if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif low & risk and attackers(king, them, (occupied ^ low) | tbit,
-                                                  enemy & ~tbit):
+                    elif (low & risk or gone != tbit) and attackers(
+                            king, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                         continue
-                    kind, extra = NORMAL, 0
-                    if passed:
-                        extra = passed.get((frm, to), 0)
-                        kind = DOUBLE if extra else NORMAL
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
@@ -292,18 +300,6 @@ class Game:
         if not (checkers and v.first_move_evasion):
             return other_planes
         return other_planes | checkers if is_king else -1
-
-    def _en_passant(self, frm: int, targets: int, king: int, occupied: int,
-                    out: list[InternalMove]) -> None:
-        them = 1 - self.stm
-        victim = self.ep_victim
-        vbit = 1 << victim
-        while targets:
-            tbit = targets & -targets
-            targets ^= tbit
-            after = (occupied ^ (1 << frm) ^ vbit) | tbit
-            if not self._attackers(king, them, after, self.side_bb[them] ^ vbit):
-                out.append((frm, tbit.bit_length() - 1, 0, EN_PASSANT, victim))
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
