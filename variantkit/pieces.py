@@ -288,11 +288,9 @@ def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | Non
 
 
 def _shift(board: Board, cell: int, planes: int) -> int | None:
-    shift = getattr(board.topology, "shift_plane", None)
-    if shift is None:
-        raise DeclarationError("plane-shift needs a grid board with planes", "plane-shift-board")
-    result: int | None = shift(cell, planes)
-    return result
+    if board.topology.plane_of(cell) is None:
+        raise DeclarationError("plane-shift needs a board with planes", "plane-shift-board")
+    return board.topology.shift_plane(cell, planes)
 
 
 def _plane_shift(board: Board, spec: dict[str, Any], kind: str | None,

@@ -398,14 +398,13 @@ class Variant:
         self.first_move_evasion = "check-evasion" in exceptions
         if spec is None:
             return
-        planes = {c[2] for c in self.board.coords if len(c) > 2}
-        if spec.get("must-change") != "plane" or len(planes) < 2:
-            raise DeclarationError("first-move: must-change: plane needs a grid with planes",
+        plane_of = [self.board.topology.plane_of(cell) for cell in range(self.board.size)]
+        if spec.get("must-change") != "plane" or None in plane_of:
+            raise DeclarationError("first-move: must-change: plane needs a board with planes",
                                    "first-move-board")
-        plane_of = [c[2] for c in self.board.coords]
-        by_plane = [0] * (max(plane_of) + 1)
+        by_plane: dict[int | None, int] = {}
         for cell, plane in enumerate(plane_of):
-            by_plane[plane] |= 1 << cell
+            by_plane[plane] = by_plane.get(plane, 0) | 1 << cell
         self.same_plane = [by_plane[p] for p in plane_of]
 
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
@@ -456,11 +455,12 @@ def segment(board: Board, a: int, b: int) -> list[int]:
 
 def project(board: Board, cell: int, onto: int) -> int:
     """`cell` moved to the plane of `onto` (the same cell on flat boards)."""
-    coords = board.coords[cell]
-    if len(coords) < 3:
+    here, there = board.topology.plane_of(cell), board.topology.plane_of(onto)
+    if here is None or there is None:
         return cell
-    target = coords[:2] + board.coords[onto][2:]
-    return board.coords.index(target)
+    moved = board.topology.shift_plane(cell, there - here)
+    assert moved is not None  # every plane has the same cells
+    return moved
 
 
 def load(name_or_path: str | Path) -> Variant:

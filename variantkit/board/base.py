@@ -44,6 +44,14 @@ class Topology(Protocol):
         """Direction names a side may declare as its forward."""
         ...
 
+    def plane_of(self, cell: int) -> int | None:
+        """The plane a cell lies in, or None on a board without planes."""
+        ...
+
+    def shift_plane(self, cell: int, planes: int) -> int | None:
+        """The cell `planes` planes up (down if negative), or None."""
+        ...
+
 
 def unknown_direction(spec: Any, board_kind: str, families: list[str],
                       names: list[str]) -> DeclarationError:

@@ -207,6 +207,9 @@ class GridTopology:
         rest = cell // self.files
         return f, rest % self.ranks, rest // self.ranks
 
+    def plane_of(self, cell: int) -> int | None:
+        return self._coords(cell)[2] if self.planes > 1 else None
+
     def shift_plane(self, cell: int, planes: int) -> int | None:
         """The same file and rank `planes` planes up (down if negative)."""
         f, r, p = self._coords(cell)

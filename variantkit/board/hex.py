@@ -146,6 +146,12 @@ class HexTopology:
                      layout=[rows], labels=[("", row_labels, files)], topology=self)
 
     # -- directions ----------------------------------------------------------
+    def plane_of(self, cell: int) -> int | None:
+        return None  # a flat board
+
+    def shift_plane(self, cell: int, planes: int) -> int | None:
+        return None
+
     def forward_names(self) -> list[str]:
         return list(CLOCKWISE)
 

@@ -124,6 +124,12 @@ class PolarTopology:
                      layout=[layout], labels=[("", rows, list(self.sectors))], topology=self)
 
     # -- directions ----------------------------------------------------------
+    def plane_of(self, cell: int) -> int | None:
+        return None  # a flat board
+
+    def shift_plane(self, cell: int, planes: int) -> int | None:
+        return None
+
     def forward_names(self) -> list[str]:
         return list(NAMED)
 
