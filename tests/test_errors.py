@@ -224,3 +224,29 @@ pieces:
     game = variantkit.load(str(path)).new_game("3k4/8/8/8/8/8/2Q5/K7 w - - 0 1")
     moves = {str(m) for m in game.legal_moves()}
     assert {"c2d2", "c2d3", "c2c3"} <= moves
+
+
+def test_castling_follows_the_boards_own_lines(tmp_path: Path) -> None:
+    """Castling cells come from the topology's lines, so a castling along a
+    ring of a disk works like one along a rank."""
+    path = tmp_path / "ring.yaml"
+    path.write_text("""\
+variantkit: 1
+name: ring
+board:
+  polar: {sectors: abcdefgh, rings: ["1", "2"], centre: null}
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+  rook: {letter: R, moves: [{ride: orthogonal}]}
+setup: K2R4/5k2 w K - 0 1
+castling:
+  - {right: K, king: [a1, c1], rook: [d1, b1]}
+""", encoding="utf-8")
+    variant = variantkit.load(str(path))
+    (castling,) = variant.castlings
+    assert sorted(variant.board.names[c] for c in variant.board.cells_of(castling.empty)) \
+        == ["b1", "c1"]
+    assert [variant.board.names[c] for c in castling.safe] == ["a1", "b1", "c1"]
+    game = variant.new_game()
+    game.push("a1c1")
+    assert game.piece_at("c1") == "K" and game.piece_at("b1") == "R"

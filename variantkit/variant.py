@@ -437,20 +437,18 @@ def _problem_order(problem: Problem) -> tuple[str, int, int]:
 
 
 def segment(board: Board, a: int, b: int) -> list[int]:
-    """The cells of the straight line from `a` to `b`, both included."""
-    ca, cb = board.coords[a], board.coords[b]
-    delta = [y - x for x, y in zip(ca, cb, strict=True)]
-    steps = max((abs(d) for d in delta), default=0)
-    if steps == 0:
+    """The cells of the shortest line of the board from `a` to `b`, both
+    included: the topology's own lines, so it works on any board."""
+    if a == b:
         return [a]
-    if any(d % steps for d in delta):
+    topology = board.topology
+    paths = [cells[:cells.index(b) + 1] for d in topology.directions("all", None)
+             for cells in topology.rays(a, d) if b in cells]
+    if not paths:
         raise DeclarationError(
             f"{board.names[a]} and {board.names[b]} are not on one straight line",
             "castling-line")
-    unit = [d // steps for d in delta]
-    by_coords = {c: i for i, c in enumerate(board.coords)}
-    return [by_coords[tuple(x + u * k for x, u in zip(ca, unit, strict=True))]
-            for k in range(steps + 1)]
+    return [a, *min(paths, key=len)]
 
 
 def project(board: Board, cell: int, onto: int) -> int:
