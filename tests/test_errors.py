@@ -250,3 +250,12 @@ castling:
     game = variant.new_game()
     game.push("a1c1")
     assert game.piece_at("c1") == "K" and game.piece_at("b1") == "R"
+
+
+def test_move_values_and_variant_names_are_checked() -> None:
+    game = variantkit.load("chess").new_game("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+    assert str(game.push(variantkit.Move("e7", "e8", "Q"))) == "e7e8q"
+    with pytest.raises(variantkit.IllegalMoveError, match="not 42"):
+        game.push(42)  # type: ignore[arg-type]
+    with pytest.raises(VariantError, match="no variant given"):
+        variantkit.load("")

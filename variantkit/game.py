@@ -427,7 +427,11 @@ class Game:
         return self._public(self._stack[index][0])
 
     def _find(self, move: Move | str) -> InternalMove:
+        if not isinstance(move, Move | str):
+            raise IllegalMoveError(f"a move is a Move or a move string, not {move!r}")
         text = str(move)
+        if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
+            text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn))
         legal = self._legal()
         for m in legal:
             if str(self._public(m)) == text:

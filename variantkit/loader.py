@@ -323,6 +323,9 @@ def _find(name: str, folder: Path | None) -> Path | None:
 def resolve(name_or_path: str) -> Path:
     """The file of a bundled variant name or a path to a variant file."""
     name = str(name_or_path)
+    if not name.strip():
+        raise VariantError([Problem("no variant given: a bundled name or a path to a .yaml "
+                                    "file", "file-not-found", name)])
     found = _find(name, None)
     if found is None:
         if Path(name).suffix or len(Path(name).parts) > 1:
