@@ -1,30 +1,20 @@
 """Building position strings for scenario tests from {cell name: letter}.
 
-The placement follows the board's own layout (rows separated by `/`, planes
-by `|`), so one helper serves every topology.
+The pieces are placed on an empty game and written out by the library's own
+placement writer, so one helper serves every topology.
 """
 
 from __future__ import annotations
 
-from variantkit import Variant
+from variantkit import Game, Variant
+from variantkit.notation import placement as write_placement
 
 
 def placement(variant: Variant, pieces: dict[str, str]) -> str:
     """The placement field with `pieces` on their cells and nothing else."""
-    unknown = set(pieces) - set(variant.board.names)
-    assert not unknown, f"no such cells: {sorted(unknown)}"
-    groups = []
-    for rows in variant.board.layout:
-        texts = []
-        for row in rows:
-            text, empty = "", 0
-            for cell in row:
-                letter = pieces.get(variant.board.names[cell])
-                if letter is None:
-                    empty += 1
-                    continue
-                text += (str(empty) if empty else "") + letter
-                empty = 0
-            texts.append(text + (str(empty) if empty else ""))
-        groups.append("/".join(texts))
-    return "|".join(groups)
+    game = Game(variant)
+    for name, letter in pieces.items():
+        code = variant.code_of_letter(letter)
+        assert code is not None, f"no piece letter {letter!r}"
+        game.place(variant.board.cell(name), code)
+    return write_placement(game)
