@@ -69,7 +69,7 @@ def test_legal_and_deterministic_at_the_start(name: str) -> None:
     assert move in game.legal_moves()
     assert game.move_stack == [] and game.fen() == variant.setup_fen  # position untouched
     info = engine.info
-    assert info.depth == 2 and info.nodes > 0 and engine.nodes_per_second > 0
+    assert info.depth == 2 and info.nodes > 0 and info.nodes_per_second > 0
     assert info.pv[0] == move
     again = Engine(variant)
     assert again.best_move(game, depth=2) == move

@@ -134,11 +134,6 @@ class Engine:
         self._nodes = 0
         self._root_best: InternalMove | None = None
 
-    @property
-    def nodes_per_second(self) -> float:
-        """The speed of the last search."""
-        return self.info.nodes_per_second
-
     def best_move(self, game: Game, depth: int | None = None,
                   time_limit: float | None = None) -> Move:
         """The best move found searching `depth` plies deep; with

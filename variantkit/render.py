@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 
 from variantkit.board.base import Board
-from variantkit.board.grid import GridTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.game import Game
@@ -249,9 +248,9 @@ def _rows_of_squares(topology: object, board: Board, flip: bool,
                     width=left - gap - margin + edge, height=height + margin)
 
 
-# The drawing of each topology type; any other gets rows of squares.
+# The drawing of each topology type; grids, and any topology without a
+# drawing of its own, get rows of squares.
 _lay_out = singledispatch(_rows_of_squares)
-_lay_out.register(GridTopology, _rows_of_squares)
 
 
 @_lay_out.register
