@@ -303,11 +303,9 @@ class Game:
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
-        cells = self.cells
         v = self.variant
         for index, c in v.castlings_by_side[us]:
-            if (self.unmoved & c.need) != c.need or cells[c.king_from] != c.king_code \
-                    or cells[c.rook_from] != c.rook_code or occupied & c.empty:
+            if occupied & c.empty or not c.in_place(self):
                 continue
             if v.first_move_rule and not v.first_move_castling \
                     and v.same_plane[c.king_from] >> c.king_to & 1:

@@ -427,6 +427,11 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(_schema())
+
+
 def _deref(schema: Any) -> dict[str, Any]:
     """Follow local `$ref`s (the schema only uses `#/$defs/...`)."""
     while isinstance(schema, dict) and "$ref" in schema:
@@ -639,9 +644,8 @@ def _sorted(problems: Iterable[Problem]) -> list[Problem]:
 
 def validate(doc: Document) -> list[Problem]:
     """Every way `doc.data` departs from the schema, located and sorted."""
-    validator = jsonschema.Draft202012Validator(_schema())
     return _sorted(
-        p for error in validator.iter_errors(doc.data) for p in _schema_problems(doc, error)
+        p for error in _validator().iter_errors(doc.data) for p in _schema_problems(doc, error)
     )
 
 

@@ -181,9 +181,7 @@ def castling_rights(game: Game) -> str:
     """The castling field: rights whose king and rook are still unmoved."""
     letters: list[str] = []
     for c in game.variant.castlings:
-        if c.right not in letters and game.unmoved & c.need == c.need \
-                and game.cells[c.king_from] == c.king_code \
-                and game.cells[c.rook_from] == c.rook_code:
+        if c.right not in letters and c.in_place(game):
             letters.append(c.right)
     return "".join(letters) or "-"
 

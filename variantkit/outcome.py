@@ -73,8 +73,7 @@ def repetition_key(game: Game) -> int:
     v = game.variant
     key = game.hash ^ (v.turn_key if game.stm else 0)
     for i, c in enumerate(v.castlings):
-        if game.unmoved & c.need == c.need and game.cells[c.king_from] == c.king_code \
-                and game.cells[c.rook_from] == c.rook_code:
+        if c.in_place(game):
             key ^= v.right_keys[i % len(v.right_keys)]
     tracked = 0
     for code in v.unmoved_codes:

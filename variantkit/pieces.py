@@ -11,6 +11,7 @@ look-ups: `Reach` tables keyed by the occupancy of the cells that can block.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -415,7 +416,10 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int]) -> Flags:
                  suborn_types=suborn_types)
 
 
-def compile_pieces(ctx: Context, declared: dict[str, Any], located: Any) -> PieceSet:
+Located = Callable[[tuple[str | int, ...], Callable[[], Any]], Any]
+
+
+def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> PieceSet:
     """Compile every declared piece for both sides.
 
     `located(path, fn)` runs `fn` and turns a DeclarationError into a

@@ -68,6 +68,13 @@ class Castling:
     empty: int   # cells that must be empty
     safe: list[int] = field(default_factory=list)  # cells the king may not be attacked on
 
+    def in_place(self, game: Game) -> bool:
+        """Whether king and rook stand on their cells, not moved yet: the
+        right still holds (the other conditions are checked when castling)."""
+        return game.unmoved & self.need == self.need \
+            and game.cells[self.king_from] == self.king_code \
+            and game.cells[self.rook_from] == self.rook_code
+
 
 @dataclass
 class MaterialPattern:

@@ -81,7 +81,7 @@ class Board:
     labels: list[tuple[str, list[str], list[str]]]
     topology: Topology
     regions: dict[str, int] = field(default_factory=dict)
-    index: dict[str, int] = field(default_factory=dict)
+    index: dict[str, int] = field(init=False)  # name -> cell, from `names`
 
     def __post_init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.names)}
