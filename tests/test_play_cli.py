@@ -94,3 +94,11 @@ def test_selfplay_to_the_end() -> None:
                  "--random-plies", "0", "--depth", "1")
     assert "white wins      1" in result.output
     assert "average length  1.0 plies" in result.output
+
+
+def test_an_unwritable_pgn_file_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["play", "chess", "--pgn", str(tmp_path / "no" / "g.pgn")],
+                                input="e2e4\n")
+    assert result.exit_code == 1
+    assert "cannot write" in result.output + (result.stderr or "")
+    assert "Traceback" not in result.output

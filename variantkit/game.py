@@ -104,7 +104,13 @@ class Game:
         return self._public(internal)
 
     @property
+    def plies(self) -> int:
+        """How many moves have been played (and can be taken back)."""
+        return len(self._stack)
+
+    @property
     def move_stack(self) -> list[Move]:
+        """The moves played, oldest first."""
         return [self._public_at(i) for i in range(len(self._stack))]
 
     def is_check(self) -> bool:

@@ -74,6 +74,17 @@ def is_unreadable(problems: list[Problem]) -> bool:
     return any(p.rule in UNREADABLE for p in problems)
 
 
+def check_writable(path: str | None) -> None:
+    """Fail now, not after a long game, when `path` cannot be written."""
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) \
+            or (target.exists() and not os.access(target, os.W_OK)):
+        fail(f"cannot write {path}")
+
+
 def write_output(path: str, text: str, mode: str = "w") -> None:
     """Write (mode "w"), append ("a") or create ("x") a text file, or fail
     with a message naming it."""

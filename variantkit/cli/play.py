@@ -17,7 +17,15 @@ from collections.abc import Iterator
 
 import click
 
-from variantkit.cli.common import cli, fail, game_for, use_color, write_output
+from variantkit.cli.common import (
+    check_writable,
+    cli,
+    fail,
+    game_for,
+    position_options,
+    use_color,
+    write_output,
+)
 from variantkit.display import board_text
 from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError
@@ -43,16 +51,16 @@ MOVE_LIMIT = "move limit"
               help=f"Engine search depth in plies [default: {DEFAULT_DEPTH}].")
 @click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Engine thinking time per move, in seconds (instead of --depth).")
-@click.option("--fen", default=None, metavar="FEN",
-              help="Start from this position instead of the variant's setup.")
+@position_options
 @click.option("--pgn", "pgn_path", default=None, metavar="FILE",
               help="Save the game to FILE as PGN at the end.")
 def play(variant: str, side: str, depth: int | None, seconds: float | None, fen: str | None,
-         pgn_path: str | None) -> None:
+         moves: tuple[str, ...], pgn_path: str | None) -> None:
     """Play a game against the engine in the terminal."""
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
-    game = game_for(variant, fen, ())
+    check_writable(pgn_path)
+    game = game_for(variant, fen, moves)
     engine = Engine(game.variant)
     human = SIDES.index(side)
     strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
@@ -140,14 +148,15 @@ def answer(game: Game, entry: str) -> None:
               help="Stop a game unfinished after this many plies ('move limit').")
 @click.option("--random-plies", type=click.IntRange(0), default=4, show_default=True,
               help="Random legal moves at the start of each game, so that games differ.")
-@click.option("--fen", default=None, metavar="FEN",
-              help="Start from this position instead of the variant's setup.")
+@position_options
 @click.option("--pgn", "pgn_path", default=None, metavar="FILE",
               help="Append every game to FILE as PGN.")
 def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
-             random_plies: int, fen: str | None, pgn_path: str | None) -> None:
+             random_plies: int, fen: str | None, moves: tuple[str, ...],
+             pgn_path: str | None) -> None:
     """Let the engine play itself, then print the results."""
-    start = game_for(variant, fen, ())
+    check_writable(pgn_path)
+    start = game_for(variant, fen, moves)
     engine = Engine(start.variant)
     rng = random.Random(seed)
     results: Counter[str] = Counter()
@@ -157,20 +166,20 @@ def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
     for number in progress(count):
         game = start.copy()
         outcome = game.outcome()
-        while outcome is None and len(game.move_stack) < max_plies:
-            if len(game.move_stack) < random_plies:
+        while outcome is None and game.plies - start.plies < max_plies:
+            if game.plies - start.plies < random_plies:
                 game.push(rng.choice(game.legal_moves()))
             else:
                 game.push(engine.best_move(game, depth=depth))
             outcome = game.outcome()
-        plies += len(game.move_stack)
+        plies += game.plies - start.plies
         if outcome is not None:
             results[f"{outcome.winner} wins" if outcome.winner else "draws"] += 1
         reasons[outcome.reason if outcome else MOVE_LIMIT] += 1
         if pgn_path:
             write_output(pgn_path, write_pgn(game, Event="variantkit selfplay", Site="variantkit",
-                                     Round=str(number + 1), White=name, Black=name) + "\n",
-                 "a")
+                                             Round=str(number + 1), White=name, Black=name)
+                         + "\n", "a")
     summary = [(label, str(results[label])) for label in ("white wins", "black wins", "draws")]
     summary.append(("average length", f"{plies / count:.1f} plies"))
     ended = sorted(reasons.items())
