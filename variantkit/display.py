@@ -95,7 +95,8 @@ def _group_lines(game: Game, rows: list[list[int]],
     letters = [[symbol(c) for c in row] for row in rows]
     width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
-    checked = _checked_royal(game)
+    checked_name = game.checked_cell()
+    checked = variant.board.index[checked_name] if checked_name else None
     longest = max((len(row) for row in rows), default=0)
     lines: list[Text] = []
     for r, row in enumerate(rows):
@@ -123,14 +124,6 @@ def _group_lines(game: Game, rows: list[list[int]],
             footer.append(name.center(width), style=STYLES["label"])
         lines.append(footer)
     return title, lines
-
-
-def _checked_royal(game: Game) -> int | None:
-    """The cell of the side to move's royal piece when it is in check."""
-    if not game.is_check():
-        return None
-    cell = game.royal[game.stm]
-    return cell if cell >= 0 else None
 
 
 def _status(game: Game) -> Text:

@@ -119,6 +119,10 @@ class Game:
         return bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
                                     self.side_bb[1 - us]))
 
+    def checked_cell(self) -> str | None:
+        """The cell of the side to move's royal piece when it is in check."""
+        return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
+
     def piece_at(self, cell: str) -> str | None:
         """The FEN letter on a cell (uppercase White), or None."""
         index = self.variant.board.index.get(cell)

@@ -370,8 +370,9 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         frm, to = game._stack[-1][0][:2]
         for cell in (frm, to):
             marks.setdefault(cell, "last-move")
-    if game.is_check() and game.royal[game.stm] >= 0:
-        marks[game.royal[game.stm]] = "check"
+    checked = game.checked_cell()
+    if checked is not None:
+        marks[board.index[checked]] = "check"
 
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
