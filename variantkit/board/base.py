@@ -53,6 +53,16 @@ class Topology(Protocol):
         ...
 
 
+class Flat:
+    """For topologies without planes: no cell has a plane to leave."""
+
+    def plane_of(self, cell: int) -> int | None:
+        return None
+
+    def shift_plane(self, cell: int, planes: int) -> int | None:
+        return None
+
+
 def unknown_direction(spec: Any, board_kind: str, families: list[str],
                       names: list[str]) -> DeclarationError:
     """The error for a direction a topology does not know: a suggestion when

@@ -41,7 +41,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -88,7 +88,7 @@ def _mirror(v: Vector) -> Vector:
     return (v[0], -v[0] - v[1])
 
 
-class HexTopology:
+class HexTopology(Flat):
     """A hexagon of hexagons with `side` cells along each edge."""
 
     def __init__(self, side: int) -> None:
@@ -146,12 +146,6 @@ class HexTopology:
                      layout=[rows], labels=[("", row_labels, files)], topology=self)
 
     # -- directions ----------------------------------------------------------
-    def plane_of(self, cell: int) -> int | None:
-        return None  # a flat board
-
-    def shift_plane(self, cell: int, planes: int) -> int | None:
-        return None
-
     def forward_names(self) -> list[str]:
         return list(CLOCKWISE)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, unknown_direction
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -35,7 +35,7 @@ ORTHOGONAL_RULES = ("straight", "none")
 DIAGONAL_RULES = ("opposite-then-same-sense", "none")
 
 
-class PolarTopology:
+class PolarTopology(Flat):
     """Rings x sectors around an optional centre cell."""
 
     def __init__(self, sectors: list[str], rings: list[str], centre: str | None,
@@ -124,12 +124,6 @@ class PolarTopology:
                      layout=[layout], labels=[("", rows, list(self.sectors))], topology=self)
 
     # -- directions ----------------------------------------------------------
-    def plane_of(self, cell: int) -> int | None:
-        return None  # a flat board
-
-    def shift_plane(self, cell: int, planes: int) -> int | None:
-        return None
-
     def forward_names(self) -> list[str]:
         return list(NAMED)
 
