@@ -43,6 +43,11 @@ def bundled_dir() -> Path:
     return _data_dir("variants")
 
 
+def examples_dir() -> Path:
+    """The folder of the example variant files (`examples/`)."""
+    return _data_dir("examples")
+
+
 def schema_path() -> Path:
     """The JSON Schema of the variant format."""
     return _data_dir("schemas") / "variant.schema.json"

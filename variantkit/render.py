@@ -19,7 +19,7 @@ both.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import singledispatch
 
@@ -40,6 +40,10 @@ FONT = "'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', 'Arial Unicode M
 PALETTES = {2: ("#b58863", "#f0d9b5"), 3: ("#d18b47", "#ffce9e", "#e8ab6f")}
 LAST_MOVE = "#cdd23a"  # mixed into the cell's own colour, so it stays visible
 MARKED = "#4f8fe0"
+# Destinations of a selected piece, by kind of move (`render(targets=...)`):
+# each gets its own tint and its own mark (dot, ring, diamond), so the kinds
+# differ by shape as well as by colour.
+TARGETS = {"move": "#3f9b4f", "capture": "#d2452b", "suborn": "#8a4fd0"}
 CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
@@ -350,22 +354,27 @@ def _hex(topology: HexTopology, board: Board, flip: bool, facing: Collection[int
 
 
 def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
-           size: float | None = None) -> str:
+           size: float | None = None, targets: Mapping[str, str] | None = None) -> str:
     """The position as an SVG document.
 
     The last move's cells are tinted, the royal piece of a side in check sits
-    on a red cell, and the cells named in `highlight` are tinted blue.  `flip`
-    draws the board from Black's side.  `size` is the image's width in
-    pixels (the height follows); by default a square cell is 60 pixels.
-    A ValueError names an unknown highlighted cell.
+    on a red cell, and the cells named in `highlight` are tinted blue.
+    `targets` maps cells to a kind of move, `move`, `capture` or `suborn`
+    (a selected piece's destinations): each kind has its own tint and mark,
+    and the cell its kind as `data-mark` and as class `target-<kind>`.
+    `flip` draws the board from Black's side.  `size` is the image's width
+    in pixels (the height follows); by default a square cell is 60 pixels.
+    A ValueError names an unknown cell or kind.
     """
     variant = game.variant
     board = variant.board
     marks: dict[int, str] = {}
     for name in highlight:
-        if name not in board.index:
-            raise ValueError(f"unknown cell '{name}' to highlight")
-        marks[board.index[name]] = "highlight"
+        marks[_cell_index(board, name)] = "highlight"
+    for name, kind in (targets or {}).items():
+        if kind not in TARGETS:
+            raise ValueError(f"unknown kind of target '{kind}' (kinds: {', '.join(TARGETS)})")
+        marks[_cell_index(board, name)] = kind
     if game._stack:
         frm, to = game._stack[-1][0][:2]
         for cell in (frm, to):
@@ -397,10 +406,14 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         base = palette[board.colours[cell] % len(palette)]
         mark = marks.get(cell)
         fill = {"check": CHECK, "last-move": _mix(base, LAST_MOVE, 0.55),
-                "highlight": _mix(base, MARKED, 0.55)}.get(mark or "", base)
+                "highlight": _mix(base, MARKED, 0.55),
+                **{kind: _mix(base, tint, 0.45) for kind, tint in TARGETS.items()},
+                }.get(mark or "", base)
         attrs = {"data-cell": board.names[cell], **attrs, "fill": fill}
         if mark:
             attrs["data-mark"] = mark
+        if mark in TARGETS:
+            attrs["class"] = f"target-{mark}"
         if not square:  # cells of one colour can touch at a corner
             attrs.update({"stroke": EDGE, "stroke-width": "1"})
         out.append(f"<{tag}{_attrs(attrs)}/>")
@@ -413,9 +426,41 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         if code:
             out.append(_piece(game, cell, code, geo))
     out.append("</g>")
+    out.extend(_target_marks(marks, geo))
     out.extend(_legend(game, fairy, geo))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _cell_index(board: Board, name: str) -> int:
+    if name not in board.index:
+        raise ValueError(f"unknown cell '{name}' to highlight")
+    return board.index[name]
+
+
+def _target_marks(marks: dict[int, str], geo: Geometry) -> list[str]:
+    """Over each target cell, its kind's mark: a dot for a move, a ring for
+    a capture, a diamond for a suborn.  They let clicks through to the cell."""
+    out = ['<g class="targets" pointer-events="none">']
+    for cell, kind in marks.items():
+        if kind not in TARGETS:
+            continue
+        (x, y), r = geo.shapes[cell].anchor, 0.5 * geo.piece
+        colour = TARGETS[kind]
+        if kind == "move":
+            shape = f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(0.3 * r)}" fill="{colour}"/>'
+        elif kind == "capture":
+            shape = (f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(0.9 * r)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="{_num(0.16 * r)}"/>')
+        else:
+            d = 0.95 * r
+            points = f"{_num(x)},{_num(y - d)} {_num(x + d)},{_num(y)} " \
+                     f"{_num(x)},{_num(y + d)} {_num(x - d)},{_num(y)}"
+            shape = (f'<polygon points="{points}" fill="none" stroke="{colour}" '
+                     f'stroke-width="{_num(0.14 * r)}"/>')
+        out.append(f'<g data-target="{kind}">{shape}</g>')
+    out.append("</g>")
+    return out
 
 
 def _frames(board: Board, geo: Geometry) -> list[str]:

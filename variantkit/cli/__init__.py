@@ -8,11 +8,12 @@ Each module below registers its commands on the shared `cli` group:
 - `play`: play, selfplay (the built-in engine)
 - `author`: new, explain
 - `render`: render (a position as an SVG image)
+- `serve`: serve (the playground in the browser)
 """
 
 from __future__ import annotations
 
-from variantkit.cli import author, inspect, play, render  # noqa: F401  (registers their commands)
+from variantkit.cli import author, inspect, play, render, serve  # noqa: F401  (registers their commands)
 from variantkit.cli.common import cli, main
 
 __all__ = ["cli", "main"]

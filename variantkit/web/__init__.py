@@ -1,0 +1,14 @@
+"""The playground: a local web page to play, edit and check variants.
+
+`variantkit serve` runs it.  Modules: `sources` (where a variant comes from;
+the one door for untrusted YAML text), `tasks` (what a request computes),
+`workers` (child processes that bound each task's time and memory), `app`
+(the Starlette application and its JSON API); the page itself is plain
+HTML, CSS and JavaScript in `static/`.
+"""
+
+from __future__ import annotations
+
+from variantkit.web.app import create_app
+
+__all__ = ["create_app"]

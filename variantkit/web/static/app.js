@@ -1,0 +1,452 @@
+// The playground page.  The server keeps no game: the page holds the
+// variant's source, the start position and the moves played, and asks the
+// server for everything else (board, legal moves, status) after each change.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  source: null,      // {bundled: NAME} | {example: NAME} | {yaml: TEXT}
+  chosen: null,      // the source picked in the list, before any edit
+  pristine: "",      // its YAML text, to tell an edit from the original
+  start: null,       // a position string, or null for the variant's setup
+  moves: [],         // move strings, from the start
+  ply: 0,            // how many of them the board shows
+  selected: null,    // the selected cell
+  flip: false,
+  legal: [],         // legal moves of the shown position
+  pieces: {},        // lower-case letter -> piece name
+  turn: "white",
+  over: false,
+  search: null,      // {id, key} of the running engine search
+};
+
+let answered = 0;   // the newest request whose answer was shown
+let requested = 0;
+
+async function api(path, body, method) {
+  const options = body === undefined ? {method: method || "GET"}
+    : {method: method || "POST", headers: {"Content-Type": "application/json"},
+       body: JSON.stringify(body)};
+  try {
+    const response = await fetch(path, options);
+    return await response.json();
+  } catch (error) {
+    return {ok: false, problems: [{rule: "network", message: "the server does not answer"}]};
+  }
+}
+
+function request(extra) {
+  return Object.assign({source: state.source, start: state.start, moves: state.moves,
+                        ply: state.ply}, extra || {});
+}
+
+function positionKey() {
+  return JSON.stringify([state.source, state.start, state.moves.slice(0, state.ply)]);
+}
+
+function problemText(p) {
+  const where = p.line ? `line ${p.line}, column ${p.column}: ` : "";
+  return `${where}${p.message} (${p.rule})`;
+}
+
+// -- the position -----------------------------------------------------------
+
+async function refresh() {
+  const mine = ++requested;
+  let answer = await api("/api/position", request({select: state.selected, flip: state.flip}));
+  if (mine < answered) return;
+  if (!answer.ok && state.moves.length && answer.problems.some(
+      (p) => p.rule === "illegal-move" || p.rule === "bad-position")
+      && "yaml" in state.source) {
+    // An edit changed the rules under the moves played: start afresh.
+    state.start = null;
+    state.moves = [];
+    state.ply = 0;
+    state.selected = null;
+    answer = await api("/api/position", request({flip: state.flip}));
+    if (mine < answered) return;
+  }
+  answered = mine;
+  show(answer);
+}
+
+function show(answer) {
+  const board = $("board");
+  showProblems(answer.problems || []);
+  if (!answer.ok) {
+    board.dataset.state = "stale";
+    const first = answer.problems[0];
+    $("status").textContent = "yaml" in state.source && first && first.line
+      ? `The file has problems: the board shows its last valid version`
+      : problemText(first);
+    return;
+  }
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.cell : undefined;
+  board.innerHTML = answer.svg;
+  board.dataset.state = "ready";
+  board.dataset.variant = answer.name;
+  decorateCells(board, focused);
+  state.legal = answer.legal;
+  state.pieces = answer.pieces;
+  state.turn = answer.turn;
+  state.over = answer.over;
+  $("status").textContent = answer.status;
+  $("fen").value = answer.fen;
+  showMoves(answer.moves);
+}
+
+function decorateCells(board, focused) {
+  // Cells are buttons for the keyboard: Tab to one, Enter or Space to click.
+  for (const cell of board.querySelectorAll("g.cells [data-cell]")) {
+    const name = cell.dataset.cell;
+    const piece = board.querySelector(`[data-piece][data-cell="${CSS.escape(name)}"]`);
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    const mark = cell.dataset.mark && cell.dataset.mark !== "last-move"
+      ? `, ${cell.dataset.mark}` : "";
+    cell.setAttribute("aria-label",
+      `${name}${piece ? ", " + pieceName(piece.dataset.piece) : ""}${mark}`);
+    if (name === focused) cell.focus();
+  }
+}
+
+function pieceName(letter) {
+  const side = letter === letter.toUpperCase() ? "white" : "black";
+  return `${side} ${state.pieces[letter.toLowerCase()] || letter}`;
+}
+
+function showMoves(texts) {
+  const list = $("moves");
+  list.replaceChildren();
+  const offset = turnAtStart() === "white" ? 0 : 1;
+  texts.forEach((text, i) => {
+    const item = document.createElement("li");
+    const white = (i + offset) % 2 === 0;
+    item.className = white ? "white-move" : "black-move";
+    if (white || i === 0) {
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${Math.floor((i + offset) / 2) + 1}.${white ? "" : ".."}`;
+      item.append(number);
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.ply = String(i + 1);
+    button.textContent = text;
+    if (i + 1 === state.ply) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => goTo(i + 1));
+    item.append(button);
+    list.append(item);
+  });
+}
+
+function turnAtStart() {
+  const parts = (state.start || "").split(" ");
+  return parts[1] === "b" ? "black" : "white";
+}
+
+function showProblems(problems) {
+  const list = $("problems");
+  list.replaceChildren();
+  for (const p of problems) {
+    const item = document.createElement("li");
+    item.className = p.severity === "warning" ? "warning" : "error";
+    item.dataset.rule = p.rule;
+    if (p.line) {
+      item.dataset.line = p.line;
+      item.dataset.column = p.column;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = problemText(p);
+      button.addEventListener("click", () => jumpTo(p.line, p.column));
+      item.append(button);
+    } else {
+      item.textContent = problemText(p);
+    }
+    list.append(item);
+  }
+}
+
+function jumpTo(line, column) {
+  const editor = $("yaml");
+  const lines = editor.value.split("\n");
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  at += Math.max(0, (column || 1) - 1);
+  editor.focus();
+  editor.setSelectionRange(at, at);
+}
+
+// -- moving -----------------------------------------------------------------
+
+function onCell(name) {
+  const from = state.selected;
+  const candidates = from ? state.legal.filter((m) => m.from === from && m.to === name) : [];
+  if (candidates.length) {
+    choose(candidates).then((move) => { if (move) play(move); });
+    return;
+  }
+  const movable = state.legal.some((m) => m.from === name);
+  state.selected = movable && name !== from ? name : null;
+  refresh();
+}
+
+function choose(candidates) {
+  if (candidates.length === 1) return Promise.resolve(candidates[0].move);
+  const dialog = $("chooser");
+  const choices = $("choices");
+  choices.replaceChildren();
+  const promotes = candidates.some((m) => m.promotion);
+  $("chooser-title").textContent = promotes ? "Promote to" : "Which move?";
+  for (const m of candidates) {
+    const button = document.createElement("button");
+    button.value = m.move;
+    button.dataset.move = m.move;
+    button.textContent = m.promotion ? (state.pieces[m.promotion] || m.promotion)
+      : m.suborn ? "suborn" : "move";
+    choices.append(button);
+  }
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue || null), {once: true});
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+function play(move) {
+  stopSearch();
+  state.moves = state.moves.slice(0, state.ply).concat([move]);
+  state.ply = state.moves.length;
+  state.selected = null;
+  return refresh().then(engineTurn);
+}
+
+function goTo(ply) {
+  stopSearch();
+  state.ply = ply;
+  state.selected = null;
+  refresh();
+}
+
+function takeBack() {
+  stopSearch();
+  if (!state.ply) return;
+  // Against the engine, take back to the player's own turn.
+  let back = 1;
+  const engine = $("engine-side").value;
+  if (engine && state.ply >= 2 && state.turn !== engine) back = 2;
+  state.ply -= back;
+  state.moves = state.moves.slice(0, state.ply);
+  state.selected = null;
+  refresh();
+}
+
+// -- the engine -------------------------------------------------------------
+
+function engineTurn() {
+  const side = $("engine-side").value;
+  if (side && side === state.turn && !state.over) startSearch();
+}
+
+async function startSearch() {
+  stopSearch();
+  if (state.over) return;
+  const limit = $("engine-limit").value;
+  const amount = Number($("engine-amount").value) || 1;
+  const key = positionKey();
+  const info = $("engine-info");
+  info.textContent = "thinking…";
+  const answer = await api("/api/search", request({ply: undefined,
+    moves: state.moves.slice(0, state.ply), [limit]: amount}));
+  if (!answer.ok) { info.textContent = problemText(answer.problems[0]); return; }
+  if (key !== positionKey()) { api(`/api/search/${answer.id}`, undefined, "DELETE"); return; }
+  state.search = {id: answer.id, key};
+  pollSearch(state.search);
+}
+
+async function pollSearch(search) {
+  while (state.search === search) {
+    const answer = await api(`/api/search/${search.id}`);
+    if (state.search !== search) return;
+    const info = answer.info || {};
+    if (info.depth) {
+      $("engine-info").textContent =
+        `depth ${info.depth} · ${info.score} · ${info.pv.join(" ")} · ${info.nodes} nodes`;
+    }
+    if (!answer.ok) { $("engine-info").textContent = problemText(answer.problems[0]); return; }
+    if (answer.state === "done") {
+      state.search = null;
+      const result = answer.answer;
+      if (!result.ok) { $("engine-info").textContent = problemText(result.problems[0]); return; }
+      $("engine-info").textContent =
+        `played ${result.text} · depth ${result.depth} · ${result.score} · ${result.pv.join(" ")}`;
+      if (search.key === positionKey()) play(result.move);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function stopSearch() {
+  if (!state.search) return;
+  api(`/api/search/${state.search.id}`, undefined, "DELETE");
+  state.search = null;
+  $("engine-info").textContent = "stopped";
+}
+
+// -- variants and the editor ------------------------------------------------
+
+async function loadVariants() {
+  const answer = await api("/api/variants");
+  const select = $("variant");
+  for (const kind of ["bundled", "example"]) {
+    const group = document.createElement("optgroup");
+    group.label = kind === "bundled" ? "Bundled" : "Examples";
+    for (const v of answer.variants.filter((x) => x.kind === kind)) {
+      const option = document.createElement("option");
+      option.value = `${kind}:${v.name}`;
+      option.textContent = v.name;
+      group.append(option);
+    }
+    select.append(group);
+  }
+  const wanted = new URLSearchParams(location.search).get("variant") || "chess";
+  const match = answer.variants.find((v) => v.name === wanted);
+  const value = match ? `${match.kind}:${match.name}` : "bundled:chess";
+  select.value = value;
+  await choose_variant(value);
+}
+
+async function choose_variant(value) {
+  stopSearch();
+  const [kind, name] = value.split(":");
+  state.chosen = {[kind]: name};
+  state.source = state.chosen;
+  const answer = await api("/api/source", {source: state.source});
+  state.pristine = answer.ok ? answer.yaml : "";
+  $("yaml").value = state.pristine;
+  state.start = null;
+  state.moves = [];
+  state.ply = 0;
+  state.selected = null;
+  await refresh();
+  engineTurn();
+}
+
+let editTimer = null;
+function onEdit() {
+  clearTimeout(editTimer);
+  editTimer = setTimeout(() => {
+    stopSearch();
+    const text = $("yaml").value;
+    state.source = text === state.pristine ? state.chosen : {yaml: text};
+    state.selected = null;
+    refresh();
+  }, 400);
+}
+
+// -- analysis, position string, PGN ----------------------------------------
+
+async function perft() {
+  const depth = Number($("perft-depth").value) || 1;
+  $("analysis").textContent = `perft ${depth}: counting…`;
+  const answer = await api("/api/perft", request({depth}));
+  $("analysis").textContent = answer.ok
+    ? `perft ${answer.depth}: ${answer.nodes.toLocaleString("en")} nodes (${answer.seconds} s)`
+    : problemText(answer.problems[0]);
+}
+
+async function explain() {
+  if (!state.selected) {
+    $("analysis").textContent = "Select a piece on the board first.";
+    $("explain-board").replaceChildren();
+    return;
+  }
+  const answer = await api("/api/explain", request({cell: state.selected}));
+  $("analysis").textContent = answer.ok ? answer.text : problemText(answer.problems[0]);
+  $("explain-board").innerHTML = answer.ok ? answer.svg : "";
+}
+
+async function exportPgn() {
+  const answer = await api("/api/pgn", request());
+  if (!answer.ok) { $("status").textContent = problemText(answer.problems[0]); return; }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([answer.pgn], {type: "application/x-chess-pgn"}));
+  link.download = "game.pgn";
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+async function setFen(event) {
+  event.preventDefault();
+  stopSearch();
+  const previous = [state.start, state.moves, state.ply];
+  state.start = $("fen").value.trim() || null;
+  state.moves = [];
+  state.ply = 0;
+  state.selected = null;
+  const answer = await api("/api/position", request({flip: state.flip}));
+  if (!answer.ok) {
+    [state.start, state.moves, state.ply] = previous;
+    $("status").textContent = problemText(answer.problems[0]);
+    return;
+  }
+  show(answer);
+}
+
+async function copyFen() {
+  const field = $("fen");
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch (error) {
+    field.select();
+    document.execCommand("copy");
+  }
+}
+
+function typedMove(event) {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  const move = state.legal.find((m) => m.move === text);
+  if (!move) { $("status").textContent = `'${text}' is not a legal move here`; return; }
+  $("move-input").value = "";
+  play(move.move);
+}
+
+// -- wiring ------------------------------------------------------------------
+
+function cellOf(event) {
+  const target = event.target.closest && event.target.closest("[data-cell]");
+  return target ? target.dataset.cell : null;
+}
+
+$("board").addEventListener("click", (event) => {
+  const name = cellOf(event);
+  if (name) onCell(name);
+});
+$("board").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const name = cellOf(event);
+  if (name) { event.preventDefault(); onCell(name); }
+});
+$("variant").addEventListener("change", (event) => choose_variant(event.target.value));
+$("yaml").addEventListener("input", onEdit);
+$("flip").addEventListener("click", () => { state.flip = !state.flip; refresh(); });
+$("takeback").addEventListener("click", takeBack);
+$("restart").addEventListener("click", () => {
+  stopSearch(); state.start = null; state.moves = []; state.ply = 0; state.selected = null;
+  refresh().then(engineTurn);
+});
+$("export-pgn").addEventListener("click", exportPgn);
+$("fen-form").addEventListener("submit", setFen);
+$("copy-fen").addEventListener("click", copyFen);
+$("move-form").addEventListener("submit", typedMove);
+$("engine-move").addEventListener("click", startSearch);
+$("engine-stop").addEventListener("click", stopSearch);
+$("engine-side").addEventListener("change", engineTurn);
+$("perft").addEventListener("click", perft);
+$("explain").addEventListener("click", explain);
+
+loadVariants();

@@ -1,0 +1,253 @@
+"""What the playground computes, as functions of plain JSON requests.
+
+Each task takes the request's fields (a source, a start position, the moves
+played, ...) and returns a JSON-ready answer; the position is rebuilt from
+the start and the moves every time, so the server keeps no game state.  A
+variant's problems, a bad position string or an illegal move come back as
+`problems` records, never as an exception.  These functions run inside a
+playground worker process (`workers`), which bounds their time and memory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from variantkit.engine import Engine
+from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
+from variantkit.game import Game, Move
+from variantkit.pgn import write_pgn
+from variantkit.pieces import type_of
+from variantkit.render import render
+from variantkit.variant import Variant
+from variantkit.web.sources import RequestError, Variants, source_text
+
+MAX_PLIES = 1000        # moves a request may replay
+MAX_PERFT_DEPTH = 5
+MAX_ENGINE_DEPTH = 8
+MAX_ENGINE_SECONDS = 10.0
+
+Answer = dict[str, Any]
+_variants = Variants()
+
+
+def move_text(game: Game, move: Move) -> str:
+    """How the move list writes `move`, played from `game`'s position."""
+    return str(move)
+
+
+def problem_record(problem: Problem) -> Answer:
+    return {"line": problem.line, "column": problem.column, "rule": problem.rule,
+            "message": problem.message, "severity": problem.severity}
+
+
+def failure(message: str, rule: str) -> Answer:
+    """An answer carrying one problem that has no place in a file."""
+    return {"ok": False, "problems": [{"line": None, "column": None, "rule": rule,
+                                       "message": message, "severity": "error"}]}
+
+
+def _field(request: Answer, name: str, kind: type | tuple[type, ...],
+           default: Any = None) -> Any:
+    """A request's field, checked to be of `kind` (a bool is no number)."""
+    value = request.get(name, default)
+    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise RequestError(f"'{name}' has the wrong type")
+    return value
+
+
+class Position:
+    """The request's game: the variant, the start position and the moves
+    replayed, with each move's text; the game stands after the first `ply`
+    moves (all of them by default)."""
+
+    def __init__(self, request: Answer) -> None:
+        self.variant: Variant = _variants.get(request.get("source"))
+        start = _field(request, "start", str)
+        moves = _field(request, "moves", list, [])
+        if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
+            raise RequestError(f"'moves' should be at most {MAX_PLIES} move strings")
+        self.game = self.variant.new_game(start or None)
+        self.texts: list[str] = []
+        for text in moves:
+            move = next((m for m in self.game.legal_moves() if str(m) == text), None)
+            if move is None:
+                self.game.push(text)  # raises IllegalMoveError with the reason
+                raise AssertionError  # a legal move is always found above
+            self.texts.append(move_text(self.game, move))
+            self.game.push(move)
+        ply = _field(request, "ply", int, len(moves))
+        if not 0 <= ply <= len(moves):
+            raise RequestError(f"'ply' should be between 0 and {len(moves)}")
+        for _ in range(len(moves) - ply):
+            self.game.pop()
+
+    def status(self) -> str:
+        """Whose turn, check and the result, as the status line shows them."""
+        outcome = self.game.outcome()
+        if outcome is not None:
+            return str(outcome).capitalize()
+        check = ", in check" if self.game.is_check() else ""
+        return f"{self.game.turn.capitalize()} to move{check}"
+
+    def cell(self, name: Any) -> int:
+        index = self.variant.board.index.get(name) if isinstance(name, str) else None
+        if index is None:
+            raise RequestError(f"unknown cell {name!r}")
+        return index
+
+    def kind_of(self, move: Move) -> str:
+        """`suborn`, `capture` (the opponent loses a piece, en passant
+        included) or `move`."""
+        if move.suborn:
+            return "suborn"
+        them = 1 - self.game.stm
+        before = self.game.side_bb[them].bit_count()
+        self.game.push(move)
+        after = self.game.side_bb[them].bit_count()
+        self.game.pop()
+        return "capture" if after < before else "move"
+
+
+def position(request: Answer) -> Answer:
+    """The board, position string, status, move list and legal moves; with
+    `select` (a cell), that piece's destinations marked on the board."""
+    here = Position(request)
+    game = here.game
+    legal = game.legal_moves()
+    selected = _field(request, "select", str)
+    targets: dict[str, str] = {}
+    if selected is not None:
+        here.cell(selected)
+        for move in legal:
+            if move.from_cell == selected:
+                kind = here.kind_of(move)
+                # A cell both reached and suborned shows the suborn.
+                if targets.get(move.to_cell) != "suborn":
+                    targets[move.to_cell] = kind
+    outcome = game.outcome()
+    flip = bool(request.get("flip"))
+    svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets)
+    return {
+        "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
+        "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
+        "turn": game.turn, "over": outcome is not None, "moves": here.texts,
+        "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
+                   "promotion": m.promotion, "suborn": m.suborn} for m in legal],
+        "pieces": {t.letter.lower(): t.name for t in here.variant.pieces.types},
+    }
+
+
+def source(request: Answer) -> Answer:
+    """The YAML text of a bundled or example variant, for the editor."""
+    return {"ok": True, "yaml": source_text(request.get("source"))}
+
+
+def perft(request: Answer) -> Answer:
+    """The number of move sequences `depth` plies deep (at most MAX_PERFT_DEPTH)."""
+    from variantkit import perft as count
+
+    depth = _field(request, "depth", int, 1)
+    if not 1 <= depth <= MAX_PERFT_DEPTH:
+        raise RequestError(f"perft depth is 1 to {MAX_PERFT_DEPTH} in the playground")
+    game = Position(request).game
+    started = time.perf_counter()
+    nodes = count(game, depth)
+    return {"ok": True, "depth": depth, "nodes": nodes,
+            "seconds": round(time.perf_counter() - started, 3)}
+
+
+def explain(request: Answer) -> Answer:
+    """The piece on `cell`: its legal moves here, and where it reaches from
+    that cell on an otherwise empty board (drawn, with its marks)."""
+    here = Position(request)
+    game, variant = here.game, here.variant
+    cell = here.cell(request.get("cell"))
+    code = game.cells[cell]
+    if not code:
+        raise RequestError(f"no piece on {variant.board.names[cell]}")
+    kind = variant.pieces.types[type_of(code)]
+    name = variant.board.names[cell]
+    legal = sorted(m.to_cell for m in game.legal_moves() if m.from_cell == name)
+    alone = Game(variant)
+    alone.place(cell, code)
+    reached = variant.board.cells_of(variant.empty_board_reach(code, cell))
+    side = "white" if code & 1 == 0 else "black"
+    lines = [f"{side} {kind.name} ({variant.letter_of_code(code)}) on {name}",
+             f"legal moves now ({len(legal)}): {' '.join(legal) or 'none'}",
+             f"on an empty board it reaches ({len(reached)}): "
+             + " ".join(variant.board.names[c] for c in reached)]
+    svg = render(alone, highlight=[name],
+                 targets={variant.board.names[c]: "move" for c in reached})
+    return {"ok": True, "text": "\n".join(lines), "svg": svg}
+
+
+def pgn(request: Answer) -> Answer:
+    """The game up to the shown position as PGN text."""
+    return {"ok": True, "pgn": write_pgn(Position(request).game, Event="variantkit playground")}
+
+
+def search(request: Answer, report: Callable[[Answer], None]) -> Answer:
+    """The engine's move, deepening one ply at a time and reporting each
+    depth's evaluation and main line; `seconds` or `depth` bound it (both
+    capped)."""
+    here = Position(request)
+    game = here.game
+    seconds = _field(request, "seconds", (int, float))
+    depth = _field(request, "depth", int)
+    if seconds is not None:
+        seconds = min(max(float(seconds), 0.1), MAX_ENGINE_SECONDS)
+    depth = min(max(depth or MAX_ENGINE_DEPTH, 1), MAX_ENGINE_DEPTH)
+    if not game.legal_moves():
+        raise RequestError("the game is over")
+    engine = Engine(here.variant)
+    # Without a time the depth decides, yet the search never passes the cap.
+    budget = seconds if seconds is not None else MAX_ENGINE_SECONDS
+    deadline = time.perf_counter() + budget
+    best: Answer = {}
+    for d in range(1, depth + 1):
+        left = deadline - time.perf_counter()
+        if d > 1 and left <= 0:
+            break
+        move = engine.best_move(game, depth=d, time_limit=max(left, 0.01))
+        info = engine.info
+        best = {"move": str(move), "text": move_text(game, move), "depth": info.depth,
+                "score": info.score_text, "nodes": info.nodes, "pv": _line(game, info.pv)}
+        report(best)
+        if info.depth < d:
+            break  # the time ran out inside this depth
+    return {"ok": True, **best}
+
+
+def _line(game: Game, moves: list[Move]) -> list[str]:
+    """A main line as the move list writes it."""
+    texts = []
+    for move in moves:
+        texts.append(move_text(game, move))
+        game.push(move)
+    for _ in moves:
+        game.pop()
+    return texts
+
+
+TASKS: dict[str, Callable[[Answer], Answer]] = {
+    "position": position, "source": source, "perft": perft, "explain": explain, "pgn": pgn,
+}
+
+
+def run(task: Callable[..., Answer], *args: Any) -> Answer:
+    """A task's answer, with every foreseen failure as problems."""
+    try:
+        return task(*args)
+    except VariantError as exc:
+        return {"ok": False, "problems": [problem_record(p) for p in exc.problems]}
+    except InvalidFenError as exc:
+        return failure(f"bad position string: {exc}", "bad-position")
+    except IllegalMoveError as exc:
+        return failure(str(exc), "illegal-move")
+    except RequestError as exc:
+        return failure(str(exc), "bad-request")
+    except (MemoryError, RecursionError):
+        return failure("the variant needs more memory than the playground allows",
+                       "too-large")

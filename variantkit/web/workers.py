@@ -1,0 +1,235 @@
+"""Child processes that do the playground's work, bounded in time and memory.
+
+The server never compiles a variant or searches a position itself: typed
+YAML is untrusted, and a 26x100 board or an alias bomb could take minutes
+and gigabytes.  A `Pool` of `Worker` processes answers the quick tasks
+(each with a time limit; a worker that overruns is ended and replaced), and
+each engine search runs in a `Search` process of its own, which reports every
+depth it completes and can be stopped at any time.  Every child caps its
+own address space, so a runaway allocation fails inside the child only.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import resource
+import secrets
+import threading
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from variantkit.web.tasks import Answer, failure
+
+MEMORY_LIMIT = 2 << 30  # bytes of address space for each child
+TASK_SECONDS = {"position": 6.0, "source": 6.0, "explain": 6.0, "pgn": 6.0, "perft": 20.0}
+# A search ends by itself at tasks.MAX_ENGINE_SECONDS; this leaves room for
+# starting the process and compiling the variant.
+SEARCH_SECONDS = 20.0
+MAX_SEARCHES = 2        # running at once
+KEEP_FINISHED = 60.0    # seconds a finished search's answer stays readable
+
+# A fresh interpreter for each child: forking a threaded server is unsafe.
+_context = multiprocessing.get_context("spawn")
+
+
+def _limit_memory(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _serve(conn: Connection, limit: int) -> None:
+    """A worker's life: answer (task, request) pairs until the pipe closes."""
+    _limit_memory(limit)
+    from variantkit.web.tasks import TASKS, run
+    while True:
+        try:
+            name, request = conn.recv()
+        except EOFError:
+            return
+        conn.send(run(TASKS[name], request))
+
+
+def _search(conn: Connection, limit: int, request: Answer) -> None:
+    """A search's life: ("info", ...) after each depth, then ("done", answer)."""
+    _limit_memory(limit)
+    from variantkit.web.tasks import run, search
+    conn.send(("done", run(search, request, lambda info: conn.send(("info", info)))))
+
+
+def _died(what: str) -> Answer:
+    return failure(f"the {what} stopped: it needed more memory than the playground allows",
+                   "memory-limit")
+
+
+class Worker:
+    """One child process answering tasks one at a time."""
+
+    def __init__(self, memory: int = MEMORY_LIMIT) -> None:
+        self.memory = memory
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
+
+    def start(self) -> Connection:
+        if self._process is None or self._conn is None or not self._process.is_alive():
+            self.stop()
+            mine, theirs = _context.Pipe()
+            self._process = _context.Process(target=_serve, args=(theirs, self.memory),
+                                             daemon=True, name="variantkit-worker")
+            self._process.start()
+            theirs.close()
+            self._conn = mine
+        return self._conn
+
+    def call(self, name: str, request: Any, seconds: float) -> Answer:
+        """The task's answer, or a problem saying it took too long."""
+        conn = self.start()
+        conn.send((name, request))
+        if conn.poll(seconds):
+            try:
+                answer: Answer = conn.recv()
+                return answer
+            except EOFError:
+                self.stop()
+                return _died("worker")
+        self.stop()
+        return failure(f"this took longer than the playground allows ({seconds:g} s)",
+                       "time-limit")
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+        if self._conn is not None:
+            self._conn.close()
+        self._process = self._conn = None
+
+
+class Pool:
+    """A few workers shared by every request; a request waits for a free one."""
+
+    def __init__(self, size: int = 2, memory: int = MEMORY_LIMIT) -> None:
+        self._workers = [Worker(memory) for _ in range(size)]
+        self._free: queue.Queue[Worker] = queue.Queue()
+        for worker in self._workers:
+            self._free.put(worker)
+
+    def warm(self) -> None:
+        """Start every worker now, so that the first page is quick."""
+        for worker in self._workers:
+            worker.start()
+
+    def call(self, name: str, request: Any) -> Answer:
+        worker = self._free.get()
+        try:
+            return worker.call(name, request, TASK_SECONDS[name])
+        finally:
+            self._free.put(worker)
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.stop()
+
+
+class Search:
+    """One engine search in its own process."""
+
+    def __init__(self, request: Answer, memory: int = MEMORY_LIMIT) -> None:
+        mine, theirs = _context.Pipe(duplex=False)
+        self._conn = mine
+        self._process: BaseProcess | None = _context.Process(
+            target=_search, args=(theirs, memory, request), daemon=True,
+            name="variantkit-search")
+        self._process.start()
+        theirs.close()
+        self.started = time.monotonic()
+        self.finished: float | None = None
+        self.info: Answer = {}
+        self.answer: Answer | None = None
+
+    def poll(self) -> Answer:
+        """What the search has found so far, and its answer once done."""
+        while self.answer is None:
+            try:
+                if not self._conn.poll():
+                    break
+                kind, value = self._conn.recv()
+            except (EOFError, OSError):
+                self._finish(_died("search"))
+                break
+            if kind == "info":
+                self.info = value
+            else:
+                self._finish(value)
+        if self.answer is None and time.monotonic() - self.started > SEARCH_SECONDS:
+            # Past its time: the deepest move found stands, if any.
+            self._finish({"ok": True, **self.info} if self.info else failure(
+                f"the engine found no move in {SEARCH_SECONDS:g} s", "time-limit"))
+        return {"state": "running" if self.answer is None else "done", "info": self.info,
+                "answer": self.answer}
+
+    def stop(self) -> None:
+        if self.answer is None:
+            self._finish(failure("the search was stopped", "stopped"))
+
+    @property
+    def running(self) -> bool:
+        return self.answer is None
+
+    def _finish(self, answer: Answer) -> None:
+        self.answer = answer
+        self.finished = time.monotonic()
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+            self._process = None
+        self._conn.close()
+
+
+class Searches:
+    """The running and recently finished searches, by id."""
+
+    def __init__(self, memory: int = MEMORY_LIMIT) -> None:
+        self.memory = memory
+        self._searches: dict[str, Search] = {}
+        self._lock = threading.Lock()
+
+    def start(self, request: Answer) -> Answer:
+        with self._lock:
+            self._tidy()
+            if sum(s.running for s in self._searches.values()) >= MAX_SEARCHES:
+                return failure(f"the engine is busy ({MAX_SEARCHES} searches running): "
+                               "stop one first", "busy")
+            key = secrets.token_hex(8)
+            self._searches[key] = Search(request, self.memory)
+            return {"ok": True, "id": key}
+
+    def poll(self, key: str) -> Answer:
+        with self._lock:
+            self._tidy()
+            search = self._searches.get(key)
+            if search is None:
+                return failure(f"no search '{key}'", "bad-request")
+            return {"ok": True, **search.poll()}
+
+    def stop(self, key: str) -> Answer:
+        with self._lock:
+            search = self._searches.pop(key, None)
+            if search is not None:
+                search.stop()
+            return {"ok": True}
+
+    def close(self) -> None:
+        with self._lock:
+            for search in self._searches.values():
+                search.stop()
+            self._searches.clear()
+
+    def _tidy(self) -> None:
+        """Poll every search (ending those past their time); forget old answers."""
+        now = time.monotonic()
+        for key, search in list(self._searches.items()):
+            search.poll()
+            if search.finished is not None and now - search.finished > KEEP_FINISHED:
+                del self._searches[key]
