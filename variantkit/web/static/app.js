@@ -84,12 +84,15 @@ function show(answer) {
   }
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.cell : undefined;
+  state.legal = answer.legal;
+  state.pieces = answer.pieces;
   board.innerHTML = answer.svg;
   board.dataset.state = "ready";
   board.dataset.variant = answer.name;
+  board.dataset.source = Object.keys(state.source)[0] === "yaml" ? "editor" : "file";
+  const box = board.querySelector("svg").viewBox.baseVal;
+  $("play").classList.toggle("wide", box.width > 1.8 * box.height);
   decorateCells(board, focused);
-  state.legal = answer.legal;
-  state.pieces = answer.pieces;
   state.turn = answer.turn;
   state.over = answer.over;
   $("status").textContent = answer.status;
