@@ -30,3 +30,11 @@ bench: $(VENV)/.test-deps
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The browser tests (tests/test_web_browser.py) drive Debian's Chromium:
+# installed here when missing (make test runs as root on CI).
+.PHONY: browser
+test: browser
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; }

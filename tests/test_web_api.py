@@ -1,0 +1,190 @@
+"""The playground's server without a browser: its JSON API, its limits on
+untrusted input, and `variantkit serve`'s refusal of a busy port.
+
+The application runs in-process (Starlette's test client) with its real
+worker processes, so time and memory limits are the ones a user meets.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+import variantkit
+from variantkit.cli import cli
+from variantkit.render import render
+from variantkit.web import create_app, workers
+from variantkit.web.sources import MAX_YAML_BYTES
+
+CHESS = {"bundled": "chess"}
+DIPLOMAT_SUBORN = "2BKRD3bkrd1/1PPPP2hppp1pH/5P5p2/1 b - - 2 4"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+        yield client
+
+
+def post(client: TestClient, path: str, body: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = client.post(path, json=body).json()
+    return answer
+
+
+def rules(answer: dict[str, Any]) -> list[str]:
+    return [p["rule"] for p in answer["problems"]]
+
+
+def marks(svg: str) -> dict[str, str]:
+    return dict(re.findall(r'data-cell="(\w+)"[^>]*data-mark="([\w-]+)"', svg))
+
+
+def test_catalogue_offers_bundled_variants_and_examples(client: TestClient) -> None:
+    offered = client.get("/api/variants").json()["variants"]
+    assert {"kind": "bundled", "name": "diplomat"} in offered
+    assert {"kind": "example", "name": "glinski"} in offered
+    assert "inherits: chess" in post(client, "/api/source", {"source": {"bundled": "strato"}})[
+        "yaml"]
+
+
+def test_position_after_moves_agrees_with_the_library(client: TestClient) -> None:
+    moves = ["e2e4", "d7d5"]
+    answer = post(client, "/api/position", {"source": CHESS, "moves": moves, "select": "e4"})
+    game = variantkit.load("chess").new_game()
+    for move in moves:
+        game.push(move)
+    assert answer["ok"] and answer["fen"] == game.fen()
+    assert answer["status"] == "White to move"
+    assert sorted(m["move"] for m in answer["legal"]) == sorted(map(str, game.legal_moves()))
+    assert marks(answer["svg"]) == {"e4": "highlight", "d5": "capture", "e5": "move",
+                                    "d7": "last-move"}
+    # `ply` shows an earlier position of the same game.
+    earlier = post(client, "/api/position", {"source": CHESS, "moves": moves, "ply": 1})
+    assert earlier["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert len(earlier["moves"]) == 2
+
+
+def test_suborn_targets_are_marked_as_suborns(client: TestClient) -> None:
+    answer = post(client, "/api/position", {"source": {"bundled": "diplomat"},
+                                            "start": DIPLOMAT_SUBORN, "select": "m1"})
+    assert marks(answer["svg"]) == {"m1": "highlight", "n1": "move", "l2": "move",
+                                    "n2": "suborn"}
+    assert 'class="target-suborn"' in answer["svg"]
+
+
+def test_render_marks_targets_by_kind() -> None:
+    game = variantkit.load("chess").new_game()
+    svg = render(game, targets={"e3": "move", "e4": "capture", "e5": "suborn"})
+    assert marks(svg) == {"e3": "move", "e4": "capture", "e5": "suborn"}
+    assert [kind for kind in re.findall(r'data-target="(\w+)"', svg)] == \
+        ["move", "capture", "suborn"]
+    with pytest.raises(ValueError, match="kind of target 'jump'"):
+        render(game, targets={"e3": "jump"})
+    with pytest.raises(ValueError, match="unknown cell 'z9'"):
+        render(game, targets={"z9": "move"})
+
+
+def test_mistakes_come_back_as_problems(client: TestClient) -> None:
+    illegal = post(client, "/api/position", {"source": CHESS, "moves": ["e2e5"]})
+    assert rules(illegal) == ["illegal-move"] and "e2e5" in illegal["problems"][0]["message"]
+    assert rules(post(client, "/api/position", {"source": CHESS, "start": "8/8 w"})) == \
+        ["bad-position"]
+    assert rules(post(client, "/api/position", {"source": {"bundled": "../x"}})) == \
+        ["file-not-found"]
+    assert rules(post(client, "/api/position", {"source": "chess"})) == ["bad-request"]
+    assert rules(post(client, "/api/perft", {"source": CHESS, "depth": 9})) == ["bad-request"]
+    response = client.post("/api/position", content=b"{not json")
+    assert response.status_code == 400 and rules(response.json()) == ["bad-request"]
+    typo = post(client, "/api/position", {"source": {
+        "yaml": "variantkit: 1\nname: x\ninherits: chess\nsetup: 8/8 w - - 0 1\n"}})
+    assert typo["problems"][0]["line"] == 4 and typo["problems"][0]["rule"] == "bad-setup"
+
+
+def test_typed_yaml_inherits_only_bundled_variants(client: TestClient) -> None:
+    for parent in ("/etc/hostname", "../variants/chess.yaml", "chess.yaml"):
+        answer = post(client, "/api/position", {"source": {
+            "yaml": f"variantkit: 1\nname: x\ninherits: {parent}\n"}})
+        assert rules(answer) == ["inherit-not-allowed"]
+        assert answer["problems"][0]["line"] == 3
+    edited = post(client, "/api/position", {"source": {
+        "yaml": "variantkit: 1\nname: mine\ninherits: chess\n"}})
+    assert edited["ok"] and edited["name"] == "mine"
+
+
+def test_oversized_input_is_refused(client: TestClient) -> None:
+    long = "variantkit: 1\nname: x\n" + "#" * MAX_YAML_BYTES
+    assert rules(post(client, "/api/position", {"source": {"yaml": long}})) == \
+        ["input-too-large"]
+    response = client.post("/api/position", content=b"[" * 300_000)
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize("text", [
+    # A 26x100 board: minutes and gigabytes to compile without limits.
+    "variantkit: 1\nname: big\ninherits: chess\nboard:\n  grid: {files: 26, ranks: 100}\n",
+    # An alias bomb: nine levels of nine references each.
+    "variantkit: 1\nname: bomb\na: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n"
+        for a, b in zip("abcdefghi", "bcdefghij", strict=True)),
+])
+def test_hostile_files_do_not_stall_the_server(client: TestClient, text: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(workers.TASK_SECONDS, "position", 2.0)
+    started = time.monotonic()
+    answer = post(client, "/api/position", {"source": {"yaml": text}})
+    assert time.monotonic() - started < 10
+    assert not answer["ok"]
+    assert rules(answer)[0] in ("time-limit", "memory-limit", "schema", "unknown-key",
+                                "board-size")
+    # The worker that was stopped is replaced: the next request is served.
+    assert post(client, "/api/position", {"source": CHESS})["ok"]
+
+
+def test_perft_explain_and_pgn(client: TestClient) -> None:
+    assert post(client, "/api/perft", {"source": CHESS, "depth": 3})["nodes"] == 8902
+    explained = post(client, "/api/explain", {"source": CHESS, "cell": "g1"})
+    assert "white knight (N) on g1" in explained["text"]
+    assert "legal moves now (2): f3 h3" in explained["text"]
+    pgn = post(client, "/api/pgn", {"source": CHESS, "moves": ["e2e4", "e7e5"]})["pgn"]
+    assert '[Variant "chess"]' in pgn and "1. " in pgn
+
+
+def test_search_reports_depths_and_can_be_stopped(client: TestClient) -> None:
+    started = post(client, "/api/search", {"source": CHESS, "moves": ["e2e4"], "depth": 2})
+    key = started["id"]
+    deadline = time.monotonic() + 20
+    while True:
+        answer = client.get(f"/api/search/{key}").json()
+        if answer["state"] == "done" or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    result = answer["answer"]
+    assert result["ok"] and result["depth"] == 2 and len(result["pv"]) >= 1
+    game = variantkit.load("chess").new_game()
+    game.push("e2e4")
+    assert result["move"] in {str(m) for m in game.legal_moves()}
+
+    long = post(client, "/api/search", {"source": CHESS, "seconds": 10})["id"]
+    client.delete(f"/api/search/{long}")
+    assert rules(client.get(f"/api/search/{long}").json()) == ["bad-request"]
+
+
+def test_requests_for_another_host_name_are_refused(client: TestClient) -> None:
+    assert client.get("/api/variants", headers={"Host": "attacker.example"}).status_code == 400
+
+
+def test_serve_refuses_a_busy_port() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}: the port is in use" in result.output
