@@ -71,10 +71,8 @@ class Position:
         self.game = self.variant.new_game(start or None)
         self.texts: list[str] = []
         for text in moves:
-            move = next((m for m in self.game.legal_moves() if str(m) == text), None)
-            if move is None:
-                self.game.push(text)  # raises IllegalMoveError with the reason
-                raise AssertionError  # a legal move is always found above
+            move = self.game.push(text)  # raises IllegalMoveError with the reason
+            self.game.pop()
             self.texts.append(move_text(self.game, move))
             self.game.push(move)
         ply = _field(request, "ply", int, len(moves))
@@ -174,8 +172,9 @@ def explain(request: Answer) -> Answer:
     alone.place(cell, code)
     reached = variant.board.cells_of(variant.empty_board_reach(code, cell))
     side = "white" if code & 1 == 0 else "black"
+    waiting = "" if side == game.turn else f", {game.turn} to move"
     lines = [f"{side} {kind.name} ({variant.letter_of_code(code)}) on {name}",
-             f"legal moves now ({len(legal)}): {' '.join(legal) or 'none'}",
+             f"legal moves now ({len(legal)}{waiting}): {' '.join(legal) or 'none'}",
              f"on an empty board it reaches ({len(reached)}): "
              + " ".join(variant.board.names[c] for c in reached)]
     svg = render(alone, highlight=[name],

@@ -48,7 +48,12 @@ def _serve(conn: Connection, limit: int) -> None:
             name, request = conn.recv()
         except EOFError:
             return
-        conn.send(run(TASKS[name], request))
+        try:
+            answer = run(TASKS[name], request)
+        except Exception as exc:  # a fault of the playground: say so, keep serving
+            answer = failure(f"the playground failed on this request ({type(exc).__name__})",
+                             "internal-error")
+        conn.send(answer)
 
 
 def _search(conn: Connection, limit: int, request: Answer) -> None:
@@ -59,6 +64,8 @@ def _search(conn: Connection, limit: int, request: Answer) -> None:
 
 
 def _died(what: str) -> Answer:
+    # Past its memory cap a child usually gets a MemoryError, answered as a
+    # problem; one that dies instead was most likely killed for its memory.
     return failure(f"the {what} stopped: it needed more memory than the playground allows",
                    "memory-limit")
 
