@@ -65,6 +65,10 @@ def test_position_after_moves_agrees_with_the_library(client: TestClient) -> Non
     assert sorted(m["move"] for m in answer["legal"]) == sorted(map(str, game.legal_moves()))
     assert marks(answer["svg"]) == {"e4": "highlight", "d5": "capture", "e5": "move",
                                     "d7": "last-move"}
+    assert answer["moves"] == ["e4", "d5"] and answer["played"] == moves
+    # Moves may be given in SAN; `played` answers their move strings.
+    typed = post(client, "/api/position", {"source": CHESS, "moves": ["e4", "d5", "exd5"]})
+    assert typed["played"] == ["e2e4", "d7d5", "e4d5"] and typed["moves"][-1] == "exd5"
     # `ply` shows an earlier position of the same game.
     earlier = post(client, "/api/position", {"source": CHESS, "moves": moves, "ply": 1})
     assert earlier["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"

@@ -11,7 +11,9 @@ playground worker process (`workers`), which bounds their time and memory.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from variantkit.engine import Engine
@@ -21,20 +23,21 @@ from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
 from variantkit.render import render
 from variantkit.variant import Variant
-from variantkit.web.sources import RequestError, Variants, source_text
+from variantkit.web.sources import RequestError, Variants, source_key, source_text
 
 MAX_PLIES = 1000        # moves a request may replay
 MAX_PERFT_DEPTH = 5
 MAX_ENGINE_DEPTH = 8
 MAX_ENGINE_SECONDS = 10.0
+CACHED_GAMES = 8
 
 Answer = dict[str, Any]
 _variants = Variants()
 
 
 def move_text(game: Game, move: Move) -> str:
-    """How the move list writes `move`, played from `game`'s position."""
-    return str(move)
+    """How the move list writes `move`, played from `game`'s position: SAN."""
+    return game.san(move)
 
 
 def problem_record(problem: Problem) -> Answer:
@@ -57,24 +60,66 @@ def _field(request: Answer, name: str, kind: type | tuple[type, ...],
     return value
 
 
+@dataclass
+class Replay:
+    """A game after some moves, with their texts and move strings."""
+
+    game: Game
+    texts: list[str] = field(default_factory=list)
+    played: list[str] = field(default_factory=list)
+
+
+class Replays:
+    """The last games replayed, so that a request that adds a move to one of
+    them (the common case: a click) replays only that move."""
+
+    def __init__(self) -> None:
+        self._games: OrderedDict[tuple[Any, ...], Replay] = OrderedDict()
+
+    def replay(self, variant: Variant, source: Any, start: str | None,
+               moves: list[str]) -> Replay:
+        key = (source_key(source), start)
+        cached = self._games.get(key)
+        if cached is not None and cached.played == moves[:len(cached.played)]:
+            done = Replay(cached.game.copy(), list(cached.texts), list(cached.played))
+        else:
+            done = Replay(variant.new_game(start))
+        game = done.game
+        for text in moves[len(done.played):]:
+            # A move string is found quickly; anything else is read as SAN,
+            # which raises IllegalMoveError with the reason.
+            try:
+                move = game.push(text)
+                game.pop()
+            except IllegalMoveError:
+                move = game.parse_san(text)
+            done.texts.append(move_text(game, move))
+            done.played.append(str(move))
+            game.push(move)
+        self._games[key] = Replay(game.copy(), list(done.texts), list(done.played))
+        self._games.move_to_end(key)
+        if len(self._games) > CACHED_GAMES:
+            self._games.popitem(last=False)
+        return done
+
+
+_replays = Replays()
+
+
 class Position:
     """The request's game: the variant, the start position and the moves
     replayed, with each move's text; the game stands after the first `ply`
     moves (all of them by default)."""
 
     def __init__(self, request: Answer) -> None:
-        self.variant: Variant = _variants.get(request.get("source"))
+        source = request.get("source")
+        self.variant: Variant = _variants.get(source)
         start = _field(request, "start", str)
         moves = _field(request, "moves", list, [])
         if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
-            raise RequestError(f"'moves' should be at most {MAX_PLIES} move strings")
-        self.game = self.variant.new_game(start or None)
-        self.texts: list[str] = []
-        for text in moves:
-            move = self.game.push(text)  # raises IllegalMoveError with the reason
-            self.game.pop()
-            self.texts.append(move_text(self.game, move))
-            self.game.push(move)
+            raise RequestError(f"'moves' should be at most {MAX_PLIES} moves")
+        done = _replays.replay(self.variant, source, start or None, moves)
+        self.game, self.texts, self.played = done.game, done.texts, done.played
         ply = _field(request, "ply", int, len(moves))
         if not 0 <= ply <= len(moves):
             raise RequestError(f"'ply' should be between 0 and {len(moves)}")
@@ -131,6 +176,7 @@ def position(request: Answer) -> Answer:
         "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
         "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
         "turn": game.turn, "over": outcome is not None, "moves": here.texts,
+        "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
                    "promotion": m.promotion, "suborn": m.suborn} for m in legal],
         "pieces": {t.letter.lower(): t.name for t in here.variant.pieces.types},

@@ -409,13 +409,24 @@ async function copyFen() {
   }
 }
 
-function typedMove(event) {
+async function typedMove(event) {
+  // SAN or a move string: the server reads it and answers the move played.
   event.preventDefault();
-  const text = $("move-input").value.trim();
-  const move = state.legal.find((m) => m.move === text);
-  if (!move) { $("status").textContent = `'${text}' is not a legal move here`; return; }
-  $("move-input").value = "";
-  play(move.move);
+  const field = $("move-input");
+  const text = field.value.trim();
+  if (!text) return;
+  stopSearch();
+  const moves = state.moves.slice(0, state.ply).concat([text]);
+  const answer = await api("/api/position", request({moves, ply: moves.length,
+                                                     flip: state.flip}));
+  if (!answer.ok) { $("status").textContent = problemText(answer.problems[0]); return; }
+  field.value = "";
+  state.moves = answer.played;
+  state.ply = answer.played.length;
+  state.selected = null;
+  answered = ++requested;
+  show(answer);
+  engineTurn();
 }
 
 // -- wiring ------------------------------------------------------------------
