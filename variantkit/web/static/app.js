@@ -91,7 +91,7 @@ function show(answer) {
   board.dataset.variant = answer.name;
   board.dataset.source = Object.keys(state.source)[0] === "yaml" ? "editor" : "file";
   const box = board.querySelector("svg").viewBox.baseVal;
-  $("play").classList.toggle("wide", box.width > 1.8 * box.height);
+  document.querySelector("main").classList.toggle("wide", box.width > 1.8 * box.height);
   decorateCells(board, focused);
   state.turn = answer.turn;
   state.over = answer.over;
