@@ -86,14 +86,24 @@ def test_new_from_a_bundled_variant(tmp_path: Path, parent: str) -> None:
 
 
 def test_new_from_a_file_inherits_it_by_relative_path(tmp_path: Path) -> None:
-    source = tmp_path / "base.yaml"
+    source = tmp_path / "lib" / "base.yaml"
+    source.parent.mkdir()
     source.write_text((EXAMPLES / "losalamos.yaml").read_text(encoding="utf-8")
                       .replace("../schemas", str(schema_path().parent)), encoding="utf-8")
+    path = tmp_path / "child.yaml"
+    assert run("new", "child", "--from", str(source), "-o", str(path)).exit_code == 0
+    assert 'inherits: "lib/base.yaml"\n' in path.read_text(encoding="utf-8")
+    assert_valid(path)
+
+
+def test_new_refuses_a_parent_file_outside_the_new_files_folder(tmp_path: Path) -> None:
+    # A variant may inherit only files in its own folder or below it.
     path = tmp_path / "out" / "child.yaml"
     path.parent.mkdir()
-    assert run("new", "child", "--from", str(source), "-o", str(path)).exit_code == 0
-    assert 'inherits: "../base.yaml"\n' in path.read_text(encoding="utf-8")
-    assert_valid(path)
+    result = run("new", "child", "--from", str(EXAMPLES / "losalamos.yaml"), "-o", str(path))
+    assert result.exit_code == 1
+    assert "folder" in result.output
+    assert not path.exists()
 
 
 def test_new_from_an_unknown_variant(tmp_path: Path) -> None:

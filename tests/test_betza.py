@@ -21,7 +21,7 @@ from variantkit.errors import DeclarationError
 from variantkit.loader import load_document
 
 ROOT = Path(__file__).resolve().parent.parent
-CHESS = (ROOT / "variants" / "chess.yaml").as_posix()
+CHESS = "chess"  # the bundled variant
 STANDARD = {"king": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N"}
 PAWN = "fmWifmnDfcF"
 
@@ -233,8 +233,10 @@ def piece_problems(tmp_path: Path, parent: str, piece: str) -> set[tuple[Any, st
 
 
 def test_betza_needs_a_grid(tmp_path: Path) -> None:
-    glinski = (ROOT / "examples" / "glinski.yaml").as_posix()
-    assert piece_problems(tmp_path, glinski, "wazir: {letter: W, betza: W}") == \
+    # A variant inherits files in its own folder: a copy of the example.
+    (tmp_path / "glinski.yaml").write_text(
+        (ROOT / "examples" / "glinski.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert piece_problems(tmp_path, "glinski.yaml", "wazir: {letter: W, betza: W}") == \
         {(("pieces", "wazir", "betza"), "bad-betza")}
 
 

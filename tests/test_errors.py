@@ -10,7 +10,7 @@ import pytest
 import variantkit
 from variantkit.errors import VariantError
 
-CHESS = (Path(__file__).resolve().parent.parent / "variants" / "chess.yaml").as_posix()
+CHESS = "chess"  # the bundled variant
 
 
 def problems_of(tmp_path: Path, text: str) -> list[tuple[int | None, int | None, str, str]]:

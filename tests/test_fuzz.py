@@ -62,11 +62,9 @@ MUTATIONS: list[Callable[[list[str], random.Random], list[str]]] = [
 
 def mutated(file: Path, seed: int) -> str:
     rng = random.Random(seed)
-    # `inherits: chess` becomes the file's path, so a damaged parent is not
-    # needed: the child is found wherever the case is written.
-    text = file.read_text(encoding="utf-8").replace(
-        "inherits: chess", f"inherits: {(VARIANTS / 'chess.yaml').as_posix()}")
-    lines = text.splitlines()
+    # `inherits: chess` names the bundled, undamaged parent wherever the
+    # case is written.
+    lines = file.read_text(encoding="utf-8").splitlines()
     return "\n".join(rng.choice(MUTATIONS)(lines, rng)) + "\n"
 
 

@@ -213,7 +213,9 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert only_problem(tmp_path).rule == "file-unreadable"
     binary = tmp_path / "v.yaml"
     binary.write_bytes(b"variantkit: 1\nname: \xff\xfe\n")
-    assert only_problem(binary).rule == "file-unreadable"
+    problem = only_problem(binary)
+    assert (problem.rule, problem.line, problem.column) == ("not-utf8", 2, 7)
+    assert problem.message == "byte 0xff is not UTF-8 text: save the file as UTF-8"
 
 
 def test_format_version(tmp_path: Path) -> None:

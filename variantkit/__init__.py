@@ -18,15 +18,16 @@ from __future__ import annotations
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, Move, Outcome
+from variantkit.limits import MAX_PERFT_DEPTH
 from variantkit.loader import bundled_names
 from variantkit.pgn import PgnError, read_games, read_pgn, write_pgn
 from variantkit.render import render
-from variantkit.variant import Variant, load
+from variantkit.variant import Variant, load, load_text
 
 __all__ = [
     "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
-    "Problem", "Variant", "VariantError", "load", "perft", "read_games", "read_pgn", "render",
-    "variants", "write_pgn",
+    "Problem", "Variant", "VariantError", "load", "load_text", "perft", "read_games",
+    "read_pgn", "render", "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
 
@@ -37,8 +38,15 @@ def variants() -> list[str]:
 
 
 def perft(game: Game, depth: int) -> int:
-    """The number of legal move sequences of `depth` plies from the position."""
-    if depth < 1:
+    """The number of legal move sequences of `depth` plies from the position
+    (1 at depth 0).  A depth that is not an int raises TypeError; one below 0
+    or above `limits.MAX_PERFT_DEPTH` raises ValueError.  The game is left in
+    its position even when the count is interrupted (Ctrl-C)."""
+    if not isinstance(depth, int) or isinstance(depth, bool):
+        raise TypeError(f"perft depth must be an int, not {type(depth).__name__}")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
+    if depth == 0:
         return 1
     return _perft(game, depth)
 
@@ -50,6 +58,8 @@ def _perft(game: Game, depth: int) -> int:
     nodes = 0
     for move in moves:
         game._make(move)
-        nodes += _perft(game, depth - 1)
-        game._unmake()
+        try:
+            nodes += _perft(game, depth - 1)
+        finally:
+            game._unmake()
     return nodes

@@ -13,6 +13,8 @@ from typing import Literal
 
 Severity = Literal["error", "warning"]
 YamlPath = tuple[str | int, ...]
+# Characters of user input quoted back in a message (see `quote`).
+QUOTE_LENGTH = 60
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,9 @@ class Problem:
     column: int | None = None
     path: YamlPath = ()
     severity: Severity = "error"
+    # The text of line `line` as the loader read it, so that a message can
+    # show it without opening the file again (None when unknown).
+    source: str | None = field(default=None, compare=False, repr=False)
 
     def location(self) -> str:
         """`file:line:col`, leaving out what is unknown."""
@@ -48,6 +53,15 @@ class VariantError(ValueError):
 
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)
+
+
+def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
+    """`'text'` for a message.  Input longer than `limit` characters is cut in
+    the middle, with its length given, and control characters are escaped,
+    so that a message stays one readable line whatever the user typed."""
+    shown = text if len(text) <= limit else text[:limit // 2] + "..." + text[-(limit // 2):]
+    shown = f"'{shown}'" if shown.isprintable() and "'" not in shown else repr(shown)
+    return shown if len(text) <= limit else f"{shown} ({len(text):,} characters)"
 
 
 class InvalidFenError(ValueError):

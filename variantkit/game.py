@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from variantkit.errors import IllegalMoveError
+from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, reach
 
 if TYPE_CHECKING:
@@ -534,8 +534,10 @@ class Game:
         return self._public(self._stack[index][0])
 
     def _find(self, move: Move | str) -> InternalMove:
-        if not isinstance(move, Move | str):
-            raise IllegalMoveError(f"a move is a Move or a move string, not {move!r}")
+        if not (isinstance(move, str) or _well_formed(move)):
+            raise IllegalMoveError(
+                f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "
+                f"suborn=False) or a move string, not {repr(move)[:QUOTE_LENGTH]}")
         text = str(move)
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
             text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn))
@@ -545,3 +547,12 @@ class Game:
                 return m
         from variantkit.notation import explain_bad_move
         raise IllegalMoveError(explain_bad_move(self, text, legal))
+
+
+def _well_formed(move: object) -> bool:
+    """Whether `move` is a `Move` whose fields have the documented types (a
+    dataclass does not check them)."""
+    return isinstance(move, Move) and isinstance(move.from_cell, str) \
+        and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
+        and (move.promotion is None
+             or (isinstance(move.promotion, str) and len(move.promotion) == 1))

@@ -11,7 +11,10 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
+import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,9 +24,20 @@ import jsonschema
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from variantkit.errors import Problem, Severity, VariantError, YamlPath
+from variantkit.errors import Problem, Severity, VariantError, YamlPath, quote
+from variantkit.limits import (
+    MAX_ENTRIES,
+    MAX_FILE_BYTES,
+    MAX_INHERITANCE_DEPTH,
+    MAX_NAME_LENGTH,
+    MAX_NUMBER,
+    MAX_TEXT_LENGTH,
+    MAX_YAML_NODES,
+)
 
 FORMAT_VERSION = 1
+# A bundled variant's name: the stem of a file in the bundled folder.
+BUNDLED_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -79,6 +93,8 @@ class Document:
     # Preferred location of each node, and of each mapping key (see `locate`).
     marks: Marks = field(default_factory=dict, repr=False)
     key_marks: Marks = field(default_factory=dict, repr=False)
+    # The lines of every file read, so that a problem can quote its line.
+    lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def locate(self, path: Iterable[str | int], key: bool = False) -> Location:
         """(file, line, column) of the YAML node at `path`, 1-based.
@@ -107,7 +123,14 @@ class Document:
         """A `Problem` located at the node at `path`."""
         path = tuple(path)
         file, line, column = self.locate(path, key=key)
-        return Problem(message, rule, file, line, column, path, severity)
+        return Problem(message, rule, file, line, column, path, severity,
+                       source_text(self.lines, file, line))
+
+
+def source_text(lines: dict[str, list[str]], file: str | None, line: int | None) -> str | None:
+    """Line `line` (1-based) of a file the loader read, or None."""
+    text = lines.get(file or "", [])
+    return text[line - 1] if line is not None and 0 < line <= len(text) else None
 
 
 # --- Reading one file -----------------------------------------------------------
@@ -137,10 +160,12 @@ def _plain(error: yaml.MarkedYAMLError) -> str:
 
 @dataclass
 class _Reader:
-    """Builds plain data from composed YAML nodes, recording every node's mark."""
+    """Builds plain data from composed YAML nodes, recording every node's mark
+    and refusing values over the limits (`variantkit.limits`)."""
 
     file: str
     loader: _Loader
+    lines: list[str]
     marks: Marks = field(default_factory=dict)
     key_marks: Marks = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -150,7 +175,9 @@ class _Reader:
         return (self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def error(self, node: Node, path: YamlPath, message: str, rule: str) -> None:
-        self.problems.append(Problem(message, rule, *self.where(node), path))
+        line = node.start_mark.line + 1
+        self.problems.append(Problem(message, rule, self.file, line, node.start_mark.column + 1,
+                                     path, "error", source_text({"": self.lines}, "", line)))
 
     def value(self, node: Node, path: YamlPath) -> Any:
         # Aliases may make the node graph recursive; plain data cannot be.
@@ -159,46 +186,70 @@ class _Reader:
             return None
         self._open.add(id(node))
         try:
+            if isinstance(node, MappingNode | SequenceNode) and len(node.value) > MAX_ENTRIES:
+                self.error(node, path, f"{format_path(path) or 'the file'} has "
+                           f"{len(node.value):,} entries, more than the {MAX_ENTRIES:,} "
+                           "allowed", "too-large")
+                return None
             if isinstance(node, MappingNode):
                 return self.mapping(node, path)
             if isinstance(node, SequenceNode):
                 return [self.item(child, path + (i,)) for i, child in enumerate(node.value)]
             assert isinstance(node, ScalarNode)
-            return self.loader.construct_object(node, deep=True)
+            return self.scalar(node, path)
         finally:
             self._open.discard(id(node))
+
+    def scalar(self, node: ScalarNode, path: YamlPath) -> Any:
+        if len(node.value) > MAX_TEXT_LENGTH:
+            self.error(node, path, f"{format_path(path) or 'a value'}: a value of "
+                       f"{len(node.value):,} characters, more than the {MAX_TEXT_LENGTH:,} "
+                       "allowed", "too-large")
+            return None
+        value = self.loader.construct_object(node, deep=True)
+        if isinstance(value, float) and not math.isfinite(value):
+            self.error(node, path, f"{format_path(path) or 'a value'}: {node.value} is not a "
+                       "finite number", "too-large")
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool) \
+                and abs(value) > MAX_NUMBER:
+            self.error(node, path, f"{format_path(path) or 'a value'}: {quote(node.value)} is "
+                       f"larger than {MAX_NUMBER:,}, the largest number a variant file may "
+                       "hold", "too-large")
+            return None
+        return value
 
     def item(self, node: Node, path: YamlPath) -> Any:
         self.marks[path] = self.where(node)
         return self.value(node, path)
 
-    def mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
-        seen: set[Any] = set()
+    def key(self, node: Node, path: YamlPath) -> str | None:
+        """A mapping key, which must be text."""
+        key = self.scalar(node, path) if isinstance(node, ScalarNode) else None
+        if isinstance(key, str):
+            return key
+        shown = _show(key) if isinstance(node, ScalarNode) else \
+            ("a mapping" if isinstance(node, MappingNode) else "a list")
+        self.error(node, path, f"key {shown} {_within(path)} is not text; quote it", "schema")
+        return None
+
+    def mapping(self, node: MappingNode, path: YamlPath) -> dict[str, Any]:
+        seen: set[str] = set()
         for key_node, _ in node.value:
-            if key_node.tag == _MERGE_TAG:
+            if key_node.tag == _MERGE_TAG or not isinstance(key_node, ScalarNode):
                 continue
-            key = self.loader.construct_object(key_node, deep=True)
-            if isinstance(key, str) and key in seen:
-                self.error(
-                    key_node,
-                    path + (key,),
-                    f"duplicate key '{key}' {_within(path)}",
-                    "duplicate-key",
-                )
+            key = key_node.value
+            if key in seen:
+                self.error(key_node, path + (key,),
+                           f"duplicate key {quote(key)} {_within(path)}", "duplicate-key")
             seen.add(key)
         # `<<: *anchor` merge keys: pyyaml puts the merged pairs first, so the
         # keys written explicitly in this mapping still win below.
         self.loader.flatten_mapping(node)
-        result: dict[Any, Any] = {}
+        result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self.loader.construct_object(key_node, deep=True)
-            if not isinstance(key, str):
-                self.error(
-                    key_node,
-                    path,
-                    f"key {_show(key)} {_within(path)} is not text; quote it",
-                    "schema",
-                )
+            key = self.key(key_node, path)
+            if key is None:
                 continue
             child = path + (key,)
             self.key_marks[child] = self.where(key_node)
@@ -208,41 +259,111 @@ class _Reader:
         return result
 
 
-def _read_text(path: Path, shown: str) -> str:
+def expanded_size(root: Node) -> int:
+    """How many nodes the YAML graph under `root` becomes once every alias
+    and merge key is expanded (at most MAX_YAML_NODES + 1), counted without
+    expanding anything: each distinct node is counted once, depth first.  A
+    recursive alias counts as one node (the reader reports it)."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[Node] = [root]
+    while stack:
+        node = stack[-1]
+        if id(node) in sizes:
+            stack.pop()
+            continue
+        children = _children(node)
+        if id(node) not in on_path:
+            on_path.add(id(node))
+            stack.extend(c for c in children if id(c) not in sizes and id(c) not in on_path)
+            continue
+        stack.pop()
+        on_path.discard(id(node))
+        total = 1 + sum(sizes.get(id(child), 1) for child in children)
+        sizes[id(node)] = min(total, MAX_YAML_NODES + 1)
+    return sizes[id(root)]
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def read_source(path: Path, shown: str) -> str:
+    """The text of the file at `path` (named `shown` in messages): a regular
+    file of at most MAX_FILE_BYTES bytes of UTF-8.  Special files (a FIFO,
+    /dev/zero) are refused without blocking or reading them."""
+    def unreadable(reason: str) -> VariantError:
+        return VariantError([Problem(f"cannot read {shown}: {reason}", "file-unreadable", shown)])
+
     try:
-        return path.read_bytes().decode("utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise VariantError([Problem(f"no such file: {shown}", "file-not-found", shown)]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise VariantError(
-            [Problem(f"cannot read {shown}: {reason}", "file-unreadable", shown)]
-        ) from None
+    except OSError as exc:
+        raise unreadable(exc.strerror or str(exc)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise unreadable("Is a directory")
+        if not stat.S_ISREG(mode):
+            raise unreadable("not a regular file")
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+        while len(data) <= MAX_FILE_BYTES and (more := os.read(fd, MAX_FILE_BYTES + 1 - len(data))):
+            data += more
+    except OSError as exc:
+        raise unreadable(exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise VariantError([Problem(
+            f"{shown} is larger than {MAX_FILE_BYTES:,} bytes, the largest variant file "
+            "allowed", "too-large", shown)])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line_end = data.find(b"\n", exc.start)
+        source = data[line_start:line_end if line_end >= 0 else len(data)]
+        raise VariantError([Problem(
+            f"byte 0x{data[exc.start]:02x} is not UTF-8 text: save the file as UTF-8",
+            "not-utf8", shown, data.count(b"\n", 0, exc.start) + 1,
+            exc.start - line_start + 1, (), "error",
+            source.decode("utf-8", "replace"))]) from None
 
 
-def _read_file(path: Path, shown: str) -> Document:
+def parse_text(text: str, shown: str) -> Document:
     """One file's own declaration (no inheritance) with its marks."""
-    text = _read_text(path, shown)
+    lines = text.splitlines()
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:  # pyyaml checks the characters first
         at = exc.position
         char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        row = text.count("\n", 0, at) + 1
         raise VariantError([Problem(
             f"invalid YAML: character U+{char:04X} is not allowed in a YAML file",
-            "yaml-syntax", shown, text.count("\n", 0, at) + 1,
-            at - text.rfind("\n", 0, at))]) from None
+            "yaml-syntax", shown, row, at - text.rfind("\n", 0, at), (), "error",
+            source_text({shown: lines}, shown, row))]) from None
+    reader = _Reader(shown, loader, lines)
     try:
         root = loader.get_single_node()
-        reader = _Reader(shown, loader)
         data = None
         if root is not None:
+            if expanded_size(root) > MAX_YAML_NODES:
+                raise VariantError([Problem(
+                    f"{shown} expands to more than {MAX_YAML_NODES:,} YAML values once "
+                    "its aliases are expanded", "too-large", shown)])
             reader.marks[()] = reader.where(root)
             data = reader.value(root, ())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
-        raise VariantError([Problem(_plain(exc), "yaml-syntax", shown, line, column)]) from None
+        raise VariantError([Problem(_plain(exc), "yaml-syntax", shown, line, column, (),
+                                    "error", source_text({shown: lines}, shown, line))]) from None
     except yaml.YAMLError as exc:
         raise VariantError([Problem(f"invalid YAML: {exc}", "yaml-syntax", shown)]) from None
     except RecursionError:
@@ -260,22 +381,13 @@ def _read_file(path: Path, shown: str) -> Document:
         loader.dispose()
     if reader.problems:
         raise VariantError(_sorted(reader.problems))
+    doc = Document(data if isinstance(data, dict) else {}, shown, reader.marks,
+                   reader.key_marks, {shown: lines})
     if not isinstance(data, dict):
-        _, line, column = reader.marks.get((), (shown, 1, 1))
         got = "an empty file" if root is None else _show(data)
-        raise VariantError(
-            [
-                Problem(
-                    "a variant file is a mapping of keys ('variantkit: 1', 'name: ...', ...), "
-                    f"got {got}",
-                    "not-a-mapping",
-                    shown,
-                    line,
-                    column,
-                )
-            ]
-        )
-    doc = Document(data, shown, reader.marks, reader.key_marks)
+        raise VariantError([doc.problem(
+            (), "a variant file is a mapping of keys ('variantkit: 1', 'name: ...', ...), "
+            f"got {got}", "not-a-mapping")])
     _check_version(doc)
     return doc
 
@@ -311,34 +423,50 @@ def _check_version(doc: Document) -> None:
 # --- Finding files and inheritance ----------------------------------------------
 
 
-def _find(name: str, folder: Path | None) -> Path | None:
-    """A bare name ("chess") is a bundled variant; anything else is a path,
-    relative to `folder` if given.  A bare name that is not bundled may still
-    be a path."""
-    candidate = Path(name)
-    if candidate.suffix.lower() not in (".yaml", ".yml") and len(candidate.parts) == 1:
-        bundled = bundled_dir() / f"{name}.yaml"
-        if bundled.is_file():
-            return bundled
-    if folder is not None and not candidate.is_absolute():
-        candidate = folder / candidate
-    return candidate if candidate.exists() else None
+def _is_file(path: Path) -> bool:
+    """Whether `path` names an existing regular file; a name the system
+    refuses (too long, say) names none."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _bundled(name: str) -> Path | None:
+    """The bundled file of a bare variant name ("chess"), or None."""
+    if not BUNDLED_NAME.fullmatch(name):
+        return None
+    path = bundled_dir() / f"{name}.yaml"
+    return path if _is_file(path) else None
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def resolve(name_or_path: str) -> Path:
-    """The file of a bundled variant name or a path to a variant file."""
+    """The file of a bundled variant name or a path to a variant file (the
+    user's own choice: any path, relative to the working folder)."""
     name = str(name_or_path)
     if not name.strip():
         raise VariantError([Problem("no variant given: a bundled name or a path to a .yaml "
                                     "file", "file-not-found", name)])
-    found = _find(name, None)
-    if found is None:
-        if Path(name).suffix or len(Path(name).parts) > 1:
-            message = f"no such file: {name}"
-        else:
-            message = f"no bundled variant named '{name}' (bundled: {', '.join(bundled_names())})"
-        raise VariantError([Problem(message, "file-not-found", name)])
-    return found
+    if len(name) > MAX_NAME_LENGTH:
+        raise VariantError([Problem(f"no such file: {quote(name)} is longer than "
+                                    f"{MAX_NAME_LENGTH} characters", "file-not-found")])
+    found = _bundled(name)
+    if found is not None:
+        return found
+    if _exists(Path(name)):
+        return Path(name)
+    if Path(name).suffix or len(Path(name).parts) > 1:
+        message = f"no such file: {name}"
+    else:
+        message = f"no bundled variant named '{name}' (bundled: {', '.join(bundled_names())})"
+    raise VariantError([Problem(message, "file-not-found", name)])
 
 
 # Keys that stand for one another: a child that writes one of them replaces
@@ -377,7 +505,7 @@ def _inherit(parent: Document, child: Document) -> Document:
     """
     data = _merge(parent.data, child.data)
     data.pop("inherits", None)
-    merged = Document(data, child.file)
+    merged = Document(data, child.file, lines={**parent.lines, **child.lines})
     for path in _paths(data):
         source = child if path in child.marks else parent
         merged.marks[path] = source.marks[path]
@@ -386,39 +514,69 @@ def _inherit(parent: Document, child: Document) -> Document:
     return merged
 
 
-def _load(path: Path, shown: str, chain: tuple[Path, ...]) -> Document:
-    doc = _read_file(path, shown)
+def parent_file(doc: Document, folder: Path | None) -> Path:
+    """The file that `doc`'s `inherits:` names, under the containment rule.
+
+    A parent is a bundled variant name, or -- only when `folder` (the
+    including file's folder) is given -- a relative path to a regular file
+    inside that folder or below it, symbolic links resolved.  Anything else
+    is a problem located at `inherits` that quotes nothing but the name the
+    file wrote: variant files may come from anyone, and must not make the
+    loader read or show other files.
+    """
+    name = doc.data["inherits"]
+    if not isinstance(name, str) or not name:
+        raise VariantError([doc.problem(
+            ("inherits",),
+            f"inherits: expected a variant name or file path, got {_show(name)}", "schema")])
+    bundled = _bundled(name)
+    if bundled is not None:
+        return bundled
+
+    def refuse(why: str, rule: str = "inherit-outside") -> VariantError:
+        return VariantError([doc.problem(("inherits",), f"inherits: {quote(name)} {why}", rule)])
+
+    if folder is None:
+        raise refuse("is not a bundled variant, and only bundled variants can be inherited "
+                     f"here (bundled: {', '.join(bundled_names())})", "inherit-not-found")
+    candidate = Path(name)
+    if candidate.is_absolute() or len(name) > MAX_NAME_LENGTH:
+        raise refuse("is not a bundled variant or a relative path: a parent is a bundled "
+                     "name or a file in this file's folder or below it")
+    try:
+        base = folder.resolve()
+        real = (base / candidate).resolve()
+    except (OSError, RuntimeError, ValueError):
+        raise refuse("cannot be followed") from None
+    if not real.is_relative_to(base):
+        raise refuse("leads out of this file's folder: a parent is a bundled name or a "
+                     "file in this file's folder or below it")
+    if not _exists(real):
+        raise refuse("names no bundled variant and no file", "inherit-not-found")
+    if not _is_file(real):
+        raise refuse("is not a regular file", "inherit-not-found")
+    return real
+
+
+def _load(text: str, shown: str, folder: Path | None, chain: tuple[Path, ...]) -> Document:
+    """A file's declaration with everything it inherits merged in."""
+    doc = parse_text(text, shown)
     if "inherits" not in doc.data:
         return doc
-    parent_name = doc.data["inherits"]
-    if not isinstance(parent_name, str) or not parent_name:
-        raise VariantError(
-            [
-                doc.problem(
-                    ("inherits",),
-                    f"inherits: expected a variant name or file path, got {_show(parent_name)}",
-                    "schema",
-                )
-            ]
-        )
-    parent_path = _find(parent_name, path.parent)
-    if parent_path is None:
-        raise VariantError(
-            [
-                doc.problem(
-                    ("inherits",),
-                    f"inherits: no variant file or bundled variant named '{parent_name}'",
-                    "inherit-not-found",
-                )
-            ]
-        )
-    real = parent_path.resolve()
+    path = parent_file(doc, folder)
+    real = path.resolve()
     if real in chain:
         cycle = " -> ".join(p.name for p in chain + (real,))
         raise VariantError(
             [doc.problem(("inherits",), f"inheritance cycle: {cycle}", "inherit-cycle")]
         )
-    parent = _load(parent_path, str(parent_path), chain + (real,))
+    if len(chain) > MAX_INHERITANCE_DEPTH:
+        raise VariantError([doc.problem(
+            ("inherits",), f"inherits: more than {MAX_INHERITANCE_DEPTH} files inherit one "
+            "from another", "too-large")])
+    # A bundled variant inherits only bundled variants.
+    parent_folder = None if real.parent == bundled_dir().resolve() else real.parent
+    parent = _load(read_source(path, str(path)), str(path), parent_folder, chain + (real,))
     return _inherit(parent, doc)
 
 
@@ -432,9 +590,18 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    # JSON Schema counts 8.0 as an integer; the compiler needs a real one.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @functools.cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(_schema())
+def _validator() -> jsonschema.protocols.Validator:
+    strict = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", _is_integer))
+    return strict(_schema())
 
 
 def _deref(schema: Any) -> dict[str, Any]:
@@ -656,12 +823,33 @@ def validate(doc: Document) -> list[Problem]:
 
 def load_document(name_or_path: str | Path) -> Document:
     """Read a variant (bundled name or file path), merge what it inherits and
-    check its shape; raises `VariantError` listing every problem found."""
+    check its shape; raises `VariantError` listing every problem found.
+
+    The file may inherit a bundled variant, or a file in its own folder or
+    below it (see `parent_file`).
+    """
     shown = str(name_or_path)
     path = resolve(shown)
-    if path == bundled_dir() / f"{shown}.yaml":
+    if _bundled(shown) is not None:
         shown = str(path)  # a bundled name: problems should name the real file
-    doc = _load(path, shown, (path.resolve(),))
+    return _checked(_load(read_source(path, shown), shown, path.parent,
+                          (path.resolve(),)))
+
+
+def load_document_text(text: str, source: str = "<text>", folder: Path | None = None
+                       ) -> Document:
+    """Like `load_document`, for YAML text that did not come from a file the
+    user named (a web form, an editor buffer).  `source` names it in
+    problems.  It may inherit only bundled variants; with `folder`, also files
+    in that folder or below it, as a file stored there could."""
+    if len(text) > MAX_FILE_BYTES:
+        raise VariantError([Problem(
+            f"{source} is longer than {MAX_FILE_BYTES:,} characters, the largest variant "
+            "text allowed", "too-large", source)])
+    return _checked(_load(text, source, folder, ()))
+
+
+def _checked(doc: Document) -> Document:
     problems = validate(doc)
     if problems:
         raise VariantError(problems)

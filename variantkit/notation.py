@@ -12,13 +12,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from variantkit.errors import InvalidFenError
+from variantkit.errors import InvalidFenError, quote
 from variantkit.game import EN_PASSANT, Game, InternalMove
+from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
 
 SIDE_LETTERS = ("w", "b")
+# A run of empty cells is ASCII digits only: `\d` would also take other
+# scripts' digits, and str.isdigit() superscripts that int() refuses.
+_RUN_OR_LETTER = re.compile(r"[0-9]+|.", re.DOTALL)
 
 
 def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
@@ -34,35 +38,45 @@ def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
         row_texts = group_text.split("/")
         if len(row_texts) != len(rows):
             raise InvalidFenError(
-                f"placement part '{group_text}' has {len(row_texts)} rows, "
+                f"placement part {quote(group_text)} has {len(row_texts)} rows, "
                 f"the board has {len(rows)}")
         for row_text, row in zip(row_texts, rows, strict=True):
             column = 0
-            for token in re.findall(r"\d+|.", row_text):
-                if token.isdigit():
+            for token in _RUN_OR_LETTER.findall(row_text):
+                if token[0] in "0123456789":
+                    if len(token) > len(str(len(row))):  # more digits than the row needs
+                        raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
+                                              f"is longer than the row ({len(row)} cells)")
                     column += int(token)
                     continue
                 code = variant.code_of_letter(token)
                 if code is None:
-                    raise InvalidFenError(f"unknown piece letter '{token}' in '{row_text}'")
+                    raise InvalidFenError(
+                        f"unknown piece letter {quote(token)} in {quote(row_text)}")
                 if column < len(row):
                     pieces[row[column]] = code
                 column += 1
             if column != len(row):
                 raise InvalidFenError(
-                    f"row '{row_text}' covers {column} cells, the board's row has {len(row)}")
+                    f"row {quote(row_text)} covers {column} cells, the board's row has "
+                    f"{len(row)}")
     return pieces
 
 
 def read_fen(variant: Variant, text: str) -> Game:
     """A game in the position the string describes."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise InvalidFenError(f"a position string is text, not {type(text).__name__}")
+    if not text.strip():
         raise InvalidFenError("empty position string")
+    if len(text) > MAX_POSITION_LENGTH:
+        raise InvalidFenError(f"position string of {len(text):,} characters, more than the "
+                              f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
     most = 7 if variant.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(
-            f"position string has {len(fields)} fields, at most {most}: '{text}'")
+            f"position string has {len(fields)} fields, at most {most}: {quote(text)}")
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
@@ -70,7 +84,7 @@ def read_fen(variant: Variant, text: str) -> Game:
     for cell, code in parse_placement(variant, placement).items():
         game.place(cell, code)
     if turn not in SIDE_LETTERS:
-        raise InvalidFenError(f"side to move must be 'w' or 'b', not '{turn}'")
+        raise InvalidFenError(f"side to move must be 'w' or 'b', not {quote(turn)}")
     game.stm = SIDE_LETTERS.index(turn)
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
@@ -78,7 +92,7 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
     if moved is not None and castling_rights(game) != rights:
         raise InvalidFenError(
-            f"castling field '{rights}' does not match the pieces that have not moved "
+            f"castling field {quote(rights)} does not match the pieces that have not moved "
             f"(they give '{castling_rights(game)}')")
     _set_en_passant(game, ep)
     them = 1 - game.stm
@@ -90,8 +104,10 @@ def read_fen(variant: Variant, text: str) -> Game:
 
 
 def _count(text: str, what: str, minimum: int) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-        raise InvalidFenError(f"{what} must be a whole number >= {minimum}, not '{text}'")
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_COUNTER))
+            and minimum <= int(text) <= MAX_COUNTER):
+        raise InvalidFenError(
+            f"{what} must be a whole number from {minimum} to {MAX_COUNTER:,}, not {quote(text)}")
     return int(text)
 
 
@@ -112,11 +128,11 @@ def _unmoved(game: Game, rights: str) -> int:
     declared = {c.right for c in v.castlings}
     if rights != "-":
         if len(set(rights)) != len(rights):
-            raise InvalidFenError(f"castling field '{rights}' repeats a letter")
+            raise InvalidFenError(f"castling field {quote(rights)} repeats a letter")
         for letter in rights:
             if letter not in declared:
                 raise InvalidFenError(
-                    f"unknown castling right '{letter}' (this variant has "
+                    f"unknown castling right {quote(letter)} (this variant has "
                     f"{''.join(sorted(declared)) or 'none'})")
             if not any(c.right == letter and unmoved & c.need == c.need
                        for c in v.castlings):
@@ -150,7 +166,7 @@ def _unmoved_listed(game: Game, moved: str) -> int:
     for name in moved.split(","):
         cell = board.index.get(name)
         if cell is None:
-            raise InvalidFenError(f"moved field: unknown cell '{name}'")
+            raise InvalidFenError(f"moved field: unknown cell {quote(name)}")
         if not unmoved >> cell & 1:
             raise InvalidFenError(
                 f"moved field: {name} does not hold the piece the setup puts there")
@@ -164,7 +180,7 @@ def _set_en_passant(game: Game, ep: str) -> None:
     v = game.variant
     cell = v.board.index.get(ep)
     if cell is None:
-        raise InvalidFenError(f"unknown en passant cell '{ep}'")
+        raise InvalidFenError(f"unknown en passant cell {quote(ep)}")
     target = 1 << cell
     mover = 1 - game.stm
     for code in range(2 + mover, len(game.bb), 2):
@@ -174,7 +190,7 @@ def _set_en_passant(game: Game, ep: str) -> None:
                         and not game.cells[cell]:
                     game.ep_target, game.ep_victim = passed, to
                     return
-    raise InvalidFenError(f"en passant cell '{ep}': no piece has just passed over it")
+    raise InvalidFenError(f"en passant cell {quote(ep)}: no piece has just passed over it")
 
 
 def castling_rights(game: Game) -> str:
@@ -225,10 +241,15 @@ def write_fen(game: Game) -> str:
 
 
 def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
-    """Every reading of a move string as (from, to, promotion letter)."""
+    """Every reading of a move string as (from, to, promotion letter).
+
+    Cell names are at most MAX_CELL_NAME_LENGTH characters, so a longer
+    string has no reading and only that many split points are tried."""
     names = game.variant.board.index
     body = text.replace("~", "", 1)
     readings: list[tuple[str, str, str | None]] = []
+    if len(body) > 2 * MAX_CELL_NAME_LENGTH + 1:
+        return readings
     for i in range(1, len(body)):
         frm, rest = body[:i], body[i:]
         if frm not in names:
@@ -243,18 +264,19 @@ def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
 def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
     readings = parse_move(game, text)
+    shown = quote(text)
     if not readings:
-        return (f"'{text}' is not a move here: expected a from-cell, a to-cell and an "
+        return (f"{shown} is not a move here: expected a from-cell, a to-cell and an "
                 f"optional promotion letter, e.g. '{_example(game, legal)}'")
     if not legal:
-        return f"illegal move '{text}': the game is over ({game.outcome()})"
+        return f"illegal move {shown}: the game is over ({game.outcome()})"
     frm = readings[0][0]
     names = game.variant.board.names
     from_here = sorted(str(game._public(m)) for m in legal if names[m[0]] == frm)
     side = game.turn
     if not from_here:
-        return f"illegal move '{text}': {side} has no legal move from {frm}"
-    return f"illegal move '{text}'; legal moves from {frm}: {', '.join(from_here)}"
+        return f"illegal move {shown}: {side} has no legal move from {frm}"
+    return f"illegal move {shown}; legal moves from {frm}: {', '.join(from_here)}"
 
 
 def _example(game: Game, legal: list[InternalMove]) -> str:

@@ -9,7 +9,6 @@ happen along the way, each reported as a located `Problem`.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +20,8 @@ from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
-from variantkit.loader import Document, load_document
+from variantkit.limits import MAX_MOVES, MAX_PIECES, Budget
+from variantkit.loader import Document, load_document, load_document_text
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
@@ -100,9 +100,10 @@ class EndRules:
 class Variant:
     """A compiled variant: board, pieces, rules and the engine's tables."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, budget: Budget | None = None) -> None:
         self.document = document
         self.problems: list[Problem] = []
+        self._budget = budget or Budget()
         data = document.data
         self.name: str = data["name"]
         self.description: str = data.get("description", "")
@@ -126,6 +127,7 @@ class Variant:
                 royal_start[code & 1] = cell
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
                           piece_index={name: i for i, name in enumerate(data["pieces"])})
+        self._check_piece_count(data["pieces"])
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
         self._check_pieces(data["pieces"])
         self._check_cell_names()
@@ -185,7 +187,9 @@ class Variant:
 
     # -- assembly ------------------------------------------------------------
     def _located(self, path: tuple[str | int, ...], build: Callable[[], T]) -> T | None:
-        """Run a build step; a bad value becomes a problem at `path`."""
+        """Run a build step; a bad value becomes a problem at `path`.  Each
+        step is one unit of the loading budget."""
+        self._budget.spend(1, self.document.file)
         try:
             return build()
         except DeclarationError as exc:
@@ -231,6 +235,22 @@ class Variant:
             return default
         return forward
 
+    def _check_piece_count(self, declared: dict[str, Any]) -> None:
+        """Refuse more pieces or moves than `variantkit.limits` allows before
+        compiling them (each move is compiled for every cell and side)."""
+        if len(declared) > MAX_PIECES:
+            raise VariantError([self.document.problem(
+                ("pieces", list(declared)[MAX_PIECES]),
+                f"more than {MAX_PIECES} pieces: each needs its own letter", "too-large",
+                key=True)])
+        moves = [(name, i) for name, spec in declared.items()
+                 for i in range(len(spec.get("moves", [])))]
+        if len(moves) > MAX_MOVES:
+            name, i = moves[MAX_MOVES]
+            raise VariantError([self.document.problem(
+                ("pieces", name, "moves", i),
+                f"more than {MAX_MOVES} moves in all pieces together", "too-large")])
+
     def _check_pieces(self, declared: dict[str, Any]) -> None:
         seen: dict[str, str] = {}
         for name, spec in declared.items():
@@ -248,23 +268,43 @@ class Variant:
 
     def _check_cell_names(self) -> None:
         """Move strings are read as from-cell, to-cell, promotion letter: warn
-        when the board's names allow two readings of one string."""
+        when the board's names allow two readings of one string.
+
+        Two readings of one string either share the from-cell (then a cell's
+        name is another's plus a promotion letter), or one from-cell `a` is a
+        proper prefix of the other, `a + t`, and both the string's rest after
+        `a` and its rest after `a + t` read as a to-cell and a letter.  So
+        only the "rests" (name + letter) and the "tails" `t` are listed: time
+        grows with the cells times the name length, not with the cells squared.
+        """
         names = sorted(self.board.names)
+        index = self.board.index
         suffixes = [""] + sorted({letter.lower() for letter in self.letter_codes})
-        prefix_free = not any(b.startswith(a) for a, b in itertools.pairwise(names))
-        if prefix_free and not any(n + x in self.board.index for n in names for x in suffixes[1:]):
-            return  # the from-cell, then the to-cell, are found in one way only
-        readings: dict[str, tuple[str, str, str]] = {}
-        for a in names:
-            for b in names:
-                for x in suffixes:
-                    other = readings.setdefault(a + b + x, (a, b, x))
-                    if other != (a, b, x):
-                        self.problems.append(self.document.problem(
-                            ("board",), f"move string '{a + b + x}' reads as {other[0]} to "
-                            f"{other[1]} and as {a} to {b}: rename cells so that move strings "
-                            "are unambiguous", "ambiguous-cell-names", severity="warning"))
-                        return
+        rests: dict[str, tuple[str, str]] = {}
+        for b in names:
+            for x in suffixes:
+                other = rests.setdefault(b + x, (b, x))
+                if other != (b, x):
+                    return self._warn_ambiguous(names[0] + b + x, (names[0], *other),
+                                                (names[0], b, x))
+        tails = {a[len(prefix):]: (prefix, a) for a in reversed(names)
+                 for prefix in (a[:k] for k in range(1, len(a))) if prefix in index}
+        if not tails:
+            return None
+        for rest, (b, x) in rests.items():
+            for k in range(1, len(rest)):
+                tail, shorter = rest[:k], rest[k:]
+                if tail in tails and shorter in rests:
+                    a, longer = tails[tail]
+                    return self._warn_ambiguous(a + rest, (a, b, x), (longer, *rests[shorter]))
+        return None
+
+    def _warn_ambiguous(self, text: str, one: tuple[str, str, str],
+                        other: tuple[str, str, str]) -> None:
+        self.problems.append(self.document.problem(
+            ("board",), f"move string '{text}' reads as {one[0]} to {one[1]} and as "
+            f"{other[0]} to {other[1]}: rename cells so that move strings are unambiguous",
+            "ambiguous-cell-names", severity="warning"))
 
     def _build_codes(self) -> None:
         self.n_codes = n_codes = piece_code(len(self.pieces.types), 0)
@@ -468,6 +508,18 @@ def project(board: Board, cell: int, onto: int) -> int:
     return moved
 
 
-def load(name_or_path: str | Path) -> Variant:
-    """Load a bundled variant by name (`"chess"`) or a variant file by path."""
-    return Variant(load_document(name_or_path))
+def load(name_or_path: str | Path, budget: Budget | None = None) -> Variant:
+    """Load a bundled variant by name (`"chess"`) or a variant file by path.
+
+    `budget` (a `variantkit.limits.Budget`) caps the work of compiling it;
+    by default, everything within the documented limits loads."""
+    return Variant(load_document(name_or_path), budget)
+
+
+def load_text(text: str, source: str = "<text>", folder: Path | None = None,
+              budget: Budget | None = None) -> Variant:
+    """Load a variant from YAML text that is not a file the user named (a web
+    form, an editor buffer); `source` names it in problems.  It may inherit
+    only bundled variants, or with `folder`, files in that folder or below it
+    (see `variantkit.loader.load_document_text`)."""
+    return Variant(load_document_text(text, source, folder), budget)

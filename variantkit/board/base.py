@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import networkx as nx
 
 from variantkit.errors import DeclarationError
+from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_CELLS
 
 # A ray is the sequence of cells a line passes through, nearest first.
 Ray = tuple[int, ...]
@@ -51,6 +52,14 @@ class Topology(Protocol):
     def shift_plane(self, cell: int, planes: int) -> int | None:
         """The cell `planes` planes up (down if negative), or None."""
         ...
+
+
+def check_cell_count(count: int, board_kind: str) -> None:
+    """Refuse a board of more than MAX_CELLS cells before building it."""
+    if count > MAX_CELLS:
+        raise DeclarationError(
+            f"a board has at most {MAX_CELLS:,} cells; this {board_kind} has {count:,}",
+            "board-size")
 
 
 class Flat:
@@ -95,6 +104,11 @@ class Board:
 
     def __post_init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.names)}
+        longest = max(self.names, key=len, default="")
+        if len(longest) > MAX_CELL_NAME_LENGTH:
+            raise DeclarationError(
+                f"cell names are at most {MAX_CELL_NAME_LENGTH} characters long, not "
+                f"{len(longest)} ('{longest[:MAX_CELL_NAME_LENGTH]}...')", "board-size")
 
     @property
     def size(self) -> int:

@@ -35,7 +35,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray, unknown_direction
+from variantkit.board.base import Board, Ray, check_cell_count, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int, int]
@@ -85,6 +85,8 @@ class GridTopology:
                  plane_names: list[str] | None = None) -> None:
         if files > 26:
             raise DeclarationError("a grid has at most 26 files (a-z)", "board-size")
+        check_cell_count(files * ranks * planes, f"{files}x{ranks}x{planes} grid"
+                         if planes > 1 else f"{files}x{ranks} grid")
         self.files, self.ranks, self.planes = files, ranks, planes
         names = plane_names or list(string.ascii_uppercase[:planes])
         if len(names) != planes or len(set(names)) != planes:

@@ -11,11 +11,12 @@ on to the opposite sector, so a line can branch: `rays` returns every branch.
 from __future__ import annotations
 
 import string
+from collections import Counter
 from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Flat, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, check_cell_count, unknown_direction
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -46,6 +47,8 @@ class PolarTopology(Flat):
                 f"a polar board needs at least 3 sectors, got {len(sectors)}", "bad-board")
         if not rings:
             raise DeclarationError("a polar board needs at least one ring", "bad-board")
+        check_cell_count(len(sectors) * len(rings) + (centre is not None),
+                         f"polar board of {len(sectors)} sectors and {len(rings)} rings")
         for label, listed in (("sector", sectors), ("ring", rings)):
             if len(set(listed)) != len(listed):
                 raise DeclarationError(f"duplicate {label} names in {listed}", "bad-board")
@@ -81,7 +84,7 @@ class PolarTopology(Flat):
         names = [template.format(sector=s, ring=r) for r in self.rings for s in self.sectors]
         if self.centre is not None:
             names.append(self.centre)
-        dupes = sorted({x for x in names if names.count(x) > 1})
+        dupes = sorted(name for name, count in Counter(names).items() if count > 1)
         if dupes:
             raise DeclarationError(f"cell names repeat: {', '.join(dupes)}", "bad-board")
         return names

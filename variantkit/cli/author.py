@@ -19,9 +19,17 @@ from pathlib import Path
 
 import click
 
-from variantkit.cli.common import cli, fail, load_variant, write_output
+from variantkit.cli.common import (
+    check_output,
+    cli,
+    fail,
+    force_option,
+    input_files,
+    load_variant,
+    write_output,
+)
 from variantkit.display import board_renderable
-from variantkit.errors import InvalidFenError
+from variantkit.errors import InvalidFenError, quote
 from variantkit.game import Game, Move
 from variantkit.loader import bundled_names, resolve, schema_path
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
@@ -155,29 +163,40 @@ description: A variant of {parent}.
 @click.option("--from", "parent", default=None, metavar="VARIANT",
               help="Inherit from this variant (a bundled name or a file).")
 @click.option("-o", "--output", default=None, metavar="FILE",
-              help="Where to write; default NAME.yaml.  An existing file is never overwritten.")
-def new(name: str, parent: str | None, output: str | None) -> None:
+              help="Where to write; default NAME.yaml.  An existing file is kept unless "
+                   "--force.")
+@force_option
+def new(name: str, parent: str | None, output: str | None, force: bool) -> None:
     """Write a starter variant file NAME.yaml that validates as written."""
     if not NAME.match(name):
         fail(f"a variant name is letters, digits, '-' or '_', starting with a letter, "
-             f"not '{name}'")
+             f"not {quote(name)}")
     path = Path(output) if output is not None else Path(f"{name}.yaml")
+    mode = "w" if force else "x"
+    variant = None if parent is None else load_variant(parent)
+    check_output(str(path), [] if variant is None else input_files(variant), mode)
     folder = path.parent.resolve()
     fields = {"name": name, "file": path.as_posix(),
               "schema": _relative(schema_path(), folder)}
-    text = STARTER.format(**fields) if parent is None else \
-        _derived(parent, folder, fields)
-    write_output(str(path), text, "x")
+    text = STARTER.format(**fields) if variant is None \
+        else _derived(variant, str(parent), folder, fields)
+    write_output(str(path), text, mode)
     click.echo(f"wrote {path}")
 
 
-def _derived(parent: str, folder: Path, fields: dict[str, str]) -> str:
+def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]) -> str:
     """A file that inherits `parent`, with commented hints built from it."""
-    variant = load_variant(parent)
     # A bundled name stays a name; a file is referred to relative to the new
-    # file, as the loader reads `inherits` relative to the inheriting file.
-    inherits = parent if parent in bundled_names() else \
-        json.dumps(_relative(resolve(parent), folder))
+    # file, as the loader reads `inherits` relative to the inheriting file,
+    # and must lie in its folder or below (the loader's containment rule).
+    if parent in bundled_names():
+        inherits = parent
+    elif resolve(parent).resolve().is_relative_to(folder):
+        inherits = json.dumps(resolve(parent).resolve().relative_to(folder).as_posix())
+    else:
+        fail(f"{parent} is not in the folder of the new file or below it, and a variant "
+             f"inherits only files there: write the new file into {resolve(parent).parent} "
+             "with -o")
     board = variant.document.data["board"]
     topology = next(k for k in board if k != "regions")
     types = variant.pieces.types

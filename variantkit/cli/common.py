@@ -8,6 +8,7 @@ file cannot be read); a variant file's problems are shown as
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any, NoReturn
 import click
 
 import variantkit
-from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
+from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
 from variantkit.game import Game
 from variantkit.variant import Variant
 
@@ -37,30 +38,28 @@ def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
 # --- variant file problems ------------------------------------------------------
 
 
-def source_line(file: str | None, line: int | None, cache: dict[str, list[str]]) -> str | None:
-    """Line `line` (1-based) of `file`, or None when it cannot be read."""
-    if file is None or line is None:
-        return None
-    if file not in cache:
-        try:
-            cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            cache[file] = []
-    lines = cache[file]
-    return lines[line - 1] if 0 < line <= len(lines) else None
+# Characters of a source line shown under a problem; a longer line is cut
+# around the column.
+SOURCE_WIDTH = 100
 
 
-def format_problem(problem: Problem, cache: dict[str, list[str]] | None = None) -> str:
+def format_problem(problem: Problem) -> str:
     """`file:line:col: [error] message (rule)`, then the source line and a caret
-    under the column when the location is known."""
+    under the column when the loader recorded the line.  Files are never
+    opened here: a message quotes only what the loader read."""
     text = str(problem)
-    source = source_line(problem.file, problem.line, {} if cache is None else cache)
+    source = problem.source
     if source is None:
         return text
+    column = problem.column
+    if len(source) > SOURCE_WIDTH:
+        start = max(0, min((column or 1) - 1 - SOURCE_WIDTH // 2, len(source) - SOURCE_WIDTH))
+        source = source[start:start + SOURCE_WIDTH]
+        column = None if column is None else column - start
     text += f"\n    {source}"
-    if problem.column is not None:
+    if column is not None:
         # Keep tabs so that the caret lines up however the terminal draws them.
-        pad = "".join(ch if ch == "\t" else " " for ch in source[:problem.column - 1])
+        pad = "".join(ch if ch == "\t" else " " for ch in source[:column - 1])
         text += f"\n    {pad}^"
     return text
 
@@ -74,15 +73,61 @@ def is_unreadable(problems: list[Problem]) -> bool:
     return any(p.rule in UNREADABLE for p in problems)
 
 
-def check_writable(path: str | None) -> None:
-    """Fail now, not after a long game, when `path` cannot be written."""
+# --- numbers and output files ------------------------------------------------------
+
+
+class FiniteFloat(click.FloatRange):
+    """A number in a range that is also finite: click's FloatRange lets
+    `nan` through, since every comparison with it is false."""
+
+    name = "finite number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{quote(str(value))} is not a finite number", param, ctx)
+        return number
+
+
+def whole_number(text: str, what: str, low: int, high: int) -> int:
+    """`text` as an int from `low` to `high`, or exit with a message (ASCII
+    digits only, and never more of them than `high` has)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(high))
+            and low <= int(text) <= high):
+        fail(f"{what} must be a whole number from {low} to {high}, not {quote(text)}")
+    return int(text)
+
+
+def input_files(variant: Variant) -> list[str]:
+    """The files a variant was read from: the one named and its parents."""
+    return list(variant.document.lines)
+
+
+def check_output(path: str | None, inputs: list[str], mode: str) -> None:
+    """Fail now, not after a long game, when `path` cannot be written in
+    `mode` ("x": a new file, "w": replace, "a": append).
+
+    The policy: never write to a file a command reads, never replace an
+    existing file unless asked (--force), append only where the format holds
+    many records (PGN).  Files that are not regular (a terminal, a pipe) are
+    written as they are.
+    """
     if path is None:
         return
     target = Path(path)
+    for name in inputs:
+        try:
+            if target.exists() and target.samefile(name):
+                fail(f"{path} is the variant file being read: choose another output file")
+        except OSError:
+            continue
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) \
             or (target.exists() and not os.access(target, os.W_OK)):
         fail(f"cannot write {path}")
+    if mode == "x" and target.is_file():
+        fail(f"{path} exists already: choose another name, or --force to replace it")
 
 
 def write_output(path: str, text: str, mode: str = "w") -> None:
@@ -92,9 +137,15 @@ def write_output(path: str, text: str, mode: str = "w") -> None:
         with open(path, mode, encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        fail(f"{path} exists already: choose another name or -o FILE")
+        fail(f"{path} exists already: choose another name, or --force to replace it")
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def force_option(command: Any) -> Any:
+    """--force: replace an existing output file."""
+    return click.option("--force", is_flag=True,
+                        help="Replace the output file if it exists.")(command)
 
 
 def load_variant(name: str) -> Variant:
@@ -105,9 +156,8 @@ def load_variant(name: str) -> Variant:
         problems = exc.problems
     if is_unreadable(problems):
         fail("\n".join(p.message for p in problems), EXIT_UNREADABLE)
-    cache: dict[str, list[str]] = {}
     for problem in problems:
-        click.echo(format_problem(problem, cache), err=True)
+        click.echo(format_problem(problem), err=True)
     sys.exit(EXIT_ERROR)
 
 

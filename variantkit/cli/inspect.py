@@ -21,16 +21,18 @@ from variantkit.cli.common import (
     EXIT_ERROR,
     EXIT_UNREADABLE,
     cli,
-    fail,
     format_problem,
     game_for,
     is_unreadable,
     position_options,
     problem_record,
     use_color,
+    whole_number,
 )
 from variantkit.display import board_text
 from variantkit.errors import VariantError
+from variantkit.game import Game
+from variantkit.limits import MAX_PERFT_DEPTH
 
 
 @cli.command("list")
@@ -63,7 +65,6 @@ def list_command() -> None:
 def validate(files: tuple[str, ...], output: str) -> None:
     """Check variant files; exit 1 on any error, 2 when a file cannot be read."""
     records: list[dict[str, Any]] = []
-    cache: dict[str, list[str]] = {}
     code = 0
     for file in files:
         try:
@@ -77,7 +78,7 @@ def validate(files: tuple[str, ...], output: str) -> None:
             records.extend(problem_record(p) for p in problems)
             continue
         for problem in problems:
-            click.echo(format_problem(problem, cache))
+            click.echo(format_problem(problem))
         if not failed:
             click.echo(f"{file}: ok")
     if output == "json":
@@ -95,21 +96,45 @@ def validate(files: tuple[str, ...], output: str) -> None:
 def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
           divide: bool) -> None:
     """Count the move sequences DEPTH plies deep from a position."""
-    if not (depth.isascii() and depth.isdigit()) or int(depth) < 1:
-        fail(f"depth must be a whole number >= 1, not '{depth}'")
-    plies = int(depth)
+    plies = whole_number(depth, "depth", 1, MAX_PERFT_DEPTH)
     game = game_for(variant, fen, moves)
-    if not divide:
-        total = variantkit.perft(game, plies)
-    else:
-        total = 0
-        for move in sorted(game.legal_moves(), key=str):
-            game.push(move)
-            count = variantkit.perft(game, plies - 1)
-            game.pop()
-            total += count
+    counts = perft_by_move(game, plies)
+    if divide:
+        for move, count in sorted(counts.items()):
             click.echo(f"{move}: {count}")
-    click.echo(f"Nodes searched: {total}")
+    click.echo(f"Nodes searched: {sum(counts.values())}")
+
+
+def perft_by_move(game: Game, plies: int) -> dict[str, int]:
+    """The perft count below each legal move (by move string), with a
+    progress bar on stderr when it is a terminal; nothing else is printed,
+    so that `Nodes searched: N` stays the last line of the output."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    legal = game.legal_moves()
+    if plies == 1:
+        return {str(move): 1 for move in legal}
+    counts: dict[str, int] = {}
+    with Progress(TextColumn("perft {task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True,
+                  disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task(f"{plies}", total=len(legal))
+        for move in legal:
+            progress.update(task, description=f"{plies}: {move}")
+            game.push(move)
+            try:
+                counts[str(move)] = variantkit.perft(game, plies - 1)
+            finally:
+                game.pop()
+            progress.advance(task)
+    return counts
 
 
 @cli.command("moves")

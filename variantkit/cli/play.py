@@ -18,10 +18,12 @@ from collections.abc import Iterator
 import click
 
 from variantkit.cli.common import (
-    check_writable,
+    FiniteFloat,
+    check_output,
     cli,
     fail,
     game_for,
+    input_files,
     position_options,
     use_color,
     write_output,
@@ -29,7 +31,8 @@ from variantkit.cli.common import (
 from variantkit.display import board_text
 from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError
-from variantkit.game import SIDES, Game
+from variantkit.game import SIDES, Game, Move
+from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
 
@@ -51,18 +54,19 @@ MOVE_LIMIT = "move limit"
               help="The side you play.")
 @click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=None,
               help=f"Engine search depth in plies [default: {DEFAULT_DEPTH}].")
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--time", "seconds", type=FiniteFloat(0, MAX_THINK_SECONDS, min_open=True),
+              default=None,
               help="Engine thinking time per move, in seconds (instead of --depth).")
 @position_options
 @click.option("--pgn", "pgn_path", default=None, metavar="FILE",
-              help="Save the game to FILE as PGN at the end.")
+              help="Add the game to FILE as PGN at the end (also after Ctrl-C).")
 def play(variant: str, side: str, depth: int | None, seconds: float | None, fen: str | None,
          moves: tuple[str, ...], pgn_path: str | None) -> None:
     """Play a game against the engine in the terminal."""
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
-    check_writable(pgn_path)
     game = game_for(variant, fen, moves)
+    check_output(pgn_path, input_files(game.variant), "a")
     engine = Engine(game.variant)
     human = SIDES.index(side)
     strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
@@ -77,7 +81,10 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             result = result_token(outcome.winner)
             break
         if game.stm != human:
-            move = engine.best_move(game, depth=depth, time_limit=seconds)
+            move = think(engine, game, depth, seconds)
+            if move is None:
+                click.echo("\nStopped: game left unfinished.")
+                break
             written = game.san(move)
             game.push(move)
             info = engine.info
@@ -87,7 +94,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             continue
         try:
             entry = click.prompt(f"{game.turn} to move", prompt_suffix="> ").strip()
-        except click.Abort:  # end of input
+        except click.Abort:  # end of input, or Ctrl-C
             entry = "quit"
         if entry == "quit":
             click.echo("\nGame left unfinished.")
@@ -103,8 +110,24 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
         write_output(pgn_path, write_pgn(game, Event="variantkit play", Site="terminal",
                                  Date=datetime.date.today().strftime("%Y.%m.%d"),
                                  White=names["white"], Black=names["black"],
-                                 Result=result), "w")
+                                 Result=result), "a")
         click.echo(f"Game saved to {pgn_path}.")
+
+
+def think(engine: Engine, game: Game, depth: int | None, seconds: float | None) -> Move | None:
+    """The engine's move, with a note on a terminal that it is thinking;
+    None when the user stops it with Ctrl-C (the position is restored)."""
+    plies = game.plies
+    try:
+        if not use_color():
+            return engine.best_move(game, depth=depth, time_limit=seconds)
+        from rich.console import Console
+        with Console().status(f"{game.turn} is thinking (Ctrl-C stops the game)..."):
+            return engine.best_move(game, depth=depth, time_limit=seconds)
+    except KeyboardInterrupt:
+        while game.plies > plies:  # the search was cut short inside a line
+            game.pop()
+        return None
 
 
 def show(game: Game) -> None:
@@ -158,8 +181,8 @@ def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
              random_plies: int, fen: str | None, moves: tuple[str, ...],
              pgn_path: str | None) -> None:
     """Let the engine play itself, then print the results."""
-    check_writable(pgn_path)
     start = game_for(variant, fen, moves)
+    check_output(pgn_path, input_files(start.variant), "a")
     engine = Engine(start.variant)
     rng = random.Random(seed)
     results: Counter[str] = Counter()

@@ -10,7 +10,18 @@ import re
 
 import click
 
-from variantkit.cli.common import cli, fail, game_for, position_options, write_output
+from variantkit.cli.common import (
+    FiniteFloat,
+    check_output,
+    cli,
+    fail,
+    force_option,
+    game_for,
+    input_files,
+    position_options,
+    write_output,
+)
+from variantkit.limits import MAX_IMAGE_PIXELS
 from variantkit.render import render
 
 
@@ -23,12 +34,16 @@ from variantkit.render import render
 @click.option("--highlight", "highlights", multiple=True, metavar="CELLS",
               help="Cells to tint, separated by commas or spaces (--highlight e4,d5); "
                    "repeatable.")
-@click.option("--size", type=click.FloatRange(min=1), default=None, metavar="PIXELS",
+@click.option("--size", type=FiniteFloat(1, MAX_IMAGE_PIXELS), default=None, metavar="PIXELS",
               help="Width of the image in pixels (default: 60 pixels a square cell).")
+@force_option
 def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output: str | None,
-                   flip: bool, highlights: tuple[str, ...], size: float | None) -> None:
+                   flip: bool, highlights: tuple[str, ...], size: float | None,
+                   force: bool) -> None:
     """Draw a position as an SVG image: last move and check marked."""
     game = game_for(variant, fen, moves)
+    mode = "w" if force else "x"
+    check_output(output, input_files(game.variant), mode)
     cells = [name for text in highlights for name in re.split(r"[\s,]+", text) if name]
     try:
         svg = render(game, flip=flip, highlight=cells, size=size)
@@ -37,4 +52,4 @@ def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output
     if output is None:
         click.echo(svg, nl=False)
         return
-    write_output(output, svg)
+    write_output(output, svg, mode)

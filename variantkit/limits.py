@@ -1,0 +1,113 @@
+"""How much untrusted input variantkit accepts, and a budget for the work it does.
+
+Variant files, position strings, move strings, PGN text and command-line
+numbers may come from anyone (a shared file, a web form).  Every stage that
+reads them refuses what is larger than the limits below, with a clear error,
+before doing work that grows with the size.  The numbers leave room for the
+largest real variants (a 16x16 grid, an 8x8x8 cube, a polar board of 100
+sectors and 10 rings) with a wide margin, and keep the worst file that passes
+them loadable in seconds.  The README's "Limits" section lists them; change
+both together.
+
+A server (a web playground, a batch checker) may want a tighter bound on one
+request: `Budget` counts units of work against a cap and a deadline, and the
+loader charges it while compiling (`variantkit.load(..., budget=Budget(...))`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from variantkit.errors import Problem, VariantError
+
+# --- variant files ---------------------------------------------------------------
+
+# Bytes in one variant file.  The bundled files are under 5 kB; a file of
+# 1 MB is hundreds of pieces' worth of text.  Files are read up to this many
+# bytes and no further, so /dev/zero or a huge file cost nothing.
+MAX_FILE_BYTES = 1_000_000
+# YAML nodes in one file after aliases and merge keys are expanded.  Aliases
+# can make a small file expand exponentially (an "alias bomb"); the count is
+# made on the composed node graph before anything is expanded.  50,000 nodes
+# is ten times a file that lists every cell of the largest board in regions.
+MAX_YAML_NODES = 50_000
+# Characters in one text value (a name, a description, a Betza string, the
+# setup).  A setup needs about two characters a cell, so 4,096 covers the
+# largest board's position string.
+MAX_TEXT_LENGTH = 4_096
+# Entries in one list or mapping: as many as the board has cells, so that a
+# region can list every cell.
+MAX_ENTRIES = 1_024
+# Size of any number in a variant file.  No rule needs a larger one (board
+# sizes, leaps, ranges, counts); it also keeps YAML integers far below
+# Python's 4,300-digit conversion limit.  Numbers must be finite.
+MAX_NUMBER = 10_000
+# Parents in an `inherits` chain (a file, its parent, the parent's parent...).
+MAX_INHERITANCE_DEPTH = 16
+# Characters in a variant name or path given to `load` or on the command line.
+MAX_NAME_LENGTH = 255
+
+# --- what a file declares ----------------------------------------------------------
+
+# Cells of a board.  16x16 = 256, 8x8x8 = 512, 100 sectors x 10 rings and a
+# centre = 1,001; a 26x39 grid still fits.  Loading time grows with the cells
+# times the pieces' moves, so this cap and MAX_MOVES bound it together.
+MAX_CELLS = 1_024
+# Characters in one cell name.  Move strings are two cell names, so a long
+# name makes every move string long; Strato's `Ae1` has three.
+MAX_CELL_NAME_LENGTH = 16
+# Piece types: each has its own uppercase letter, so there can be 26.
+MAX_PIECES = 26
+# Move primitives of all pieces together, Betza strings expanded.  Chess has
+# 8, Strato Chess 17.  Each primitive is compiled for every cell and side.
+MAX_MOVES = 256
+
+# --- position strings, move strings, PGN -----------------------------------------------
+
+# Characters in a position string or a move string.  A position string needs
+# about two characters a cell (plus a moved field); anything longer is not one.
+MAX_POSITION_LENGTH = 8 * MAX_CELLS
+# The half-move clock and the move number: nine digits at most.
+MAX_COUNTER = 999_999_999
+# Characters in a PGN text handed to the reader (about 5,000 long games).
+MAX_PGN_LENGTH = 10_000_000
+
+# --- command-line numbers ------------------------------------------------------------
+
+# perft depth: the library recurses once a ply, and at depth 20 even a
+# two-move game has a million leaves.
+MAX_PERFT_DEPTH = 20
+# The engine's thinking time per move, in seconds (one hour).
+MAX_THINK_SECONDS = 3_600.0
+# Width of a drawn image in pixels.
+MAX_IMAGE_PIXELS = 20_000.0
+
+
+class Budget:
+    """Units of work that one request may spend, and an optional deadline.
+
+    The loader charges one unit per move primitive compiled for one cell and
+    side, and one per cell built; `spend` raises a `VariantError` (rule
+    `too-large`) once the units or the seconds run out.  The default allows
+    everything the limits above allow; a server passes a smaller one.
+    """
+
+    def __init__(self, units: int = 2 * MAX_CELLS * MAX_MOVES + MAX_CELLS,
+                 seconds: float | None = None) -> None:
+        self.units = units
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.seconds = seconds
+
+    def spend(self, units: int, source: str | None = None) -> None:
+        """Charge `units`; raise when the budget is exhausted."""
+        self.units -= units
+        if self.units < 0:
+            raise too_large("loading this variant takes more work than allowed", source)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise too_large(f"loading this variant takes longer than {self.seconds:g} s",
+                            source)
+
+
+def too_large(message: str, source: str | None = None) -> VariantError:
+    """The error for input over a limit (rule `too-large`), not located."""
+    return VariantError([Problem(message, "too-large", source)])
