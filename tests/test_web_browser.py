@@ -342,7 +342,7 @@ def test_yaml_typo_is_located_and_fixed(page: Page, server: str) -> None:
 
     # A path in `inherits` is refused: only bundled parents.
     editor.fill("variantkit: 1\nname: sneaky\ninherits: ../../etc/passwd\n")
-    expect(page.locator('[data-testid="problems"] li[data-rule="inherit-not-allowed"]')) \
+    expect(page.locator('[data-testid="problems"] li[data-rule="inherit-not-found"]')) \
         .to_have_attribute("data-line", "3")
 
 

@@ -108,7 +108,7 @@ async def _json_body(request: Request) -> dict[str, Any] | Response:
         body += chunk
         if len(body) > MAX_BODY:
             return JSONResponse(failure(f"the request is longer than {MAX_BODY // 1024} KiB",
-                                        "input-too-large"), status_code=413)
+                                        "too-large"), status_code=413)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):

@@ -4,9 +4,8 @@ A page names its variant by a *source*: a bundled variant
 (`{"bundled": "chess"}`), an example file (`{"example": "glinski"}`) or YAML
 text typed into the editor (`{"yaml": "..."}`).  Bundled and example files
 are the package's own and load as usual; typed text is untrusted and goes
-through `load_yaml_text` alone, which allows only bundled parents in
-`inherits` and bounds the text's size.  That function is the one place to
-change when the loader offers text loading with such a policy itself.
+through `load_yaml_text` alone: the loader's text entry, which allows only
+bundled parents in `inherits`, with a budget for the work of compiling.
 
 Everything here runs in a playground worker process (see `workers`), never
 in the server itself: compiling a huge board or an alias bomb must not stall
@@ -15,18 +14,18 @@ the server, and there it is bounded in time and memory.
 
 from __future__ import annotations
 
-import tempfile
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from variantkit.errors import Problem, VariantError
+from variantkit.limits import Budget
 from variantkit.loader import bundled_dir, bundled_names, examples_dir
-from variantkit.variant import Variant, load
+from variantkit.variant import Variant, load, load_text
 
-MAX_YAML_BYTES = 64 * 1024
+# Seconds to compile typed YAML before the loader gives up with a problem;
+# the worker's own time limit (`workers.TASK_SECONDS`) is the backstop.
+LOAD_SECONDS = 4.0
 # The editor's file, as named in problems (it has no file of its own).
 EDITOR_FILE = "editor"
 CACHED_VARIANTS = 8
@@ -65,50 +64,10 @@ def source_text(source: Any) -> str:
 
 
 def load_yaml_text(text: str) -> Variant:
-    """Compile untrusted YAML text: at most MAX_YAML_BYTES, and `inherits`
-    only a bundled variant's name.  Problems name the file `editor`."""
-    if len(text.encode("utf-8")) > MAX_YAML_BYTES:
-        raise VariantError([Problem(
-            f"the text is longer than the playground reads ({MAX_YAML_BYTES // 1024} KiB)",
-            "input-too-large", EDITOR_FILE, 1, 1)])
-    _check_parent(text)
-    with tempfile.TemporaryDirectory(prefix="variantkit-") as folder:
-        path = Path(folder) / f"{EDITOR_FILE}.yaml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            return load(path)
-        except VariantError as exc:
-            raise VariantError([_renamed(p, str(path)) for p in exc.problems]) from None
-
-
-def _check_parent(text: str) -> None:
-    """Refuse an `inherits` that is not a bundled name.  Only the top-level
-    mapping is composed (no values are built), so this is cheap on any
-    text; a text that does not parse is left to the loader to report."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return
-    if not isinstance(root, yaml.MappingNode):
-        return
-    for key, value in root.value:
-        if isinstance(key, yaml.ScalarNode) and key.value == "inherits":
-            parent = value.value if isinstance(value, yaml.ScalarNode) else None
-            if parent not in bundled_names():
-                mark = value.start_mark
-                raise VariantError([Problem(
-                    f"inherits: the playground inherits only a bundled variant "
-                    f"({', '.join(bundled_names())}), never a file",
-                    "inherit-not-allowed", EDITOR_FILE, mark.line + 1, mark.column + 1,
-                    ("inherits",))])
-
-
-def _renamed(problem: Problem, path: str) -> Problem:
-    """`problem` with the editor's temporary file named `editor`."""
-    if problem.file != path:
-        return problem
-    return Problem(problem.message.replace(path, EDITOR_FILE), problem.rule, EDITOR_FILE,
-                   problem.line, problem.column, problem.path, problem.severity)
+    """Compile untrusted YAML text: it may inherit only a bundled variant, and
+    its size and the work of compiling it are bounded (`variantkit.limits`).
+    Problems name the file `editor`."""
+    return load_text(text, EDITOR_FILE, budget=Budget(seconds=LOAD_SECONDS))
 
 
 class Variants:
