@@ -172,6 +172,12 @@ def shown_moves(page: Page) -> list[str]:
             page.locator('[data-testid="moves"] li button').all_inner_texts()]
 
 
+def box(page: Page, name: str) -> dict[str, float]:
+    found = cell_of(page, name).bounding_box()
+    assert found is not None
+    return dict(found)
+
+
 def fen(page: Page) -> str:
     return page.get_by_test_id("fen").input_value()
 
@@ -243,6 +249,14 @@ def test_capture_marks_and_take_back(page: Page, server: str) -> None:
     page.get_by_test_id("takeback").click()
     expect(page.locator('[data-testid="moves"] li')).to_have_count(0)
     assert fen(page) == start
+    # Flipped, Black's side is at the bottom.
+    assert box(page, "e2")["y"] > box(page, "e7")["y"]
+    page.locator("#flip").click()
+    page.wait_for_function("""() => {
+        const e2 = document.querySelector('#board g.cells [data-cell="e2"]');
+        const e7 = document.querySelector('#board g.cells [data-cell="e7"]');
+        return e2.getBoundingClientRect().y < e7.getBoundingClientRect().y;
+    }""")
 
 
 def test_keyboard_moves(page: Page, server: str) -> None:
@@ -363,6 +377,24 @@ def test_engine_replies(page: Page, server: str) -> None:
     page.get_by_test_id("takeback").click()
     expect(page.locator('[data-testid="moves"] li')).to_have_count(1)
     expect(page.get_by_test_id("status")).to_have_text("Black to move")
+
+
+def test_engine_shows_its_thinking_and_stops(page: Page, server: str) -> None:
+    open_variant(page, server, "chess")
+    page.locator("#engine-limit").select_option("seconds")
+    page.locator("#engine-amount").fill("8")
+    page.get_by_test_id("engine-move").click()
+    # Depth, evaluation and main line appear while it thinks...
+    expect(page.get_by_test_id("engine-info")).to_have_text(
+        re.compile(r"^depth \d+ · [-+]\d+\.\d\d · \S+"))
+    # ... the page answers meanwhile ...
+    cell(page, "b1").click()
+    expect(cell_of(page, "c3")).to_have_attribute("data-mark", "move")
+    # ... and Stop ends the search without a move.
+    page.locator("#engine-stop").click()
+    expect(page.get_by_test_id("engine-info")).to_have_text("stopped")
+    page.wait_for_timeout(1000)
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(0)
 
 
 def test_export_pgn(page: Page, server: str) -> None:
