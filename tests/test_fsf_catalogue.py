@@ -9,7 +9,6 @@ wide) and a few seeded random games; `make oracle` goes deeper and plays more.
 from __future__ import annotations
 
 import pytest
-
 from fsf_oracle import Oracle, fsf_variants
 
 # Variants whose depth-3 tree costs more than a few seconds through pyffish.
