@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import socket
@@ -48,4 +49,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     click.echo(f"variantkit playground: {url}  (Ctrl-C stops it)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    server.run(sockets=[sock])
+    # uvicorn shuts down on Ctrl-C, then raises it again: that is how it ends.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    click.echo("variantkit playground stopped")

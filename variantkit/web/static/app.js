@@ -319,10 +319,10 @@ async function loadVariants() {
   const match = answer.variants.find((v) => v.name === wanted);
   const value = match ? `${match.kind}:${match.name}` : "bundled:chess";
   select.value = value;
-  await choose_variant(value);
+  await chooseVariant(value);
 }
 
-async function choose_variant(value) {
+async function chooseVariant(value) {
   stopSearch();
   const [kind, name] = value.split(":");
   state.chosen = {[kind]: name};
@@ -445,7 +445,7 @@ $("board").addEventListener("keydown", (event) => {
   const name = cellOf(event);
   if (name) { event.preventDefault(); onCell(name); }
 });
-$("variant").addEventListener("change", (event) => choose_variant(event.target.value));
+$("variant").addEventListener("change", (event) => chooseVariant(event.target.value));
 $("yaml").addEventListener("input", onEdit);
 $("flip").addEventListener("click", () => { state.flip = !state.flip; refresh(); });
 $("takeback").addEventListener("click", takeBack);
