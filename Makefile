@@ -31,6 +31,7 @@ oracle: $(VENV)/.test-deps
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py
+	$(BIN)/python benchmarks/load_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

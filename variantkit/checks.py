@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from variantkit.errors import DeclarationError, Problem
-from variantkit.pieces import CONVERT, reach
+from variantkit.pieces import CONVERT, PRIMITIVES, reach
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -108,6 +108,73 @@ def regions_used(variant: Variant) -> list[Problem]:
         if name not in skip and document.locate(("board", "regions", name))[0] == document.file]
 
 
+def modifiers_apply(variant: Variant) -> list[Problem]:
+    """Every modifier and direction of a move has an effect where it stands.
+
+    The compiler reads a modifier only where it means something, so a
+    misplaced one (`range` on a `step`, a leap in space on a flat board)
+    would be ignored in silence.  Each is reported at the modifier: an
+    error when the author's intent is lost, a warning when the modifier only
+    repeats what the move does anyway."""
+    flat = variant.board.size > 0 and variant.board.topology.plane_of(0) is None
+    return [problem for name, spec in variant.document.data["pieces"].items()
+            for index, move in enumerate(spec.get("moves", []))
+            for problem in _misplaced(variant, ("pieces", name, "moves", index), move, flat)]
+
+
+def _misplaced(variant: Variant, path: tuple[str | int, ...], move: dict[str, Any],
+               flat: bool) -> Iterator[Problem]:
+    """A problem for each modifier of `move` that has no effect."""
+    document = variant.document
+    kind = next((k for k in PRIMITIVES if k in move), None)
+    if "range" in move and kind != "ride":
+        what = f"a {kind}" if kind else "a plane-shift alone"
+        yield document.problem(
+            (*path, "range"), f"range has no effect on {what}: it limits how far a ride goes",
+            "modifier-no-effect", key=True)
+    if "only" in move and kind == "suborn":
+        yield document.problem(
+            (*path, "only"), "only has no effect on a suborn, which neither moves nor captures",
+            "modifier-no-effect", key=True)
+    shift = move.get("plane-shift")
+    if isinstance(shift, dict):
+        if kind is None and shift.get("path", "line") != "line":
+            yield document.problem(
+                (*path, "plane-shift", "path"), f"path '{shift['path']}' has no effect on a "
+                "plane-shift alone, which goes straight up or down its column",
+                "modifier-no-effect", key=True)
+        if move.get("only") == "move":
+            yield document.problem(
+                (*path, "only"), "only: move repeats what a plane-shift does anyway (it never "
+                "captures)", "redundant-modifier", severity="warning", key=True)
+    if not flat or kind not in ("step", "ride", "leap"):
+        return
+    spec = move[kind]
+    if kind == "leap" and len(spec) == 3 and all(isinstance(x, int) for x in spec):
+        yield document.problem(
+            (*path, "leap"), f"leap: {spec} is a leap in space and this board has no planes: "
+            "write a leap in the plane as [a, b]", "modifier-no-effect", key=True)
+    elif _vertical_only(variant, spec, kind):
+        yield document.problem(
+            (*path, kind), f"this {kind} only changes plane, and this board has no planes",
+            "modifier-no-effect", key=True)
+
+
+def _vertical_only(variant: Variant, spec: Any, kind: str) -> bool:
+    """Whether every direction or leap vector of `spec` changes plane (has a
+    third coordinate that is not 0), so that it goes nowhere on a flat board."""
+    if kind == "leap":
+        return all(isinstance(v, list) and len(v) == 3 and v[2] != 0 for v in spec)
+    items = spec if isinstance(spec, list) and not (spec and isinstance(spec[0], int)) \
+        else [spec]
+    try:
+        directions = [d for item in items for d in variant.board.topology.directions(item, None)]
+    except DeclarationError:
+        return False  # an unknown direction has its own error
+    return bool(directions) and all(
+        isinstance(d, tuple) and len(d) == 3 and d[2] != 0 for d in directions)
+
+
 def _broken(variant: Variant, section: tuple[str, ...]) -> set[str | int]:
     """Names in `section` (pieces, regions) that already have an error: a
     warning about them too would only repeat it."""
@@ -136,7 +203,7 @@ def _cells(variant: Variant, cells: list[int]) -> str:
 
 
 CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
-    board_connected, adjacency_symmetric, pieces_move, regions_used)
+    board_connected, adjacency_symmetric, pieces_move, regions_used, modifiers_apply)
 
 
 def run_checks(variant: Variant) -> list[Problem]:

@@ -55,13 +55,20 @@ class VariantError(ValueError):
         return "\n".join(str(p) for p in self.problems)
 
 
-def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
-    """`'text'` for a message.  Input longer than `limit` characters is cut in
+def shorten(text: str, limit: int = QUOTE_LENGTH) -> str:
+    """`text` for a message: input longer than `limit` characters is cut in
     the middle, with its length given, and control characters are escaped,
     so that a message stays one readable line whatever the user typed."""
-    shown = text if len(text) <= limit else text[:limit // 2] + "..." + text[-(limit // 2):]
-    shown = f"'{shown}'" if shown.isprintable() and "'" not in shown else repr(shown)
+    if len(text) <= limit and text.isprintable():
+        return text
+    cut = text if len(text) <= limit else text[:limit // 2] + "..." + text[-(limit // 2):]
+    shown = cut if cut.isprintable() else repr(cut)[1:-1]
     return shown if len(text) <= limit else f"{shown} ({len(text):,} characters)"
+
+
+def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
+    """`'text'`, shortened as `shorten` does."""
+    return f"'{shorten(text, limit)}'"
 
 
 class InvalidFenError(ValueError):

@@ -533,28 +533,28 @@ def parent_file(doc: Document, folder: Path | None) -> Path:
     if bundled is not None:
         return bundled
 
-    def refuse(why: str, rule: str = "inherit-outside") -> VariantError:
-        return VariantError([doc.problem(("inherits",), f"inherits: {quote(name)} {why}", rule)])
-
+    where = ("inherits",)
+    named = f"inherits: {quote(name)}"
+    outside = "a parent is a bundled name or a file in this file's folder or below it"
     if folder is None:
-        raise refuse("is not a bundled variant, and only bundled variants can be inherited "
-                     f"here (bundled: {', '.join(bundled_names())})", "inherit-not-found")
+        raise VariantError([doc.problem(
+            where, f"{named} is not a bundled variant, and only bundled variants can be "
+            f"inherited here (bundled: {', '.join(bundled_names())})", "inherit-not-found")])
     candidate = Path(name)
     if candidate.is_absolute() or len(name) > MAX_NAME_LENGTH:
-        raise refuse("is not a bundled variant or a relative path: a parent is a bundled "
-                     "name or a file in this file's folder or below it")
+        raise VariantError([doc.problem(
+            where, f"{named} is not a relative path: {outside}", "inherit-outside")])
     try:
         base = folder.resolve()
         real = (base / candidate).resolve()
     except (OSError, RuntimeError, ValueError):
-        raise refuse("cannot be followed") from None
-    if not real.is_relative_to(base):
-        raise refuse("leads out of this file's folder: a parent is a bundled name or a "
-                     "file in this file's folder or below it")
-    if not _exists(real):
-        raise refuse("names no bundled variant and no file", "inherit-not-found")
+        real = None
+    if real is None or not real.is_relative_to(base):
+        raise VariantError([doc.problem(
+            where, f"{named} leads out of this file's folder: {outside}", "inherit-outside")])
     if not _is_file(real):
-        raise refuse("is not a regular file", "inherit-not-found")
+        what = "is not a regular file" if _exists(real) else "names no bundled variant and no file"
+        raise VariantError([doc.problem(where, f"{named} {what}", "inherit-not-found")])
     return real
 
 

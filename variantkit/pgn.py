@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from variantkit.errors import IllegalMoveError, InvalidFenError
+from variantkit.errors import IllegalMoveError, InvalidFenError, quote, shorten
 from variantkit.game import Game
+from variantkit.limits import MAX_PGN_LENGTH
 from variantkit.loader import bundled_names
 from variantkit.san import san_moves
 from variantkit.variant import Variant, load
@@ -62,17 +63,22 @@ class PgnRecord:
     moves: list[str] = field(default_factory=list)
     result: str = "*"
 
+    def variant_name(self) -> str:
+        """The bundled variant the `Variant` tag names (PGN without the tag is
+        a chess game, as the PGN standard has it).  A tag never names a file:
+        PGN text may come from anywhere, so it must not make the reader load
+        paths."""
+        name = self.tags.get("Variant", "chess")
+        if name.lower() not in bundled_names():
+            raise PgnError(f"cannot load the variant of tag Variant {quote(name)} (bundled: "
+                           f"{', '.join(bundled_names())}); pass the variant")
+        return name.lower()
+
     def replay(self, variant: Variant | None = None) -> Game:
         """The game: the moves played on `variant`, or on the bundled variant
-        the `Variant` tag names (PGN without the tag is a chess game, as the
-        PGN standard has it).  A tag never names a file: PGN text may come
-        from anywhere, so it must not make the reader load paths."""
+        the `Variant` tag names."""
         if variant is None:
-            name = self.tags.get("Variant", "chess")
-            if name.lower() not in bundled_names():
-                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" (bundled: "
-                               f"{', '.join(bundled_names())}); pass the variant")
-            variant = load(name.lower())
+            variant = load(self.variant_name())
         try:
             game = variant.new_game(self.tags.get("FEN"))
         except InvalidFenError as exc:
@@ -83,7 +89,7 @@ class PgnRecord:
                 game.push_san(text)
             except IllegalMoveError as exc:
                 dots = "." if side == 0 else "..."
-                raise PgnError(f"move {number}{dots} {text}: {exc}") from exc
+                raise PgnError(f"move {number}{dots} {shorten(text)}: {exc}") from exc
             number += side
             side = 1 - side
         return game
@@ -116,8 +122,17 @@ def write_pgn(game: Game, **tags: str) -> str:
 
 
 def read_games(text: str, variant: Variant | None = None) -> list[Game]:
-    """Every game in the PGN text, replayed."""
-    return [record.replay(variant) for record in parse_pgn(text)]
+    """Every game in the PGN text, replayed; each variant the tags name is
+    loaded once."""
+    loaded: dict[str, Variant] = {}
+    games = []
+    for record in parse_pgn(text):
+        played_on = variant
+        if played_on is None:
+            name = record.variant_name()
+            played_on = loaded[name] = loaded.get(name) or load(name)
+        games.append(record.replay(played_on))
+    return games
 
 
 def read_pgn(text: str, variant: Variant | None = None) -> Game:
@@ -130,6 +145,9 @@ def read_pgn(text: str, variant: Variant | None = None) -> Game:
 
 def parse_pgn(text: str) -> list[PgnRecord]:
     """The games in PGN text: tags, move strings and result, not replayed."""
+    if len(text) > MAX_PGN_LENGTH:
+        raise PgnError(f"PGN text of {len(text):,} characters, more than the "
+                       f"{MAX_PGN_LENGTH:,} read at once")
     records: list[PgnRecord] = []
     current = PgnRecord()
     started = False  # the current record has tags or moves
@@ -161,7 +179,7 @@ def parse_pgn(text: str) -> list[PgnRecord]:
             current.moves.append(match.group().rstrip(_MARKS))
             started = True
         else:
-            raise PgnError(f"cannot read {match.group()!r} {_where(current)}")
+            raise PgnError(f"cannot read {quote(match.group())} {_where(current)}")
     if depth:
         raise PgnError(f"unclosed variation '(' {_where(current)}")
     if started:
@@ -173,7 +191,7 @@ def _where(record: PgnRecord) -> str:
     """Where the reader is, for error messages."""
     if not record.moves:
         return "before the first move"
-    return f"after move {len(record.moves)} ({record.moves[-1]})"
+    return f"after move {len(record.moves)} ({shorten(record.moves[-1])})"
 
 
 def _movetext(start: Game, game: Game, ending: list[str]) -> str:

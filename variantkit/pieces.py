@@ -138,7 +138,7 @@ class Component:
                     passed[(frm, cells[i])] = mask
         return passed
 
-    def _relation(self, side: int) -> set[tuple[int, int, int]]:
+    def _relation(self, side: int, bits: list[int]) -> set[tuple[int, int, int]]:
         rel = set()
         for frm, cell_rays in enumerate(self.rays[side]):
             for cells, first in cell_rays:
@@ -146,25 +146,33 @@ class Component:
                 for i, c in enumerate(cells):
                     if i >= first:
                         rel.add((frm, c, between))
-                    between |= 1 << c
+                    between |= bits[c]
         return rel
 
     def _compile_attacks(self) -> None:
+        # Cell sets are big integers on a large board: each `1 << c` and
+        # `|=` allocates one, so single bits are made once and masks are
+        # built from them only where needed (load time grows with the board).
         n_cells = len(self.rays[0])
-        forward = [self._relation(s) for s in range(2)]
+        bits = [1 << c for c in range(n_cells)]
+        forward = [self._relation(s, bits) for s in range(2)]
         for s in range(2):
-            backward = {(d, a, b) for a, d, b in forward[s]}
-            self.reverse_side.append(next((o for o in (1 - s, s) if forward[o] == backward), None))
+            # A side whose forward relation is this one read backwards.
+            reverse = next((o for o in (1 - s, s) if len(forward[o]) == len(forward[s])
+                            and all((d, a, b) in forward[o] for a, d, b in forward[s])), None)
+            self.reverse_side.append(reverse)
+            # The explicit pairs are only read when no side's tables answer.
             pairs: list[list[tuple[int, int]]] = [[] for _ in range(n_cells)]
-            sources = [0] * n_cells
             between: list[dict[int, int]] = [{} for _ in range(n_cells)]
             for a, d, b in forward[s]:
-                pairs[d].append((1 << a, b))
+                if reverse is None:
+                    pairs[d].append((bits[a], b))
                 if b:
-                    sources[d] |= 1 << a
-                    between[d][1 << a] = between[d].get(1 << a, 0) | b
+                    here, source = between[d], bits[a]
+                    here[source] = here[source] | b if source in here else b
             self.attack_pairs.append(pairs)
-            self.xray_sources.append(sources)
+            # Sources are distinct single bits: their sum is their union.
+            self.xray_sources.append([sum(here) for here in between])
             self.xray_between.append(between)
 
     def attackers(self, side: int, target: int, occupied: int) -> int:
