@@ -182,6 +182,15 @@ def test_requests_for_another_host_name_are_refused(client: TestClient) -> None:
     assert client.get("/api/variants", headers={"Host": "attacker.example"}).status_code == 400
 
 
+def test_the_page_runs_only_its_own_script(client: TestClient) -> None:
+    page = client.get("/")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert '<script src="/static/app.js">' in page.text
+    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/%2e%2e/app.py").status_code == 404  # no way out of static/
+
+
 def test_serve_refuses_a_busy_port() -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from variantkit.web.sources import catalogue
 from variantkit.web.tasks import TASKS, failure
@@ -39,6 +40,33 @@ from variantkit.web.workers import Pool, Searches
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024  # bytes: the YAML text is capped lower, in `sources`
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+# The page runs only its own script; the boards are inline SVG.
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+     b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    """Adds HEADERS to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
@@ -84,7 +112,7 @@ def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
             return JSONResponse(await run_in_threadpool(searches.stop, key))
         return JSONResponse(await run_in_threadpool(searches.poll, key))
 
-    middleware = []
+    middleware = [Middleware(SecurityHeaders)]
     if host in LOCAL_HOSTS:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(LOCAL_HOSTS)))
     return Starlette(
