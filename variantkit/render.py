@@ -15,7 +15,9 @@ The SVG is written by hand (standard library only) and is plain ASCII.  Each
 cell is one element with `data-cell="<name>"`; each piece is a
 `<g data-piece="<letter>" data-cell="<name>" transform="translate(x y)">`
 drawn around its cell's anchor, so that programs (and the tests) can find
-both.
+both.  A marked cell says why in `data-mark` (`last-move`, `check`,
+`highlight`, or a target's kind: `move`, `capture`, `suborn`), and each
+target's sign is a `<g data-target="<kind>">` over it.
 """
 
 from __future__ import annotations
