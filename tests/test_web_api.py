@@ -7,7 +7,9 @@ worker processes, so time and memory limits are the ones a user meets.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -19,9 +21,9 @@ from starlette.testclient import TestClient
 
 import variantkit
 from variantkit.cli import cli
+from variantkit.limits import MAX_FILE_BYTES
 from variantkit.render import render
 from variantkit.web import create_app, workers
-from variantkit.limits import MAX_FILE_BYTES
 
 CHESS = {"bundled": "chess"}
 DIPLOMAT_SUBORN = "2BKRD3bkrd1/1PPPP2hppp1pH/5P5p2/1 b - - 2 4"
@@ -147,6 +149,22 @@ def test_hostile_files_do_not_stall_the_server(client: TestClient, text: str,
     assert rules(answer)[0] in ("time-limit", "memory-limit", "too-large", "board-size")
     # The worker that was stopped is replaced: the next request is served.
     assert post(client, "/api/position", {"source": CHESS})["ok"]
+
+
+def test_a_worker_that_died_is_replaced() -> None:
+    worker = workers.Worker()
+    try:
+        assert worker.call("perft", {"source": CHESS, "depth": 1}, 20)["nodes"] == 20
+        first = worker.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while worker.alive and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert worker.call("perft", {"source": CHESS, "depth": 2}, 20)["nodes"] == 400
+        assert worker.pid not in (None, first)
+    finally:
+        worker.stop()
 
 
 def test_perft_explain_and_pgn(client: TestClient) -> None:

@@ -58,7 +58,8 @@ def server() -> Iterator[str]:
         assert process.stdout is not None
         line = process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert match, f"serve printed {line!r}; stderr: {process.stderr.read() if process.stderr else ''}"
+        errors = process.stderr.read() if process.stderr and not match else ""
+        assert match, f"serve printed {line!r}; stderr: {errors}"
         yield match[0]
     finally:
         process.send_signal(signal.SIGINT)

@@ -79,7 +79,7 @@ class Worker:
         self._conn: Connection | None = None
 
     def start(self) -> Connection:
-        if self._process is None or self._conn is None or not self._process.is_alive():
+        if self._conn is None or not self.alive:
             self.stop()
             mine, theirs = _context.Pipe()
             self._process = _context.Process(target=_serve, args=(theirs, self.memory),
@@ -89,15 +89,29 @@ class Worker:
             self._conn = mine
         return self._conn
 
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running child, if any."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
     def call(self, name: str, request: Any, seconds: float) -> Answer:
         """The task's answer, or a problem saying it took too long."""
         conn = self.start()
-        conn.send((name, request))
+        try:
+            conn.send((name, request))
+        except OSError:  # the process died since the last task: start another
+            self.stop()
+            conn = self.start()
+            conn.send((name, request))
         if conn.poll(seconds):
             try:
                 answer: Answer = conn.recv()
                 return answer
-            except EOFError:
+            except (EOFError, OSError):
                 self.stop()
                 return _died("worker")
         self.stop()
