@@ -339,6 +339,9 @@ def test_yaml_typo_is_located_and_fixed(page: Page, server: str) -> None:
     expect(problem).to_have_attribute("data-line", str(line))
     expect(problem).to_contain_text(f"line {line}, column {column}")
     expect(problem).to_contain_text("did you mean 'resets-clock'")
+    # The line is marked beside the text too.
+    expect(page.locator(f'#gutter [data-line="{line}"]')).to_have_class("problem")
+    expect(page.locator("#gutter .problem")).to_have_count(1)
     expect(page.locator("#board")).to_have_attribute("data-state", "stale")
     screenshot(page, "yaml-problem")
     editor.fill(original)

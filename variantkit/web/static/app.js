@@ -21,6 +21,7 @@ const state = {
   search: null,      // {id, key} of the running engine search
 };
 
+let lastProblems = [];  // shown beside the editor's lines
 let answered = 0;   // the newest request whose answer was shown
 let requested = 0;
 
@@ -150,7 +151,30 @@ function turnAtStart() {
   return parts[1] === "b" ? "black" : "white";
 }
 
+function showGutter(problems) {
+  // One number a line (the text does not wrap), and a problem's line marked.
+  const gutter = $("gutter");
+  const count = $("yaml").value.split("\n").length;
+  const marked = new Map();
+  for (const p of problems || []) if (p.line && !marked.has(p.line)) marked.set(p.line, p);
+  gutter.replaceChildren();
+  for (let line = 1; line <= count; line++) {
+    const row = document.createElement("div");
+    row.textContent = String(line);
+    row.dataset.line = String(line);
+    const p = marked.get(line);
+    if (p) {
+      row.className = p.severity === "warning" ? "problem warning" : "problem";
+      row.title = problemText(p);
+    }
+    gutter.append(row);
+  }
+  gutter.scrollTop = $("yaml").scrollTop;
+}
+
 function showProblems(problems) {
+  lastProblems = problems;
+  showGutter(problems);
   const list = $("problems");
   list.replaceChildren();
   for (const p of problems) {
@@ -330,6 +354,7 @@ async function chooseVariant(value) {
   const answer = await api("/api/source", {source: state.source});
   state.pristine = answer.ok ? answer.yaml : "";
   $("yaml").value = state.pristine;
+  showGutter([]);
   state.start = null;
   state.moves = [];
   state.ply = 0;
@@ -446,7 +471,8 @@ $("board").addEventListener("keydown", (event) => {
   if (name) { event.preventDefault(); onCell(name); }
 });
 $("variant").addEventListener("change", (event) => chooseVariant(event.target.value));
-$("yaml").addEventListener("input", onEdit);
+$("yaml").addEventListener("input", () => { showGutter(lastProblems); onEdit(); });
+$("yaml").addEventListener("scroll", () => { $("gutter").scrollTop = $("yaml").scrollTop; });
 $("flip").addEventListener("click", () => { state.flip = !state.flip; refresh(); });
 $("takeback").addEventListener("click", takeBack);
 $("restart").addEventListener("click", () => {
