@@ -12,7 +12,9 @@ import re
 import signal
 import socket
 import time
+import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ from variantkit.cli import cli
 from variantkit.limits import MAX_FILE_BYTES
 from variantkit.render import render
 from variantkit.web import create_app, workers
+from variantkit.web.app import STATIC
 
 CHESS = {"bundled": "chess"}
 DIPLOMAT_SUBORN = "2BKRD3bkrd1/1PPPP2hppp1pH/5P5p2/1 b - - 2 4"
@@ -217,3 +220,17 @@ def test_serve_refuses_a_busy_port() -> None:
         result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
     assert result.exit_code == 1
     assert f"cannot listen on 127.0.0.1:{port}: the port is in use" in result.output
+
+
+def test_the_page_ships_in_the_wheel() -> None:
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    setuptools = config["tool"]["setuptools"]
+    assert {"variantkit.web", "variantkit.web.static", "variantkit.examples"} <= \
+        set(setuptools["packages"])
+    patterns = setuptools["package-data"]["variantkit.web.static"]
+    shipped = {p.name for pattern in patterns for p in STATIC.glob(pattern)}
+    assert shipped == {p.name for p in STATIC.iterdir() if p.is_file()}
+    assert {"index.html", "app.js", "style.css"} <= shipped
+    assert {"starlette", "uvicorn"} <= {
+        re.split(r"[<>=]", d)[0] for d in config["project"]["dependencies"]}
