@@ -154,6 +154,17 @@ def test_hostile_files_do_not_stall_the_server(client: TestClient, text: str,
     assert post(client, "/api/position", {"source": CHESS})["ok"]
 
 
+def test_a_task_past_its_time_is_stopped(client: TestClient,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(workers.TASK_SECONDS, "perft", 0.5)
+    started = time.monotonic()
+    answer = post(client, "/api/perft", {"source": CHESS, "depth": 5})
+    assert time.monotonic() - started < 5
+    assert rules(answer) == ["time-limit"]
+    assert "0.5 s" in answer["problems"][0]["message"]
+    assert post(client, "/api/perft", {"source": CHESS, "depth": 1})["nodes"] == 20
+
+
 def test_a_worker_that_died_is_replaced() -> None:
     worker = workers.Worker()
     try:
