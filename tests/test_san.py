@@ -43,15 +43,13 @@ def random_positions(game: Game, seed: int, plies: int) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(SHARED))
-@pytest.mark.parametrize("seed", [1, 2])
-def test_san_matches_pyffish(name: str, seed: int) -> None:
+def compare_with_pyffish(name: str, seed: int, plies: int) -> None:
     sf_variant, fen = SHARED[name]
     start = load(name).new_game(fen)
     base = start.fen()
     game = start.copy()
     played: list[str] = []
-    for position in random_positions(game, seed, 40):
+    for position in random_positions(game, seed, plies):
         moves = position.legal_moves()
         ours = legal_san(position)
         theirs = [pyffish.get_san(sf_variant, position.fen(), str(m)) for m in moves]
@@ -61,7 +59,19 @@ def test_san_matches_pyffish(name: str, seed: int) -> None:
     assert san_moves(start, played) == pyffish.get_san_moves(sf_variant, base, played)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_san_matches_pyffish(name: str) -> None:
+    compare_with_pyffish(name, 1, 20)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", sorted(SHARED))
+@pytest.mark.parametrize("seed", range(2, 8))
+def test_san_matches_pyffish_deeply(name: str, seed: int) -> None:
+    compare_with_pyffish(name, seed, 150)
+
+
+@pytest.mark.parametrize("seed", range(2))
 def test_san_matches_python_chess(seed: int) -> None:
     game = variantkit.load("chess").new_game()
     for position in random_positions(game, seed, 120):
@@ -75,15 +85,26 @@ def every_variant() -> list[str]:
     return variantkit.variants() + [p.stem for p in EXAMPLES]
 
 
-@pytest.mark.parametrize("name", every_variant())
-def test_every_legal_move_round_trips(name: str) -> None:
+def assert_round_trips(name: str, seed: int, plies: int) -> None:
     game = load(name).new_game()
-    for position in random_positions(game, 7, 40):
+    for position in random_positions(game, seed, plies):
         texts = legal_san(position)
         assert len(set(texts)) == len(texts), f"two moves share a SAN at {position.fen()}"
         for move, text in zip(position.legal_moves(), texts, strict=True):
             assert position.parse_san(text) == move, (text, position.fen())
             assert position.parse_san(str(move)) == move
+
+
+@pytest.mark.parametrize("name", every_variant())
+def test_every_legal_move_round_trips(name: str) -> None:
+    assert_round_trips(name, 7, 24)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", every_variant())
+@pytest.mark.parametrize("seed", range(8, 12))
+def test_every_legal_move_round_trips_deeply(name: str, seed: int) -> None:
+    assert_round_trips(name, seed, 120)
 
 
 def test_disambiguation_by_file_rank_and_square() -> None:

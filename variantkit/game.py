@@ -260,6 +260,14 @@ class Game:
         """The `Move` of an internal move tuple."""
         return self._public(move)
 
+    def make_internal(self, move: InternalMove) -> None:
+        """Play a legal internal move (one `legal_internal` gave)."""
+        self._make(move)
+
+    def unmake_internal(self) -> None:
+        """Take back the last move."""
+        self._unmake()
+
     # -- placing pieces (used by the position-string reader) -----------------
     def place(self, cell: int, code: int) -> None:
         bit = 1 << cell
