@@ -10,6 +10,8 @@ from pathlib import Path
 import chess
 import pyffish
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import variantkit
 from variantkit import Game, IllegalMoveError, Move
@@ -229,3 +231,31 @@ def test_stalemate_and_text_board() -> None:
     assert game._repr_svg_().startswith("<svg")
     html = game._repr_html_()
     assert "<svg" in html and "game over: draw by stalemate" in html
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(variantkit.variants()),
+       picks=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_san_plays_the_same_game_as_move_strings(name: str, picks: list[int]) -> None:
+    by_string = variantkit.load(name).new_game()
+    by_san = by_string.copy()
+    for pick in picks:
+        moves = by_string.legal_moves()
+        if not moves:
+            break
+        move = moves[pick % len(moves)]
+        by_san.push_san(by_string.san(move))
+        by_string.push(move)
+        assert by_san.fen() == by_string.fen()
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=80))
+def test_any_text_is_a_move_or_a_clear_error(text: str) -> None:
+    game = variantkit.load("strato").new_game()
+    try:
+        move = game.parse_san(text)
+    except IllegalMoveError as exc:
+        assert str(exc)
+    else:
+        assert move in game.legal_moves
