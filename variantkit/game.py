@@ -91,7 +91,9 @@ class LegalMoves:
         return str(move) in {str(m) for m in self()}
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(str(m) for m in self())})>"
+        """`<LegalMoves (Na3, Nc3, ...)>`: the moves in SAN, as python-chess shows them."""
+        from variantkit.san import legal_san
+        return f"<LegalMoves ({', '.join(legal_san(self._game))})>"
 
 
 class Game:
