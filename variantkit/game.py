@@ -91,7 +91,9 @@ class LegalMoves:
         return str(move) in {str(m) for m in self()}
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(str(m) for m in self())})>"
+        """`<LegalMoves (Na3, Nc3, ...)>`: the moves in SAN, as python-chess shows them."""
+        from variantkit.san import legal_san
+        return f"<LegalMoves ({', '.join(legal_san(self._game))})>"
 
 
 class Game:
@@ -259,6 +261,14 @@ class Game:
     def public_move(self, move: InternalMove) -> Move:
         """The `Move` of an internal move tuple."""
         return self._public(move)
+
+    def make_internal(self, move: InternalMove) -> None:
+        """Play a legal internal move (one `legal_internal` gave)."""
+        self._make(move)
+
+    def unmake_internal(self) -> None:
+        """Take back the last move."""
+        self._unmake()
 
     # -- placing pieces (used by the position-string reader) -----------------
     def place(self, cell: int, code: int) -> None:

@@ -36,11 +36,12 @@ worked out from its list of legal moves when asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
-from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, Move
+from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.pieces import type_of
 from variantkit.variant import Variant, segment
@@ -56,6 +57,7 @@ class _Entry:
     """One legal move with what its SAN needs to know."""
 
     move: Move
+    internal: InternalMove
     letter: str       # the SAN letter: "" for a piece that promotes
     own_letter: str   # the piece's letter, always
     piece: str        # the piece's name, for messages
@@ -119,16 +121,18 @@ def parse_san(game: Game, text: str) -> Move:
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
     promoting = set(variant.promotion_codes[game.stm])
-    castles = _castle_names(variant, game.stm)
+    legal = game.legal_internal()
+    castles = _castle_names(variant, game.stm) if any(m[3] == CASTLE for m in legal) else {}
     out: list[_Entry] = []
-    for internal in game.legal_internal():
+    for internal in legal:
         frm, to, promo, kind, extra = internal
         code = game.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper() if promo else ""
         move = game.public_move(internal)
-        out.append(_Entry(move=move, letter="" if code in promoting else kind_of_piece.letter,
+        out.append(_Entry(move=move, internal=internal,
+                          letter="" if code in promoting else kind_of_piece.letter,
                           own_letter=kind_of_piece.letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else ""))
@@ -175,7 +179,8 @@ def name_parts(name: str) -> list[str]:
     return _PART.findall(name)
 
 
-def _disambiguations(name: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _disambiguations(name: str) -> tuple[str, ...]:
     """What may stand between the piece letter and the rest: nothing, each
     part, then runs of parts, longer and longer, up to the whole name."""
     parts = name_parts(name)
@@ -185,7 +190,7 @@ def _disambiguations(name: str) -> list[str]:
             span = "".join(parts[start:start + length])
             if span not in spans:
                 spans.append(span)
-    return spans
+    return tuple(spans)
 
 
 def _tail(entry: _Entry, marker: str, promotion: str) -> str:
@@ -221,30 +226,27 @@ def _lenient(entry: _Entry) -> Iterator[str]:
 
 
 class _Spellings:
-    """The spellings of a position's legal moves, indexed when first needed."""
+    """Reading and writing among one position's legal moves."""
 
     def __init__(self, entries: list[_Entry]) -> None:
         self.entries = entries
-        self._indexes: dict[Callable[[_Entry], Iterator[str]], dict[str, list[_Entry]]] = {}
-
-    def _index(self, spellings: Callable[[_Entry], Iterator[str]]) -> dict[str, list[_Entry]]:
-        if spellings not in self._indexes:
-            index: dict[str, list[_Entry]] = {}
-            for entry in self.entries:
-                for text in set(spellings(entry)):
-                    index.setdefault(text, []).append(entry)
-            self._indexes[spellings] = index
-        return self._indexes[spellings]
+        self._by_string = {str(e.move): [e] for e in entries}
 
     def read(self, body: str) -> list[_Entry]:
         """The moves `body` may name: the move string first (on a board such
         as Strato's, `Bf1Cg2` is a move string and also reads as a bishop's
         SAN), then strict SAN, then lenient SAN."""
         lowered = body[:-1] + body[-1].lower()  # e7e8Q is e7e8q
-        found = [e for e in self.entries if str(e.move) in (body, lowered)]
+        found = self._by_string.get(body) or self._by_string.get(lowered)
+        if found:
+            return found
+        # Every spelling but O-O holds the destination's name.
+        near = [e for e in self.entries if e.castle or e.move.to_cell in body]
         for spellings in (_strict, _lenient):
-            found = found or self._index(spellings).get(body, [])
-        return found
+            found = [e for e in near if body in set(spellings(e))]
+            if found:
+                return found
+        return []
 
     def body(self, entry: _Entry) -> str:
         """The first strict spelling that reads back as this move alone."""
@@ -256,11 +258,11 @@ class _Spellings:
     def write(self, game: Game, entry: _Entry) -> str:
         """The SAN: the body and the check or mate mark."""
         body = self.body(entry)
-        game.push(entry.move)
+        game.make_internal(entry.internal)
         try:
             suffix = ("#" if not game.legal_internal() else "+") if game.is_check() else ""
         finally:
-            game.pop()
+            game.unmake_internal()
         return body + suffix
 
 
