@@ -178,7 +178,7 @@ def test_non_utf8_is_located(tmp_path: Path) -> None:
     path = tmp_path / "v.yaml"
     path.write_bytes(MINI.replace("name: mini", "name: m\xe9ni").encode("latin-1"))
     problem = only(path)
-    assert (problem.rule, problem.line, problem.column) == ("not-utf8", 2, 8)
+    assert (problem.rule, problem.line, problem.column) == ("bad-encoding", 2, 8)
     assert run("validate", str(path)).exit_code == 1
 
 

@@ -325,7 +325,7 @@ def read_source(path: Path, shown: str) -> str:
         source = data[line_start:line_end if line_end >= 0 else len(data)]
         raise VariantError([Problem(
             f"byte 0x{data[exc.start]:02x} is not UTF-8 text: save the file as UTF-8",
-            "not-utf8", shown, data.count(b"\n", 0, exc.start) + 1,
+            "bad-encoding", shown, data.count(b"\n", 0, exc.start) + 1,
             exc.start - line_start + 1, (), "error",
             source.decode("utf-8", "replace"))]) from None
 
