@@ -33,7 +33,8 @@ from variantkit.board.polar import PolarTopology
 from variantkit.game import Game
 from variantkit.pieces import type_of
 
-__all__ = ["Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry", "render"]
+__all__ = ["GLYPHS", "Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry",
+           "figure", "render"]
 
 Point = tuple[float, float]
 

@@ -9,7 +9,8 @@ A move is written, as in chess, from these parts:
   promotes (chess's pawn) has none.
 - The disambiguation is left out unless another legal move would be written
   the same.  It is then the first part of the from-cell's name that tells the
-  moves apart, else the whole name.  A name's parts are its runs of lowercase
+  moves apart, else the first run of consecutive parts that does (shortest
+  first), at last the whole name.  A name's parts are its runs of lowercase
   letters, uppercase letters and digits, in order: `e` and `4` for `e4`, `B`,
   `e` and `4` for `Be4`, `d` and `3` for `d3`.  On a chess board this is the
   file, then the rank, then the square.  A capture by a piece without a
