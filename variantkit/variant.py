@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
+from variantkit.board import Board, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
@@ -189,29 +189,16 @@ class Variant:
         try:
             return build()
         except DeclarationError as exc:
-            problem = self.document.problem(path, exc.message, exc.rule)
+            problem = self.document.problem(path + exc.where, exc.message, exc.rule)
             if problem not in self.problems:
                 self.problems.append(problem)
             return None
 
     def _build_board(self, spec: dict[str, Any]) -> Board:
-        if "grid" in spec:
-            g = spec["grid"]
-            board = GridTopology(g["files"], g["ranks"], g.get("planes", 1),
-                                 g.get("plane-names")).build()
-        elif "polar" in spec:
-            p = spec["polar"]
-            sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
-            through = p.get("through-centre", {})
-            board = PolarTopology(
-                sectors, [str(r) for r in p["rings"]], p.get("centre"),
-                p.get("cell-name", "{sector}{ring}"),
-                through.get("orthogonal", "straight"),
-                through.get("diagonal", "opposite-then-same-sense")).build()
-        elif "hex" in spec:
-            board = HexTopology(spec["hex"]["side"]).build()
-        else:
-            raise DeclarationError("the board needs a topology: grid, polar or hex", "bad-board")
+        board = build_board(spec)
+        for message, rule in board.notes:
+            self.problems.append(self.document.problem(("board",), message, rule,
+                                                       severity="warning"))
         for name, region in spec.get("regions", {}).items():
             self._located(("board", "regions", name), partial(board.add_regions, {name: region}))
         return board

@@ -91,6 +91,11 @@ class Board:
     labels: list[tuple[str, list[str], list[str]]]
     topology: Topology
     regions: dict[str, int] = field(default_factory=dict)
+    # The edges joined into seams ("files": left to right, "ranks": top to
+    # bottom), for drawings to mark.
+    wraps: tuple[str, ...] = ()
+    # (message, rule) pairs a topology found odd but not wrong: warnings.
+    notes: list[tuple[str, str]] = field(default_factory=list)
     index: dict[str, int] = field(init=False)  # name -> cell, from `names`
 
     def __post_init__(self) -> None:

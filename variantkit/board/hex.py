@@ -37,6 +37,7 @@ For drawing, each row is labelled with the name of its first cell.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import networkx as nx
@@ -145,9 +146,19 @@ class HexTopology(Flat):
         return Board(names=names, coords=list(self.coords), graph=graph, colours=colours,
                      layout=[rows], labels=[("", row_labels, files)], topology=self)
 
+    def position(self, cell: int) -> tuple[float, float]:
+        """Where a cell is drawn as part of a graph: neighbours one apart."""
+        q, r = self.coords[cell]
+        return q * math.sqrt(3) / 2, r + q / 2
+
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
         return list(CLOCKWISE)
+
+    def single_directions(self) -> dict[str, tuple[Vector, str, str]]:
+        """Each of the twelve names: its key, its kind and its opposite's name."""
+        return {name: (NAMED[name], "orthogonal" if name in ORTHOGONAL else "diagonal",
+                       CLOCKWISE[(i + 6) % 12]) for i, name in enumerate(CLOCKWISE)}
 
     def directions(self, spec: Any, forward: str | None) -> list[Vector]:
         if isinstance(spec, list):
