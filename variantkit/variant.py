@@ -371,14 +371,14 @@ class Variant:
             raise DeclarationError(
                 f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
                 "castling-setup")
-        home = set(segment(board, k0, r0))
+        home = set(segment(board, k0, r0, k1))
         landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
         span = set()
         for a in landing:
             for b in landing:
-                span |= set(segment(board, a, b))
+                span |= set(segment(board, a, b, k1))
         empty = (home | span) - {k0, r0}
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
+        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0]
         return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
                         rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
                         need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
@@ -430,9 +430,11 @@ def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
 
 
-def segment(board: Board, a: int, b: int) -> list[int]:
+def segment(board: Board, a: int, b: int, towards: int) -> list[int]:
     """The cells of the shortest line of the board from `a` to `b`, both
-    included: the topology's own lines, so it works on any board."""
+    included: the topology's own lines, so it works on any board.  Where
+    two lines are as short (both ways round a cylinder), the one through
+    `towards` (the king's destination) is taken."""
     if a == b:
         return [a]
     topology = board.topology
@@ -442,7 +444,7 @@ def segment(board: Board, a: int, b: int) -> list[int]:
         raise DeclarationError(
             f"{board.names[a]} and {board.names[b]} are not on one straight line",
             "castling-line")
-    return [a, *min(paths, key=len)]
+    return [a, *min(paths, key=lambda path: (len(path), towards not in path))]
 
 
 def project(board: Board, cell: int, onto: int) -> int:
