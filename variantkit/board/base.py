@@ -94,6 +94,9 @@ class Board:
     # The edges joined into seams ("files": left to right, "ranks": top to
     # bottom), for drawings to mark.
     wraps: tuple[str, ...] = ()
+    # For drawing rows with gaps: the column of each cell of `layout`
+    # (None: rows are drawn centred).
+    columns: list[list[list[int]]] | None = None
     # (message, rule) pairs a topology found odd but not wrong: warnings.
     notes: list[tuple[str, str]] = field(default_factory=list)
     index: dict[str, int] = field(init=False)  # name -> cell, from `names`

@@ -197,6 +197,9 @@ class GraphTopology:
         loose: list[int] = []
         for name, at in cells.items():
             position = (float(at[0]), float(at[1])) if at is not None else None
+            if position is not None and not all(map(math.isfinite, position)):
+                raise _error(f"cell '{name}' needs a position of two finite numbers",
+                             "bad-board", "cells", name)
             if name in self.index and self.to_source[self.index[name]] is None:
                 self.positions[self.index[name]] = position  # drawn elsewhere than its row
             else:
@@ -336,7 +339,7 @@ class GraphTopology:
         board = Board(names=list(self.names), coords=coords, graph=graph,
                       colours=self._colours(graph), layout=[self.layout],
                       labels=[("", self.row_labels, self.col_labels)], topology=self,
-                      wraps=self.wraps)
+                      wraps=self.wraps, columns=self._columns())
         for cell in range(len(self.names)):
             for name in self.directions_:
                 self.rays(cell, name)
@@ -347,6 +350,15 @@ class GraphTopology:
                 f"{len(self.loops)} line(s) run into themselves and stop there: {shown}"
                 + (", ..." if len(self.loops) > SHOWN else ""), "line-loops"))
         return board
+
+    def _columns(self) -> list[list[list[int]]] | None:
+        """Cells drawn as text in the column of their x position, when every
+        cell of a graph without a generator has a whole-number one."""
+        xs = [p[0] if p is not None else None for p in self.positions]
+        if self.source is not None or not all(x is not None and x == int(x) for x in xs):
+            return None
+        left = min(int(x) for x in xs if x is not None)
+        return [[[int(xs[c]) - left for c in row] for row in self.layout]]  # type: ignore[arg-type]
 
     def _colours(self, graph: nx.Graph) -> list[int]:
         """The generator's colours; else two colours when the orthogonal
@@ -368,6 +380,11 @@ class GraphTopology:
                         colours[cell] = depth % 2
             else:
                 colours.update(nx.greedy_color(rest, strategy="largest_first"))
+            # A cell linked only diagonally takes its diagonal neighbours'
+            # colour, as a chessboard's cells do.
+            for cell in rest:
+                if orthogonal.degree(cell) == 0 and graph.degree(cell):
+                    colours[cell] = colours[min(graph[cell])]
         return [colours[c] for c in range(len(self.names))]
 
     def position(self, cell: int) -> Point | None:
