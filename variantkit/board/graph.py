@@ -216,6 +216,7 @@ class GraphTopology:
             self.row_labels.append("")
 
     def _add_directions(self, declared: dict[str, Any]) -> None:
+        self.declared = set(declared)
         for name, spec in declared.items():
             if name in self.directions_ or name in FAMILIES:
                 raise _error(f"direction '{name}' is declared twice or is a family name",
@@ -323,7 +324,8 @@ class GraphTopology:
                         raise _error(
                             f"a '{name}' step leads from {self.names[a]} to {self.names[b]} "
                             f"but no {direction.kind} step leads back: declare "
-                            f"`opposite:` for '{name}'", "missing-opposite", "directions")
+                            f"`opposite:` for '{name}'", "missing-opposite",
+                            *(("directions", name) if name in self.declared else ("directions",)))
 
     # -- the board -----------------------------------------------------------
     def build(self) -> Board:
