@@ -236,8 +236,10 @@ class GraphTopology:
                 self.directions_[opposite] = Direction(
                     direction.kind, name, (-vector[0], -vector[1]) if vector else None)
             elif other.opposite not in (None, name) or other.kind != direction.kind:
-                raise _error(f"'{name}' and '{opposite}' are not a pair of opposites: "
-                             f"'{opposite}' is {other.kind} with opposite '{other.opposite}'",
+                why = f"'{name}' is {direction.kind}, '{opposite}' {other.kind}" \
+                    if other.kind != direction.kind else \
+                    f"the opposite of '{opposite}' is '{other.opposite}'"
+                raise _error(f"'{name}' and '{opposite}' cannot be opposites: {why}",
                              "bad-opposite", "directions", name, "opposite")
             else:
                 other.opposite = name
@@ -322,7 +324,7 @@ class GraphTopology:
                 for b in nxt:
                     if (direction.kind, a, b) not in back:
                         raise _error(
-                            f"a '{name}' step leads from {self.names[a]} to {self.names[b]} "
+                            f"a step '{name}' leads from {self.names[a]} to {self.names[b]} "
                             f"but no {direction.kind} step leads back: declare "
                             f"`opposite:` for '{name}'", "missing-opposite",
                             *(("directions", name) if name in self.declared else ("directions",)))
@@ -348,9 +350,10 @@ class GraphTopology:
         if self.loops:
             shown = ", ".join(f"from {self.names[a]} going {d} back to {self.names[b]}"
                               for a, d, b in self.loops[:SHOWN])
+            more = len(self.loops) - SHOWN
             board.notes.append((
-                f"{len(self.loops)} line(s) run into themselves and stop there: {shown}"
-                + (", ..." if len(self.loops) > SHOWN else ""), "line-loops"))
+                f"lines run into themselves and stop there: {shown}"
+                + (f" and {more} more" if more > 0 else ""), "line-loops"))
         return board
 
     def _columns(self) -> list[list[list[int]]] | None:
@@ -524,7 +527,7 @@ class GraphTopology:
             if not ahead and path:
                 out.append(path)
             for nxt, then in reversed(ahead):
-                budget -= len(path) + 1
+                budget -= 1
                 if budget < 0:
                     raise DeclarationError(
                         f"the lines from {self.names[cell]} going {direction} branch into "
