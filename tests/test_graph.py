@@ -259,7 +259,7 @@ def graph_files(draw: st.DrawFn) -> str:
     names = draw(st.lists(NAMES, min_size=2, max_size=12, unique=True))
     placed = draw(st.booleans())
     cells = "\n".join(
-        f"      {n}: " + (f"[{draw(st.integers(-3, 3))}, {draw(st.floats(-3, 3))}]"
+        f"      {n}: " + (f"[{draw(st.integers(-3, 3))}, {round(draw(st.floats(-3, 3)), 2)}]"
                           if placed else "null") for n in names)
     pairs = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)),
                           max_size=20))
