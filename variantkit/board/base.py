@@ -104,6 +104,10 @@ class Board:
     def __post_init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.names)}
 
+    def note(self, message: str, rule: str) -> None:
+        """Record something odd but not wrong, reported as a warning."""
+        self.notes.append((message, rule))
+
     @property
     def size(self) -> int:
         return len(self.names)

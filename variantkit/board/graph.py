@@ -82,7 +82,8 @@ class Direction:
     relative: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _error(message: str, rule: str, *where: str | int) -> DeclarationError:
+def graph_error(message: str, rule: str, *where: str | int) -> DeclarationError:
+    """A DeclarationError located below the `graph:` key."""
     return DeclarationError(message, rule, ("graph", *where))
 
 
@@ -111,15 +112,15 @@ class GraphTopology:
         if source is not None:
             self._start_from(source, spec.get("remove-cells", []))
         elif "remove-cells" in spec:
-            raise _error("remove-cells needs a board to start `from`", "bad-board",
+            raise graph_error("remove-cells needs a board to start `from`", "bad-board",
                          "remove-cells")
         self._add_rows(spec.get("rows", []))
         self._add_cells(spec.get("cells", {}))
         self.by_position = {p: c for c, p in enumerate(self.positions) if p is not None}
         if not self.names:
-            raise _error("a graph board needs cells: `rows`, `cells` or `from`", "bad-board")
+            raise graph_error("a graph board needs cells: `rows`, `cells` or `from`", "bad-board")
         if len(self.names) > MAX_CELLS:
-            raise _error(f"a graph board has at most {MAX_CELLS} cells, got {len(self.names)}",
+            raise graph_error(f"a graph board has at most {MAX_CELLS} cells, got {len(self.names)}",
                          "board-size")
         self._add_directions(spec.get("directions", {}))
         self._link_vectors()
@@ -138,9 +139,9 @@ class GraphTopology:
     # -- declaration ---------------------------------------------------------
     def _new_cell(self, name: str, position: Point | None, *where: str | int) -> int:
         if name in self.index:
-            raise _error(f"cell '{name}' is declared twice", "bad-board", *where)
+            raise graph_error(f"cell '{name}' is declared twice", "bad-board", *where)
         if name == "." or not name or any(ch.isspace() for ch in name):
-            raise _error(f"'{name}' cannot name a cell", "bad-board", *where)
+            raise graph_error(f"'{name}' cannot name a cell", "bad-board", *where)
         self.index[name] = len(self.names)
         self.names.append(name)
         self.positions.append(position)
@@ -149,7 +150,7 @@ class GraphTopology:
 
     def _cell(self, name: Any, *where: str | int) -> int:
         if not isinstance(name, str) or name not in self.index:
-            raise _error(f"unknown cell '{name}'", "unknown-cell", *where)
+            raise graph_error(f"unknown cell '{name}'", "unknown-cell", *where)
         return self.index[name]
 
     def _start_from(self, source: Source, removed: list[str]) -> None:
@@ -157,7 +158,7 @@ class GraphTopology:
         gone = set()
         for i, name in enumerate(removed):
             if name not in board.index:
-                raise _error(f"unknown cell '{name}'", "unknown-cell", "remove-cells", i)
+                raise graph_error(f"unknown cell '{name}'", "unknown-cell", "remove-cells", i)
             gone.add(board.index[name])
         for cell, name in enumerate(board.names):
             if cell not in gone:
@@ -198,7 +199,7 @@ class GraphTopology:
         for name, at in cells.items():
             position = (float(at[0]), float(at[1])) if at is not None else None
             if position is not None and not all(map(math.isfinite, position)):
-                raise _error(f"cell '{name}' needs a position of two finite numbers",
+                raise graph_error(f"cell '{name}' needs a position of two finite numbers",
                              "bad-board", "cells", name)
             if name in self.index and self.to_source[self.index[name]] is None:
                 self.positions[self.index[name]] = position  # drawn elsewhere than its row
@@ -219,7 +220,7 @@ class GraphTopology:
         self.declared = set(declared)
         for name, spec in declared.items():
             if name in self.directions_ or name in FAMILIES:
-                raise _error(f"direction '{name}' is declared twice or is a family name",
+                raise graph_error(f"direction '{name}' is declared twice or is a family name",
                              "bad-direction", "directions", name)
             vector = spec.get("vector")
             self.directions_[name] = Direction(spec["kind"], spec.get("opposite"),
@@ -239,7 +240,7 @@ class GraphTopology:
                 why = f"'{name}' is {direction.kind}, '{opposite}' {other.kind}" \
                     if other.kind != direction.kind else \
                     f"the opposite of '{opposite}' is '{other.opposite}'"
-                raise _error(f"'{name}' and '{opposite}' cannot be opposites: {why}",
+                raise graph_error(f"'{name}' and '{opposite}' cannot be opposites: {why}",
                              "bad-opposite", "directions", name, "opposite")
             else:
                 other.opposite = name
@@ -247,7 +248,7 @@ class GraphTopology:
             for word, listed in direction.relative.items():
                 for d in listed:
                     if d not in self.directions_:
-                        raise _error(f"unknown direction '{d}' in {name}'s '{word}'",
+                        raise graph_error(f"unknown direction '{d}' in {name}'s '{word}'",
                                      "unknown-direction", "directions", name, "relative", word)
             self.steps.setdefault(name, {})
 
@@ -263,15 +264,15 @@ class GraphTopology:
 
     def _pairs(self, line: Any, direction: str, *where: str | int) -> Iterator[tuple[int, int]]:
         if direction not in self.directions_:
-            raise _error(f"unknown direction '{direction}'", "unknown-direction", where[0],
+            raise graph_error(f"unknown direction '{direction}'", "unknown-direction", where[0],
                          direction)
         cells = [self._cell(name, where[0], direction, where[1]) for name in str(line).split()]
         if len(cells) < 2:
-            raise _error(f"a line names at least two cells, got '{line}'", "bad-line",
+            raise graph_error(f"a line names at least two cells, got '{line}'", "bad-line",
                          where[0], direction, where[1])
         for a, b in itertools.pairwise(cells):
             if a == b:
-                raise _error(f"a line steps from '{self.names[a]}' to itself", "bad-line",
+                raise graph_error(f"a line steps from '{self.names[a]}' to itself", "bad-line",
                              where[0], direction, where[1])
             yield a, b
 
@@ -292,12 +293,12 @@ class GraphTopology:
     def _add_turn(self, i: int, turn: dict[str, Any]) -> None:
         name = turn["direction"]
         if name not in self.directions_:
-            raise _error(f"unknown direction '{name}'", "unknown-direction", "turns", i,
+            raise graph_error(f"unknown direction '{name}'", "unknown-direction", "turns", i,
                          "direction")
         frm = self._cell(turn["from"], "turns", i, "from")
         at = self._cell(turn["at"], "turns", i, "at")
         if at not in self.steps[name].get(frm, []):
-            raise _error(f"no '{name}' step leads from {turn['from']} to {turn['at']}: the "
+            raise graph_error(f"no '{name}' step leads from {turn['from']} to {turn['at']}: the "
                          "turn is never reached", "bad-turn", "turns", i)
         targets = turn["to"] if isinstance(turn["to"], list) else [turn["to"]]
         thens = turn["then"] if isinstance(turn["then"], list) else [turn["then"]]
@@ -305,11 +306,11 @@ class GraphTopology:
         for cell_name in targets:
             to = self._cell(cell_name, "turns", i, "to")
             if not any(to in steps.get(at, []) for steps in self.steps.values()):
-                raise _error(f"{cell_name} is not next to {turn['at']}: a line turns only "
+                raise graph_error(f"{cell_name} is not next to {turn['at']}: a line turns only "
                              "to a neighbour", "bad-turn", "turns", i, "to")
             for then in thens:
                 if then not in self.directions_:
-                    raise _error(f"unknown direction '{then}'", "unknown-direction", "turns",
+                    raise graph_error(f"unknown direction '{then}'", "unknown-direction", "turns",
                                  i, "then")
                 nexts.append((to, then))
         self.turns[(name, frm, at, bool(turn.get("first-step", False)))] = nexts
@@ -323,7 +324,7 @@ class GraphTopology:
             for a, nxt in self.steps[name].items():
                 for b in nxt:
                     if (direction.kind, a, b) not in back:
-                        raise _error(
+                        raise graph_error(
                             f"a step '{name}' leads from {self.names[a]} to {self.names[b]} "
                             f"but no {direction.kind} step leads back: declare "
                             f"`opposite:` for '{name}'", "missing-opposite",
@@ -351,9 +352,8 @@ class GraphTopology:
             shown = ", ".join(f"from {self.names[a]} going {d} back to {self.names[b]}"
                               for a, d, b in self.loops[:SHOWN])
             more = len(self.loops) - SHOWN
-            board.notes.append((
-                f"lines run into themselves and stop there: {shown}"
-                + (f" and {more} more" if more > 0 else ""), "line-loops"))
+            board.note(f"lines run into themselves and stop there: {shown}"
+                       + (f" and {more} more" if more > 0 else ""), "line-loops")
         return board
 
     def _columns(self) -> list[list[list[int]]] | None:
