@@ -318,3 +318,43 @@ def test_lines_that_branch_without_end_are_refused(tmp_path: Path) -> None:
 """).replace("    directions:\n", "    directions:\n      up: {kind: orthogonal, opposite: down}\n")
     found = problems(tmp_path, text)
     assert [rule for _, _, rule, _ in found] == ["line-branches"]
+
+
+BETZA_PIECES = """
+pieces:
+  king: {betza: K}
+  queen: {betza: Q}
+  rook: {betza: R}
+  bishop: {betza: B}
+  knight: {betza: N}
+  pawn: {betza: fmWfcFifmnD}
+"""
+
+
+def test_betza_pieces_move_alike_on_the_grid_and_on_its_graph(tmp_path: Path) -> None:
+    graph_file = Path(__file__).parent / "data" / "chess_graph.yaml"
+    on_graph = load(tmp_path, f"variantkit: 1\nname: b\ninherits: {graph_file}\n"
+                    + BETZA_PIECES)
+    (tmp_path / "grid").mkdir()
+    on_grid = load(tmp_path / "grid", "variantkit: 1\nname: b\ninherits: chess\n"
+                   + BETZA_PIECES)
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    for fen, depth in ((None, 3), (kiwipete, 2)):
+        assert variantkit.perft(on_graph.new_game(fen), depth) == \
+            variantkit.perft(on_grid.new_game(fen), depth)
+
+
+def test_betza_is_refused_on_a_graph_made_from_a_hex_board(tmp_path: Path) -> None:
+    text = SMALL.replace("""    rows:
+      - a3 b3 c3
+      - a2 b2 c2
+      - a1 b1 c1
+    directions:
+      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
+      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
+      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
+      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}
+""", "    from: {hex: {side: 2}}\n").replace("      - ride: orthogonal", "      - step: n") \
+        .replace("    moves:\n      - step: all", "    betza: K") \
+        .replace("setup: k2/3/K1R w - - 0 1", "setup: k/3/R1K w - - 0 1")
+    assert [rule for _, _, rule, _ in problems(tmp_path, text)] == ["bad-betza"]

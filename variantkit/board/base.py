@@ -22,6 +22,10 @@ class Topology(Protocol):
     names from the YAML file into keys (`directions`) and keys into rays.
     """
 
+    # Whether [x, y] vectors are offsets in files and ranks and the grid's
+    # relative words hold: what Betza notation expands to.
+    grid_like: bool
+
     def directions(self, spec: Any, forward: str | None) -> list[Any]:
         """Direction keys for one YAML direction item, for a side whose
         forward direction is `forward` (None where the board has none)."""
@@ -55,6 +59,8 @@ class Topology(Protocol):
 
 class Flat:
     """For topologies without planes: no cell has a plane to leave."""
+
+    grid_like = False
 
     def plane_of(self, cell: int) -> int | None:
         return None

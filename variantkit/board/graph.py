@@ -59,6 +59,8 @@ class Source(Protocol):
         """name -> (direction key, kind, opposite name)."""
         ...
 
+    grid_like: bool
+
     def position(self, cell: int) -> Point: ...
 
     def directions(self, spec: Any, forward: str | None) -> list[Any]: ...
@@ -92,6 +94,8 @@ class GraphTopology:
 
     def __init__(self, spec: dict[str, Any], source: Source | None = None) -> None:
         self.source = source
+        # Positions serve as vectors, or the grid it starts from does.
+        self.grid_like = source.grid_like if source is not None else True
         self.names: list[str] = []
         self.index: dict[str, int] = {}
         self.positions: list[Point | None] = []
@@ -443,6 +447,9 @@ class GraphTopology:
             if opposite is not None and spec in self.directions_[opposite].relative:
                 # Declared for the opposite forward: the same words, turned round.
                 return [self._opposite(d, spec) for d in self.directions_[opposite].relative[spec]]
+            if opposite is not None and spec.startswith("backward-"):
+                # `backward-X` is the opposite forward's `forward-X`.
+                return self.directions("forward-" + spec[len("backward-"):], opposite)
         known = sorted({w for d in self.directions_.values() for w in d.relative})
         raise unknown_direction(spec, "graph board", list(FAMILIES) + ["forward", "backward"]
                                 + known, list(self.directions_))

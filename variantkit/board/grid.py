@@ -89,6 +89,8 @@ WRAPS: dict[str, tuple[str, ...]] = {
 class GridTopology:
     """Rectangular boards, one or more planes, optionally wrapped."""
 
+    grid_like = True
+
     def __init__(self, files: int, ranks: int, planes: int = 1,
                  plane_names: list[str] | None = None, wrap: str = "none") -> None:
         if files > 26:
