@@ -50,13 +50,12 @@ def cells_reached(variant: Variant) -> list[Problem]:
     board (nor starts on): a link forgotten in a declared board, often."""
     if any(p.severity == "error" for p in variant.problems):
         return []  # the pieces are not all compiled: their reach would mislead
-    reached = variant.board.mask(list(variant.setup_cells))
-    for generators in variant.generators:
-        for g in generators:
-            if not g.mode & CONVERT:
-                for cell in range(variant.board.size):
-                    reached |= reach(g.tables[cell], 1 << cell)
-    never = [c for c in range(variant.board.size) if not reached >> c & 1]
+    reached = set(variant.setup_cells)
+    for component in variant.pieces.components:
+        if not component.flags.mode & CONVERT:  # a suborn moves nothing
+            reached.update(c for side in component.rays for cell_rays in side
+                           for cells, first in cell_rays for c in cells[first:])
+    never = [c for c in range(variant.board.size) if c not in reached]
     if not never:
         return []
     return [variant.document.problem(
