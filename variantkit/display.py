@@ -139,7 +139,7 @@ def _group_lines(game: Game, rows: list[list[int]],
     if "ranks" in board.wraps:
         lines.append(lines[0].copy())
     if col_labels:
-        footer = Text(" " * label_width)
+        footer = Text(" " * (label_width + len(seam)))
         for name in col_labels:
             footer.append(" ")
             footer.append(name.center(width), style=STYLES["label"])
