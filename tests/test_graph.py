@@ -48,6 +48,14 @@ setup: k2/3/K1R w - - 0 1
 """
 
 
+SMALL_BOARD = SMALL[SMALL.index("    rows:"):SMALL.index("pieces:") - 1]
+
+
+def on_board(board: str) -> str:
+    """SMALL with another `graph:` body (the rows and directions replaced)."""
+    return SMALL.replace(SMALL_BOARD, board.rstrip("\n"))
+
+
 def load(tmp_path: Path, text: str) -> Variant:
     path = tmp_path / "v.yaml"
     path.write_text(text, encoding="utf-8")
@@ -83,15 +91,7 @@ def test_vectors_link_cells_by_their_positions(tmp_path: Path) -> None:
 
 def test_lines_and_derived_opposites(tmp_path: Path) -> None:
     # Without vectors: a ring of four cells, linked by one line string.
-    text = SMALL.replace("""    rows:
-      - a3 b3 c3
-      - a2 b2 c2
-      - a1 b1 c1
-    directions:
-      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
-      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
-      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
-      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}""", """    rows: [p q r s, t]
+    text = on_board("""    rows: [p q r s, t]
     directions:
       cw: {kind: orthogonal, opposite: ccw}
       out: {kind: orthogonal, opposite: in}
@@ -110,15 +110,7 @@ def test_lines_and_derived_opposites(tmp_path: Path) -> None:
 def test_turns_and_branches(tmp_path: Path) -> None:
     # A Y: the stem a-b-c forks at c into d and e; a line from a going `up`
     # turns at c to e only, and `down` from e meets the stem.
-    text = SMALL.replace("""    rows:
-      - a3 b3 c3
-      - a2 b2 c2
-      - a1 b1 c1
-    directions:
-      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
-      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
-      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
-      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}""", """    rows: [d e, c, b, a, k]
+    text = on_board("""    rows: [d e, c, b, a, k]
     directions:
       up: {kind: orthogonal, opposite: down}
     lines:
@@ -142,15 +134,7 @@ def test_turns_and_branches(tmp_path: Path) -> None:
 
 
 def test_a_graph_may_start_from_a_grid_with_holes(tmp_path: Path) -> None:
-    text = SMALL.replace("""    rows:
-      - a3 b3 c3
-      - a2 b2 c2
-      - a1 b1 c1
-    directions:
-      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
-      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
-      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
-      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}""", """    from: {grid: {files: 4, ranks: 4}}
+    text = on_board("""    from: {grid: {files: 4, ranks: 4}}
     remove-cells: [b2, c3]
     cells: {x: [5, 0]}
     directions:
@@ -308,14 +292,12 @@ def test_lines_that_branch_without_end_are_refused(tmp_path: Path) -> None:
     # lines from the bottom branch 2**29 ways.
     rows = [f"l{i} r{i}" for i in range(30)]
     links = [f"{a}{i} {b}{i + 1}" for i in range(29) for a in "lr" for b in "lr"]
-    text = SMALL.replace("""    rows:
-      - a3 b3 c3
-      - a2 b2 c2
-      - a1 b1 c1
-""", f"""    rows: [{", ".join(rows)}]
+    text = on_board(f"""    rows: [{", ".join(rows)}]
+    directions:
+      up: {{kind: orthogonal, opposite: down}}
     lines:
       up: [{", ".join(links)}]
-""").replace("    directions:\n", "    directions:\n      up: {kind: orthogonal, opposite: down}\n")
+""")
     found = problems(tmp_path, text)
     assert [rule for _, _, rule, _ in found] == ["line-branches"]
 
@@ -345,16 +327,7 @@ def test_betza_pieces_move_alike_on_the_grid_and_on_its_graph(tmp_path: Path) ->
 
 
 def test_betza_is_refused_on_a_graph_made_from_a_hex_board(tmp_path: Path) -> None:
-    text = SMALL.replace("""    rows:
-      - a3 b3 c3
-      - a2 b2 c2
-      - a1 b1 c1
-    directions:
-      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
-      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
-      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
-      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}
-""", "    from: {hex: {side: 2}}\n").replace("      - ride: orthogonal", "      - step: n") \
+    text = on_board("    from: {hex: {side: 2}}\n").replace("      - ride: orthogonal", "      - step: n") \
         .replace("    moves:\n      - step: all", "    betza: K") \
         .replace("setup: k2/3/K1R w - - 0 1", "setup: k/3/R1K w - - 0 1")
     assert [rule for _, _, rule, _ in problems(tmp_path, text)] == ["bad-betza"]

@@ -69,6 +69,12 @@ class Flat:
         return None
 
 
+def is_pair(x: Any) -> bool:
+    """Whether a YAML value is a pair of integers, such as a leap's [a, b]."""
+    return isinstance(x, list) and len(x) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in x)
+
+
 def unknown_direction(spec: Any, board_kind: str, families: list[str],
                       names: list[str]) -> DeclarationError:
     """The error for a direction a topology does not know: a suggestion when

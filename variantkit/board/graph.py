@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 import networkx as nx
 
-from variantkit.board.base import Board, Ray, unknown_direction
+from variantkit.board.base import Board, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 # The most cells a graph board may have, and the most cells on all the
@@ -588,11 +588,11 @@ class GraphTopology:
         return list(out)
 
     def _leap_vectors(self, spec: Any, forward: str | None) -> set[tuple[int, int]]:
-        if _is_pair(spec):
+        if is_pair(spec):
             a, b = spec
             return {(sx * x, sy * y) for x, y in ((a, b), (b, a))
                     for sx in (1, -1) for sy in (1, -1)}
-        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+        if isinstance(spec, list) and spec and all(is_pair(v) for v in spec):
             return {self._vector(v, forward) for v in spec}
         raise DeclarationError(
             f"a graph leap is a list of direction paths ([[n, n, e], ...]), [a, b] or a list "
@@ -629,9 +629,3 @@ class GraphTopology:
             return None
         moved = self.source.shift_plane(start, planes)
         return self.from_source.get(moved) if moved is not None else None
-
-
-def _is_pair(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in x)
-

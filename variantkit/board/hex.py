@@ -42,7 +42,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Flat, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -216,7 +216,7 @@ class HexTopology(Flat):
         return list(targets)
 
     def _leap_vectors(self, spec: Any, forward: str | None) -> list[Vector]:
-        if _is_pair(spec):
+        if is_pair(spec):
             a, b = spec
             out: dict[Vector, None] = {}
             for i, name in enumerate(FAMILIES["orthogonal"]):
@@ -225,7 +225,7 @@ class HexTopology(Flat):
                     second = ORTHOGONAL[FAMILIES["orthogonal"][(i + turn) % 6]]
                     out[(a * first[0] + b * second[0], a * first[1] + b * second[1])] = None
             return list(out)
-        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+        if isinstance(spec, list) and spec and all(is_pair(v) for v in spec):
             return [self._orient((v[0], v[1]), forward) for v in spec]
         raise DeclarationError(
             f"a hex leap is [a, b] (a orthogonal steps, then b at 60 degrees) or a list "
@@ -261,8 +261,3 @@ class HexTopology(Flat):
         if not isinstance(x, int) or not 1 <= x < 2 * self.side:
             raise DeclarationError(f"no rank '{x}' on this board", "unknown-cell")
         return int(x)
-
-
-def _is_pair(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in x)

@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Flat, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -196,11 +196,11 @@ class PolarTopology(Flat):
         return list(targets)
 
     def _leap_vectors(self, spec: Any) -> set[tuple[int, int]]:
-        if _is_pair(spec):
+        if is_pair(spec):
             a, b = spec
             return {(sx * x, sy * y) for x, y in ((a, b), (b, a))
                     for sx in (1, -1) for sy in (1, -1)}
-        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+        if isinstance(spec, list) and spec and all(is_pair(v) for v in spec):
             return {(v[0], v[1]) for v in spec}
         raise DeclarationError(
             f"a polar leap is [rings, sectors] or a list of [rings, sectors] vectors, "
@@ -238,8 +238,3 @@ class PolarTopology(Flat):
         if bad:
             raise DeclarationError(f"no {label} {', '.join(bad)} on this board", "unknown-cell")
         return [names.index(x) for x in wanted]
-
-
-def _is_pair(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in x)
