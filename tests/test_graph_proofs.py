@@ -86,3 +86,18 @@ def test_random_games_agree(pair: tuple[variantkit.Variant, variantkit.Variant],
         choice = rng.choice(moves)
         graph.push(choice)
         generated.push(choice)
+
+
+@pytest.mark.parametrize(("parent", "start", "depth"), [
+    ("strato", "{grid: {files: 8, ranks: 8, planes: 3, plane-names: [A, B, C]}}", 2),
+    (str(EXAMPLES / "glinski.yaml"), "{hex: {side: 6}}", 2),
+    (str(EXAMPLES / "cylinder.yaml"), "{grid: {files: 8, ranks: 8, wrap: files}}", 3),
+])
+def test_a_graph_started_from_a_generator_plays_as_it(tmp_path: Path, parent: str, start: str,
+                                                      depth: int) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text(f"variantkit: 1\nname: g\ninherits: {parent}\n"
+                    f"board:\n  graph:\n    from: {start}\n", encoding="utf-8")
+    graph, generated = variantkit.load(path), variantkit.load(parent)
+    assert graph.problems == []
+    assert perft(graph.new_game(), depth) == perft(generated.new_game(), depth)

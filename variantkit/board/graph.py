@@ -106,9 +106,10 @@ class GraphTopology:
         self.to_source: list[int | None] = []
         self.from_source: dict[int, int] = {}
         self.source_names: dict[Any, str] = {}   # a source key -> its name
-        self.layout: list[list[int]] = []
-        self.row_labels: list[str] = []
-        self.col_labels: list[str] = []
+        # Position-string groups (a generator's planes; else one) of rows,
+        # and each group's (title, row labels, column labels).
+        self.groups: list[list[list[int]]] = [[]]
+        self.labels: list[tuple[str, list[str], list[str]]] = [("", [], [])]
         self.source_colours: dict[int, int] = {}
         self.wraps: tuple[str, ...] = ()
         self._rays: dict[tuple[int, Key], list[Ray]] = {}
@@ -171,13 +172,17 @@ class GraphTopology:
                 self.from_source[cell] = new
                 self.source_colours[new] = board.colours[cell]
         self.wraps = board.wraps
-        for group, (_, rows, cols) in zip(board.layout, board.labels, strict=False):
+        self.groups, self.labels = [], []
+        for group, (title, rows, cols) in zip(board.layout, board.labels, strict=True):
+            kept_rows, kept_labels = [], []
             for r, row in enumerate(group):
                 kept = [self.from_source[c] for c in row if c in self.from_source]
                 if kept:
-                    self.layout.append(kept)
-                    self.row_labels.append(rows[r] if r < len(rows) else "")
-            self.col_labels = self.col_labels or cols
+                    kept_rows.append(kept)
+                    kept_labels.append(rows[r] if r < len(rows) else "")
+            if kept_rows:
+                self.groups.append(kept_rows)
+                self.labels.append((title, kept_labels, cols))
         for name, (key, kind, opposite) in source.single_directions().items():
             self.directions_[name] = Direction(kind, opposite)
             self.source_names[key] = name
@@ -195,8 +200,7 @@ class GraphTopology:
                 if name != ".":
                     row.append(self._new_cell(name, (c, len(rows) - 1 - r), "rows", r))
             if row:
-                self.layout.append(row)
-                self.row_labels.append("")
+                self._add_row(row)
 
     def _add_cells(self, cells: dict[str, Any]) -> None:
         loose: list[int] = []
@@ -216,12 +220,18 @@ class GraphTopology:
             at = self.positions[cell]
             by_height.setdefault(at[1] if at else -math.inf, []).append(cell)
         for height in sorted(by_height, reverse=True):
-            self.layout.append(sorted(by_height[height], key=lambda c: (self.positions[c] or
-                                                                      (0.0, 0.0))[0]))
-            self.row_labels.append("")
+            self._add_row(sorted(by_height[height],
+                                 key=lambda c: (self.positions[c] or (0.0, 0.0))[0]))
+
+    def _add_row(self, row: list[int]) -> None:
+        """A row of added cells, in the last group (plane) of position strings."""
+        self.groups[-1].append(row)
+        self.labels[-1][1].append("")
 
     def _add_directions(self, declared: dict[str, Any]) -> None:
-        self.declared = set(declared)
+        # The graph's own directions, the derived opposites included.
+        self.declared = set(declared) | {spec["opposite"] for spec in declared.values()
+                                         if "opposite" in spec}
         for name, spec in declared.items():
             if name in self.directions_ or name in FAMILIES:
                 raise graph_error(f"direction '{name}' is declared twice or is a family name",
@@ -346,8 +356,8 @@ class GraphTopology:
                     graph.add_edge(a, b, kinds=old | {kind})
         coords: list[tuple[int, ...]] = [(cell,) for cell in range(len(self.names))]
         board = Board(names=list(self.names), coords=coords, graph=graph,
-                      colours=self._colours(graph), layout=[self.layout],
-                      labels=[("", self.row_labels, self.col_labels)], topology=self,
+                      colours=self._colours(graph), layout=self.groups,
+                      labels=self.labels, topology=self,
                       wraps=self.wraps, columns=self._columns())
         for cell in range(len(self.names)):
             for name in self.directions_:
@@ -367,7 +377,8 @@ class GraphTopology:
         if self.source is not None or not all(x is not None and x == int(x) for x in xs):
             return None
         left = min(int(x) for x in xs if x is not None)
-        return [[[int(xs[c]) - left for c in row] for row in self.layout]]  # type: ignore[arg-type]
+        return [[[int(xs[c]) - left for c in row] for row in group]  # type: ignore[arg-type]
+                for group in self.groups]
 
     def _colours(self, graph: nx.Graph) -> list[int]:
         """The generator's colours; else two colours when the orthogonal
@@ -381,7 +392,7 @@ class GraphTopology:
         if len(colours) < len(self.names):
             rest = orthogonal.subgraph(c for c in orthogonal if c not in colours)
             if nx.is_bipartite(rest):
-                bottom = self.layout[-1][0] if self.layout else 0
+                bottom = self.groups[0][-1][0] if self.groups[0] else 0
                 for part in nx.connected_components(rest):
                     start = bottom if bottom in part else min(part)
                     for cell, depth in nx.single_source_shortest_path_length(
@@ -423,8 +434,10 @@ class GraphTopology:
             return [("vector", self._vector(spec, forward))]
         if spec in self.directions_:
             return [spec]
-        own = [n for n, d in self.directions_.items()
-               if spec == "all" or d.kind == spec] if spec in FAMILIES else []
+        # The graph's own directions of a family; a generator's families are
+        # its own business (a grid's `diagonal` is four of its diagonals).
+        own = [n for n, d in self.directions_.items() if n in self.declared
+               and (spec == "all" or d.kind == spec)] if spec in FAMILIES else []
         if self.source is not None:
             try:
                 keys = self.source.directions(spec, self._source_forward(forward))
@@ -604,7 +617,7 @@ class GraphTopology:
         rest = {k: v for k, v in spec.items() if k != "rows"}
         cells: set[int] | None = None
         if rows is not None:
-            bottom_up = self.layout[::-1]
+            bottom_up = [row for group in self.groups for row in group][::-1]
             bad = [r for r in rows if not isinstance(r, int) or not 1 <= r <= len(bottom_up)]
             if bad:
                 raise DeclarationError(f"no row {bad[0]} on this board (rows count from 1 at "
