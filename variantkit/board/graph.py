@@ -118,15 +118,12 @@ class GraphTopology:
             self._start_from(source, spec.get("remove-cells", []))
         elif "remove-cells" in spec:
             raise graph_error("remove-cells needs a board to start `from`", "bad-board",
-                         "remove-cells")
+                              "remove-cells")
         self._add_rows(spec.get("rows", []))
         self._add_cells(spec.get("cells", {}))
         self.by_position = {p: c for c, p in enumerate(self.positions) if p is not None}
         if not self.names:
             raise graph_error("a graph board needs cells: `rows`, `cells` or `from`", "bad-board")
-        if len(self.names) > MAX_CELLS:
-            raise graph_error(f"a graph board has at most {MAX_CELLS} cells, got {len(self.names)}",
-                         "board-size")
         self._add_directions(spec.get("directions", {}))
         self._link_vectors()
         for name, lines in spec.get("lines", {}).items():
@@ -143,6 +140,8 @@ class GraphTopology:
 
     # -- declaration ---------------------------------------------------------
     def _new_cell(self, name: str, position: Point | None, *where: str | int) -> int:
+        if len(self.names) == MAX_CELLS:
+            raise graph_error(f"a graph board has at most {MAX_CELLS} cells", "board-size")
         if name in self.index:
             raise graph_error(f"cell '{name}' is declared twice", "bad-board", *where)
         if name == "." or not name or any(ch.isspace() for ch in name):
@@ -208,7 +207,7 @@ class GraphTopology:
             position = (float(at[0]), float(at[1])) if at is not None else None
             if position is not None and not all(map(math.isfinite, position)):
                 raise graph_error(f"cell '{name}' needs a position of two finite numbers",
-                             "bad-board", "cells", name)
+                                  "bad-board", "cells", name)
             if name in self.index and self.to_source[self.index[name]] is None:
                 self.positions[self.index[name]] = position  # drawn elsewhere than its row
             else:
@@ -235,7 +234,7 @@ class GraphTopology:
         for name, spec in declared.items():
             if name in self.directions_ or name in FAMILIES:
                 raise graph_error(f"direction '{name}' is declared twice or is a family name",
-                             "bad-direction", "directions", name)
+                                  "bad-direction", "directions", name)
             vector = spec.get("vector")
             self.directions_[name] = Direction(spec["kind"], spec.get("opposite"),
                                                (vector[0], vector[1]) if vector else None,
@@ -255,7 +254,7 @@ class GraphTopology:
                     if other.kind != direction.kind else \
                     f"the opposite of '{opposite}' is '{other.opposite}'"
                 raise graph_error(f"'{name}' and '{opposite}' cannot be opposites: {why}",
-                             "bad-opposite", "directions", name, "opposite")
+                                  "bad-opposite", "directions", name, "opposite")
             else:
                 other.opposite = name
         for name, direction in self.directions_.items():
@@ -263,7 +262,7 @@ class GraphTopology:
                 for d in listed:
                     if d not in self.directions_:
                         raise graph_error(f"unknown direction '{d}' in {name}'s '{word}'",
-                                     "unknown-direction", "directions", name, "relative", word)
+                                          "unknown-direction", "directions", name, "relative", word)
             self.steps.setdefault(name, {})
 
     def _link_vectors(self) -> None:
@@ -279,15 +278,15 @@ class GraphTopology:
     def _pairs(self, line: Any, direction: str, *where: str | int) -> Iterator[tuple[int, int]]:
         if direction not in self.directions_:
             raise graph_error(f"unknown direction '{direction}'", "unknown-direction", where[0],
-                         direction)
+                              direction)
         cells = [self._cell(name, where[0], direction, where[1]) for name in str(line).split()]
         if len(cells) < 2:
             raise graph_error(f"a line names at least two cells, got '{line}'", "bad-line",
-                         where[0], direction, where[1])
+                              where[0], direction, where[1])
         for a, b in itertools.pairwise(cells):
             if a == b:
                 raise graph_error(f"a line steps from '{self.names[a]}' to itself", "bad-line",
-                             where[0], direction, where[1])
+                                  where[0], direction, where[1])
             yield a, b
 
     def _link(self, name: str, a: int, b: int, both: bool = True) -> None:
@@ -308,12 +307,12 @@ class GraphTopology:
         name = turn["direction"]
         if name not in self.directions_:
             raise graph_error(f"unknown direction '{name}'", "unknown-direction", "turns", i,
-                         "direction")
+                              "direction")
         frm = self._cell(turn["from"], "turns", i, "from")
         at = self._cell(turn["at"], "turns", i, "at")
         if at not in self.steps[name].get(frm, []):
             raise graph_error(f"no '{name}' step leads from {turn['from']} to {turn['at']}: the "
-                         "turn is never reached", "bad-turn", "turns", i)
+                              "turn is never reached", "bad-turn", "turns", i)
         targets = turn["to"] if isinstance(turn["to"], list) else [turn["to"]]
         thens = turn["then"] if isinstance(turn["then"], list) else [turn["then"]]
         nexts = []
@@ -321,11 +320,11 @@ class GraphTopology:
             to = self._cell(cell_name, "turns", i, "to")
             if not any(to in steps.get(at, []) for steps in self.steps.values()):
                 raise graph_error(f"{cell_name} is not next to {turn['at']}: a line turns only "
-                             "to a neighbour", "bad-turn", "turns", i, "to")
+                                  "to a neighbour", "bad-turn", "turns", i, "to")
             for then in thens:
                 if then not in self.directions_:
                     raise graph_error(f"unknown direction '{then}'", "unknown-direction", "turns",
-                                 i, "then")
+                                      i, "then")
                 nexts.append((to, then))
         self.turns[(name, frm, at, bool(turn.get("first-step", False)))] = nexts
 
@@ -339,10 +338,9 @@ class GraphTopology:
                 for b in nxt:
                     if (direction.kind, a, b) not in back:
                         raise graph_error(
-                            f"a step '{name}' leads from {self.names[a]} to {self.names[b]} "
-                            f"but no {direction.kind} step leads back: declare "
-                            f"`opposite:` for '{name}'", "missing-opposite",
-                            *(("directions", name) if name in self.declared else ("directions",)))
+                            f"a step '{name}' leads from {self.names[a]} to "
+                            f"{self.names[b]} but no {direction.kind} step leads back: declare "
+                            f"`opposite:` for '{name}'", "missing-opposite", "directions", name)
 
     # -- the board -----------------------------------------------------------
     def build(self) -> Board:
