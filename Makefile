@@ -25,7 +25,7 @@ lint: $(VENV)/.test-deps
 test: lint
 	$(BIN)/python -m pytest
 
-# The deep comparisons left out of `make test` (pytest marker `oracle`).
+# Deeper comparisons against the oracles (minutes, not part of `make test`).
 oracle: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -m oracle
 
