@@ -222,3 +222,41 @@ def test_lines_wrap_and_stop_before_their_own_cell() -> None:
     # Round the a-file to a8, never back onto a1; east to its king, and west
     # across the seam to h1 and on to the king.
     assert rook == {f"a{r}" for r in range(2, 9)} | {"b1", "c1", "d1", "h1", "g1", "f1"}
+
+
+def test_cylinder_castling_keeps_to_the_kings_side_of_the_seam() -> None:
+    variant = variantkit.load(EXAMPLES / "cylinder.yaml")
+    # e1 to a1 is four cells either way round; castling long clears and
+    # guards b1 c1 d1, never f1 g1 h1 (where a knight stands).
+    fen = "4k3/8/8/8/8/8/8/R3K1NR w KQ - 0 1"
+    king = {str(m) for m in variant.new_game(fen).legal_moves() if str(m).startswith("e1")}
+    assert "e1c1" in king and "e1g1" not in king
+    assert {m for m in start(False, fen).legal() if m.startswith("e1")} == king
+    # A rook beyond the seam attacking d1 forbids it, as it would on a flat board.
+    attacked = {str(m) for m in variant.new_game("3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1")
+                .legal_moves()}
+    assert "e1c1" not in attacked and "e1g1" in attacked
+
+
+@pytest.mark.parametrize(("files", "ranks", "wrap"), [
+    (3, 3, "both"), (3, 5, "files"), (7, 3, "ranks"), (5, 4, "both")])
+def test_small_wrapped_boards_load_and_draw(tmp_path: Path, files: int, ranks: int,
+                                            wrap: str) -> None:
+    from variantkit.display import board_text
+    path = tmp_path / "v.yaml"
+    path.write_text(f"""variantkit: 1
+name: small
+board:
+  grid: {{files: {files}, ranks: {ranks}, wrap: {wrap}}}
+pieces:
+  king: {{letter: K, royal: true, moves: [{{step: all, only: move}}]}}
+  rider: {{letter: R, moves: [{{ride: all, only: move}}, {{leap: [1, 2], only: move}}]}}
+setup: {"/".join(["k" + str(files - 1)] + [str(files)] * (ranks - 2) + ["KR" + str(files - 2)])} w - - 0 1
+""", encoding="utf-8")
+    variant = variantkit.load(path)
+    game = variant.new_game()
+    # Nothing captures, so any setup is sound.  Every ride ends before its
+    # own cell: no move leaves a piece where it stands.
+    assert all(str(m)[:2] != str(m)[2:4] for m in game.legal_moves())
+    assert game.svg().count("<line") == 2 * len(variant.board.wraps)
+    assert "wrap around" in board_text(game)
