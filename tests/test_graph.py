@@ -331,3 +331,22 @@ def test_betza_is_refused_on_a_graph_made_from_a_hex_board(tmp_path: Path) -> No
         .replace("    moves:\n      - step: all", "    betza: K") \
         .replace("setup: k2/3/K1R w - - 0 1", "setup: k/3/R1K w - - 0 1")
     assert [rule for _, _, rule, _ in problems(tmp_path, text)] == ["bad-betza"]
+
+
+FUZZED = [EXAMPLES / "omega.yaml", EXAMPLES / "torus.yaml",
+          Path(__file__).parent / "data" / "chess_graph.yaml",
+          Path(__file__).parent / "data" / "diplomat_graph.yaml"]
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("file", FUZZED, ids=[f.stem for f in FUZZED])
+def test_damaged_graph_and_wrapped_files_give_problems_not_tracebacks(
+        tmp_path: Path, file: Path, seed: int) -> None:
+    from test_fuzz import mutated  # the bundled files' fuzzer, on these files
+    try:
+        variant = load(tmp_path, mutated(file, seed))
+    except VariantError as exc:
+        assert exc.problems
+        return
+    game = variant.new_game()
+    assert render(game).endswith("</svg>\n") and "FEN:" in board_text(game)

@@ -215,7 +215,7 @@ class Variant:
             self.problems.append(self.document.problem(
                 ("sides", side, "forward"), f"unknown direction '{forward}'",
                 "unknown-direction"))
-            return default
+            return default if default in names else None
         return forward
 
     def _check_pieces(self, declared: dict[str, Any]) -> None:
