@@ -236,6 +236,9 @@ class GraphTopology:
                 raise graph_error(f"direction '{name}' is declared twice or is a family name",
                                   "bad-direction", "directions", name)
             vector = spec.get("vector")
+            if vector == [0, 0]:
+                raise graph_error("a direction's vector cannot be zero", "bad-direction",
+                                  "directions", name, "vector")
             self.directions_[name] = Direction(spec["kind"], spec.get("opposite"),
                                                (vector[0], vector[1]) if vector else None,
                                                dict(spec.get("relative", {})))
