@@ -372,14 +372,17 @@ class GraphTopology:
         return board
 
     def _columns(self) -> list[list[list[int]]] | None:
-        """Cells drawn as text in the column of their x position, when every
-        cell of a graph without a generator has a whole-number one."""
-        xs = [p[0] if p is not None else None for p in self.positions]
-        if self.source is not None or not all(x is not None and x == int(x) for x in xs):
-            return None
-        left = min(int(x) for x in xs if x is not None)
-        return [[[int(xs[c]) - left for c in row] for row in group]  # type: ignore[arg-type]
-                for group in self.groups]
+        """Cells drawn as text in the column of their x position (counted from
+        the leftmost cell of their group), when every cell has a whole-number
+        one: gaps then show, as Omega Chess's corner cells or a grid's holes."""
+        xs = [p[0] if p is not None else math.nan for p in self.positions]
+        if not all(x == int(x) for x in xs):
+            return None  # nan never equals anything
+        columns = []
+        for group in self.groups:
+            left = min((int(xs[c]) for row in group for c in row), default=0)
+            columns.append([[int(xs[c]) - left for c in row] for row in group])
+        return columns
 
     def _colours(self, graph: nx.Graph) -> list[int]:
         """The generator's colours; else two colours when the orthogonal
