@@ -376,8 +376,8 @@ class GraphTopology:
         the leftmost cell of their group), when every cell has a whole-number
         one: gaps then show, as Omega Chess's corner cells or a grid's holes."""
         xs = [p[0] if p is not None else math.nan for p in self.positions]
-        if not all(x == int(x) for x in xs):
-            return None  # nan never equals anything
+        if not all(math.isfinite(x) and x == int(x) for x in xs):
+            return None
         columns = []
         for group in self.groups:
             left = min((int(xs[c]) for row in group for c in row), default=0)
