@@ -350,3 +350,24 @@ def test_damaged_graph_and_wrapped_files_give_problems_not_tracebacks(
         return
     game = variant.new_game()
     assert render(game).endswith("</svg>\n") and "FEN:" in board_text(game)
+
+
+def test_a_polar_board_with_its_centre_cut_out(tmp_path: Path) -> None:
+    # Diplomat's board started as a graph, its centre removed: the lines
+    # that crossed it end at the innermost crown, the turns through it gone.
+    path = tmp_path / "v.yaml"
+    path.write_text("""variantkit: 1
+name: holed
+board:
+  graph:
+    from: {polar: {sectors: abcdef, rings: ["1", "2"], centre: "0"}}
+    remove-cells: ["0"]
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+  rook: {letter: R, moves: [{ride: orthogonal}]}
+setup: K1k3/R5 w - - 0 1
+""", encoding="utf-8")
+    variant = variantkit.load(path)
+    assert variant.problems == [] and variant.board.size == 12
+    rook = destinations(variant.new_game(), "a2")
+    assert rook == {"b2", "c2", "d2", "e2", "f2"}  # round crown 2; in: the hole, out: its king

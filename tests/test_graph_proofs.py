@@ -92,6 +92,7 @@ def test_random_games_agree(pair: tuple[variantkit.Variant, variantkit.Variant],
     ("strato", "{grid: {files: 8, ranks: 8, planes: 3, plane-names: [A, B, C]}}", 2),
     (str(EXAMPLES / "glinski.yaml"), "{hex: {side: 6}}", 2),
     (str(EXAMPLES / "cylinder.yaml"), "{grid: {files: 8, ranks: 8, wrap: files}}", 3),
+    ("diplomat", "{polar: {sectors: abcdefghijklmn, rings: ['1', '2', '3'], centre: '4'}}", 4),
 ])
 def test_a_graph_started_from_a_generator_plays_as_it(tmp_path: Path, parent: str, start: str,
                                                       depth: int) -> None:

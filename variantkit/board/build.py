@@ -12,9 +12,8 @@ from variantkit.board.polar import PolarTopology
 from variantkit.errors import DeclarationError
 
 TOPOLOGIES = ("grid", "polar", "hex", "graph")
-# Generators a graph may start from: their lines go straight on, so a
-# graph's steps reproduce them without declared turns.
-SOURCES = ("grid", "hex")
+# Generators a graph may start from (their lines become steps and turns).
+SOURCES = ("grid", "hex", "polar")
 
 
 def build_board(spec: dict[str, Any]) -> Board:
@@ -29,7 +28,8 @@ def build_board(spec: dict[str, Any]) -> Board:
                 raise DeclarationError(
                     f"a graph starts from a {' or '.join(SOURCES)} board", "bad-board",
                     ("graph", "from"))
-            source = _grid(start["grid"]) if kind == "grid" else HexTopology(start["hex"]["side"])
+            source = _grid(start["grid"]) if kind == "grid" else \
+                HexTopology(start["hex"]["side"]) if kind == "hex" else _polar(start["polar"])
         return GraphTopology(graph, source).build()
     kind = next((k for k in TOPOLOGIES if k in spec), None)
     if kind is None:
@@ -47,15 +47,18 @@ def _generator(spec: dict[str, Any], kind: str) -> GridTopology | PolarTopology 
     if kind == "grid":
         return _grid(spec["grid"])
     if kind == "polar":
-        p = spec["polar"]
-        sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
-        through = p.get("through-centre", {})
-        return PolarTopology(
-            sectors, [str(r) for r in p["rings"]], p.get("centre"),
-            p.get("cell-name", "{sector}{ring}"),
-            through.get("orthogonal", "straight"),
-            through.get("diagonal", "opposite-then-same-sense"))
+        return _polar(spec["polar"])
     return HexTopology(spec["hex"]["side"])
+
+
+def _polar(p: dict[str, Any]) -> PolarTopology:
+    sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
+    through = p.get("through-centre", {})
+    return PolarTopology(
+        sectors, [str(r) for r in p["rings"]], p.get("centre"),
+        p.get("cell-name", "{sector}{ring}"),
+        through.get("orthogonal", "straight"),
+        through.get("diagonal", "opposite-then-same-sense"))
 
 
 __all__ = ["Source", "build_board"]

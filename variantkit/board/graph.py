@@ -182,15 +182,18 @@ class GraphTopology:
             if kept_rows:
                 self.groups.append(kept_rows)
                 self.labels.append((title, kept_labels, cols))
+        steps, turns = source_lines(source, board)
+        here = self.from_source
         for name, (key, kind, opposite) in source.single_directions().items():
             self.directions_[name] = Direction(kind, opposite)
             self.source_names[key] = name
-            steps = self.steps.setdefault(name, {})
-            for cell, new in self.from_source.items():
-                nxt = [self.from_source[ray[0]] for ray in source.rays(cell, key)
-                       if ray[0] in self.from_source]
-                if nxt:
-                    steps[new] = list(dict.fromkeys(nxt))
+            self.steps[name] = {here[a]: [here[b] for b in nxt if b in here]
+                                for a, nxt in steps[name].items() if a in here}
+        # A turn into a hole is no turn: the line ends before the hole.
+        self.turns = {(d, here[came], here[at], first): [(here[to], then)
+                                                         for to, then in nexts if to in here]
+                      for (d, came, at, first), nexts in turns.items()
+                      if came in here and at in here}
 
     def _add_rows(self, rows: list[str]) -> None:
         for r, text in enumerate(rows):
@@ -534,38 +537,7 @@ class GraphTopology:
 
     def _walk(self, cell: int, direction: str) -> list[Ray]:
         """Every branch of the line from `cell` in `direction`."""
-        out: list[Ray] = []
-        budget = MAX_LINE_CELLS
-        stack: list[tuple[Ray, int | None, int, str]] = [((), None, cell, direction)]
-        while stack:
-            path, came, here, d = stack.pop()
-            nexts = self._next(came, here, d, len(path) == 1)
-            ahead = []
-            for nxt, then in nexts:
-                if nxt == cell:
-                    continue  # round to its own cell: a ring ends here
-                if nxt in path:
-                    self.loops.append((cell, direction, nxt))
-                    continue
-                ahead.append((nxt, then))
-            if not ahead and path:
-                out.append(path)
-            for nxt, then in reversed(ahead):
-                budget -= 1
-                if budget < 0:
-                    raise DeclarationError(
-                        f"the lines from {self.names[cell]} going {direction} branch into "
-                        f"more than {MAX_LINE_CELLS} cells", "line-branches")
-                stack.append(((*path, nxt), here, nxt, then))
-        return list(dict.fromkeys(out))
-
-    def _next(self, came: int | None, here: int, d: str, first: bool) -> list[tuple[int, str]]:
-        if came is not None:
-            for key in ((d, came, here, True), (d, came, here, False)) if first else \
-                    ((d, came, here, False),):
-                if key in self.turns:
-                    return self.turns[key]
-        return [(nxt, d) for nxt in self.steps[d].get(here, [])]
+        return walk(cell, direction, self.steps, self.turns, self.names, self.loops)
 
     def _targets(self, cell: int, direction: Key) -> list[int]:
         """The cells one step away in `direction`."""
@@ -646,3 +618,96 @@ class GraphTopology:
             return None
         moved = self.source.shift_plane(start, planes)
         return self.from_source.get(moved) if moved is not None else None
+
+
+Steps = dict[str, dict[int, list[int]]]
+Turns = dict[tuple[str, int, int, bool], list[tuple[int, str]]]
+
+
+def walk(cell: int, direction: str, steps: Steps, turns: Turns, names: list[str],
+         loops: list[tuple[int, str, int]]) -> list[Ray]:
+    """Every branch of the line from `cell` in `direction`: steps of the
+    direction, turns where declared (a turn for the line's first step
+    first), never back onto its own cell; a cell passed already ends the
+    branch and is noted in `loops`."""
+    out: list[Ray] = []
+    budget = MAX_LINE_CELLS
+    stack: list[tuple[Ray, int | None, int, str]] = [((), None, cell, direction)]
+    while stack:
+        path, came, here, d = stack.pop()
+        nexts = _next(steps, turns, came, here, d, len(path) == 1)
+        ahead = []
+        for nxt, then in nexts:
+            if nxt == cell:
+                continue  # round to its own cell: a ring ends here
+            if nxt in path:
+                loops.append((cell, direction, nxt))
+                continue
+            ahead.append((nxt, then))
+        if not ahead and path:
+            out.append(path)
+        for nxt, then in reversed(ahead):
+            budget -= 1
+            if budget < 0:
+                raise DeclarationError(
+                    f"the lines from {names[cell]} going {direction} branch into "
+                    f"more than {MAX_LINE_CELLS} cells", "line-branches")
+            stack.append(((*path, nxt), here, nxt, then))
+    return list(dict.fromkeys(out))
+
+
+def _next(steps: Steps, turns: Turns, came: int | None, here: int, d: str,
+          first: bool) -> list[tuple[int, str]]:
+    if came is not None:
+        for key in ((d, came, here, True), (d, came, here, False)) if first else \
+                ((d, came, here, False),):
+            if key in turns:
+                return turns[key]
+    return [(nxt, d) for nxt in steps[d].get(here, [])]
+
+
+def source_lines(source: Source, board: Board) -> tuple[Steps, Turns]:
+    """A generator's lines as steps and turns, on its own cell indices.
+
+    Steps are the first cells of its lines.  Where a line then leaves the
+    steps of its direction (a polar line through the centre), the turn it
+    takes is read off the line: on to the cell it goes to, then in the
+    direction whose step leads on from there (or that leads nowhere, where
+    the line ends).  The steps and turns found are walked again and must
+    give exactly the generator's lines, else the board is refused."""
+    keys = {name: key for name, (key, _, _) in source.single_directions().items()}
+    size = len(board.names)
+    lines = {(name, cell): source.rays(cell, key) for name, key in keys.items()
+             for cell in range(size)}
+    steps: Steps = {name: {} for name in keys}
+    for (name, cell), rays in lines.items():
+        firsts = list(dict.fromkeys(ray[0] for ray in rays))
+        if firsts:
+            steps[name][cell] = firsts
+    seen: dict[tuple[str, int, int, bool], dict[tuple[int, str], None]] = {}
+    for (name, cell), rays in lines.items():
+        for ray in rays:
+            came, here, cur = None, cell, name
+            for i, nxt in enumerate(ray):
+                then = cur
+                if came is not None:
+                    if nxt not in steps[cur].get(here, []):
+                        after = ray[i + 1] if i + 1 < len(ray) else None
+                        fits = [t for t in [cur, *keys]
+                                if (after in steps[t].get(nxt, []) if after is not None
+                                    else not steps[t].get(nxt))]
+                        then = fits[0] if fits else cur
+                    seen.setdefault((cur, came, here, i == 1), {})[(nxt, then)] = None
+                came, here, cur = here, nxt, then
+    turns: Turns = {}
+    for (cur, came, here, first), taken in seen.items():
+        natural = {(n, cur) for n in steps[cur].get(here, [])}
+        if not set(taken) <= natural:
+            turns[(cur, came, here, first)] = list(taken)
+            turns.setdefault((cur, came, here, False), list(taken))
+    for (name, cell), rays in lines.items():
+        if set(walk(cell, name, steps, turns, board.names, [])) != set(rays):
+            raise DeclarationError(
+                f"a graph cannot start from this board: its lines from {board.names[cell]} "
+                f"going {name} do not follow steps and turns", "bad-board", ("graph", "from"))
+    return steps, turns

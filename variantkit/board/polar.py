@@ -10,6 +10,7 @@ on to the opposite sector, so a line can branch: `rays` returns every branch.
 
 from __future__ import annotations
 
+import math
 import string
 from typing import Any
 
@@ -123,9 +124,24 @@ class PolarTopology(Flat):
         return Board(names=list(self.names), coords=coords, graph=graph, colours=colours,
                      layout=[layout], labels=[("", rows, list(self.sectors))], topology=self)
 
+    def position(self, cell: int) -> tuple[float, float]:
+        """Where a cell is drawn as part of a graph: rings round the centre,
+        the outer one widest, sectors clockwise from the top."""
+        if cell == self.centre_index:
+            return 0.0, 0.0
+        ring, sector = self._coords(cell)
+        radius, angle = self.depth - ring + 0.5, math.tau * (sector + 0.5) / self.n
+        return radius * math.sin(angle), radius * math.cos(angle)
+
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
         return list(NAMED)
+
+    def single_directions(self) -> dict[str, tuple[str, str, str]]:
+        """Each name: its key (the name), its kind and its opposite's name."""
+        by_step = {step: name for name, step in NAMED.items()}
+        return {name: (name, "orthogonal" if name in FAMILIES["orthogonal"] else "diagonal",
+                       by_step[(-dr, -ds)]) for name, (dr, ds) in NAMED.items()}
 
     def directions(self, spec: Any, forward: str | None) -> list[str]:
         """Direction keys are the direction names themselves (`"in-cw"`)."""
