@@ -371,3 +371,33 @@ setup: K1k3/R5 w - - 0 1
     assert variant.problems == [] and variant.board.size == 12
     rook = destinations(variant.new_game(), "a2")
     assert rook == {"b2", "c2", "d2", "e2", "f2"}  # round crown 2; in: the hole, out: its king
+
+
+# -- Omega Chess (examples/omega.yaml) ----------------------------------------
+
+
+def omega_moves(top: str, bottom: str, rank: dict[int, str] | None = None) -> set[str]:
+    """Legal moves of White with the corner rows and some ranks given."""
+    rows = ["10"] * 10
+    for number, text in (rank or {}).items():
+        rows[9 - number] = text
+    fen = f"{top}/{'/'.join(rows)}/{bottom} w - - 0 1"
+    return {str(m) for m in variantkit.load(EXAMPLES / "omega.yaml").new_game(fen).legal_moves()}
+
+
+def test_omega_corner_cells_touch_the_field_only_diagonally() -> None:
+    # White bishop on w1, kings on e9 and j0 out of the way.
+    moves = omega_moves("2", "B1", {9: "4k5", 0: "9K"})
+    bishop = {m[2:] for m in moves if m.startswith("w1")}
+    assert bishop == {"a0", "b1", "c2", "d3", "e4", "f5", "g6", "h7", "i8", "j9", "w3"}
+    knight = {m[2:] for m in omega_moves("2", "N1", {9: "4k5", 0: "9K"}) if m.startswith("w1")}
+    assert knight == {"a1", "b0"}
+    wizard = {m[2:] for m in omega_moves("2", "W1", {9: "4k5", 0: "9K"}) if m.startswith("w1")}
+    assert wizard == {"a0", "a2", "c0"}  # the ferz step and two camel jumps
+    rook = {m[2:] for m in omega_moves("2", "2", {9: "4k5", 0: "R8K"}) if m.startswith("a0")}
+    assert "w1" not in rook and "w4" not in rook
+
+
+def test_omega_pawns_open_with_up_to_three_cells() -> None:
+    moves = omega_moves("2", "2", {9: "4k5", 1: "P9", 0: "9K"})
+    assert {m for m in moves if m.startswith("a1")} == {"a1a2", "a1a3", "a1a4"}
