@@ -327,7 +327,8 @@ def test_betza_pieces_move_alike_on_the_grid_and_on_its_graph(tmp_path: Path) ->
 
 
 def test_betza_is_refused_on_a_graph_made_from_a_hex_board(tmp_path: Path) -> None:
-    text = on_board("    from: {hex: {side: 2}}\n").replace("      - ride: orthogonal", "      - step: n") \
+    text = on_board("    from: {hex: {side: 2}}\n") \
+        .replace("      - ride: orthogonal", "      - step: n") \
         .replace("    moves:\n      - step: all", "    betza: K") \
         .replace("setup: k2/3/K1R w - - 0 1", "setup: k/3/R1K w - - 0 1")
     assert [rule for _, _, rule, _ in problems(tmp_path, text)] == ["bad-betza"]

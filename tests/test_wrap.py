@@ -26,6 +26,7 @@ from variantkit import perft
 EXAMPLES = Path(__file__).parent.parent / "examples"
 FILES = "abcdefgh"
 Square = tuple[int, int]
+Pseudo = tuple[Square, Square, str, tuple[Square, ...]]  # from, to, promotion, passed
 KING = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y]
 KNIGHT = [(x, y) for x in (-2, -1, 1, 2) for y in (-2, -1, 1, 2) if abs(x) != abs(y)]
 ROOK = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -83,7 +84,7 @@ class Position:
                                       if (t := self.shift(sq, dx, dy)) is not None))
         return [t for dx, dy in LINES[kind] for t in self.line(sq, dx, dy)]
 
-    def pseudo(self) -> list[tuple[Square, Square, str, tuple[Square, ...]]]:
+    def pseudo(self) -> list[Pseudo]:
         """(from, to, promotion letter, passed squares)."""
         white = self.white
         out = []
@@ -99,17 +100,16 @@ class Position:
                     out.append((sq, t, "", ()))
         return out + self._castlings()
 
-    def _pawn(self, sq: Square, white: bool) -> list[tuple[Square, Square, str, tuple[Square, ...]]]:
+    def _pawn(self, sq: Square, white: bool) -> list[Pseudo]:
         ahead = 1 if white else -1
         moves = []
         one = self.shift(sq, 0, ahead)
         if one is not None and one not in self.board:
             moves.append((sq, one, ()))
             if sq in self.unmoved:
-                if self.torus:
-                    lengths = (2, 3) if sq[1] == (0 if white else 7) else ()
-                else:
-                    lengths = (2,)
+                # Torus: rear pawns only, two or three cells; cylinder: chess.
+                rear = sq[1] == (0 if white else 7)
+                lengths = ((2, 3) if rear else ()) if self.torus else (2,)
                 path = [one]
                 for n in range(2, 4):
                     nxt = self.shift(sq, 0, n * ahead)
@@ -125,7 +125,7 @@ class Position:
         return [(a, b, promo, passed) for a, b, passed in moves
                 for promo in (("q", "r", "b", "n") if b[1] == last else ("",))]
 
-    def _castlings(self) -> list[tuple[Square, Square, str, tuple[Square, ...]]]:
+    def _castlings(self) -> list[Pseudo]:
         if self.torus:
             return []
         rank = 0 if self.white else 7
@@ -141,7 +141,7 @@ class Position:
                 out.append((king, (passes[-1], rank), "", ()))
         return out
 
-    def play(self, move: tuple[Square, Square, str, tuple[Square, ...]]) -> Position:
+    def play(self, move: Pseudo) -> Position:
         frm, to, promo, passed = move
         board = dict(self.board)
         letter = board.pop(frm)
@@ -251,7 +251,7 @@ board:
 pieces:
   king: {{letter: K, royal: true, moves: [{{step: all, only: move}}]}}
   rider: {{letter: R, moves: [{{ride: all, only: move}}, {{leap: [1, 2], only: move}}]}}
-setup: {"/".join(["k" + str(files - 1)] + [str(files)] * (ranks - 2) + ["KR" + str(files - 2)])} w - - 0 1
+setup: {"/".join([f"k{files - 1}"] + [str(files)] * (ranks - 2) + [f"KR{files - 2}"])} w - - 0 1
 """, encoding="utf-8")
     variant = variantkit.load(path)
     game = variant.new_game()
