@@ -16,8 +16,11 @@ cell by cell.  The declaration (README, "graph") gives
   line arriving at `at` from `from` in `direction` continues to `to` and
   then in `then` (a list: it branches), optionally only for lines that start
   on `from` (`first-step`);
-- `from`: a generator (grid or hex) to start from, with `remove-cells`,
-  added cells, directions, `lines` and `remove-lines` on top.
+- `from`: a generator (grid, hex or polar) to start from, with
+  `remove-cells`, added cells, directions, `lines` and `remove-lines` on
+  top.  The generator's lines become steps (their first cells) and turns
+  (read off where a line leaves its direction's steps, as a polar line
+  through the centre does), checked to give its lines back exactly.
 
 A line follows its direction from cell to cell (every branch where a cell
 has several next cells), takes the declared turns, and stops at a dead end,
@@ -44,22 +47,22 @@ from variantkit.errors import DeclarationError
 MAX_CELLS = 4096
 MAX_LINE_CELLS = 20_000
 FAMILIES = ("orthogonal", "diagonal", "all")
-SHOWN = 3  # loops named in the warning before "..."
+SHOWN = 3  # loops named in the warning before "and N more"
 
 Point = tuple[float, float]
-Key = Any  # a direction name (str), or ("vector", v) / ("base", key)
+Key = Any  # a direction name (str), or ("vector", v) / ("source", key)
 
 
 class Source(Protocol):
     """A generator a graph may start from (`from:`)."""
+
+    grid_like: bool
 
     def build(self) -> Board: ...
 
     def single_directions(self) -> dict[str, tuple[Any, str, str]]:
         """name -> (direction key, kind, opposite name)."""
         ...
-
-    grid_like: bool
 
     def position(self, cell: int) -> Point: ...
 
@@ -78,6 +81,8 @@ class Source(Protocol):
 
 @dataclass
 class Direction:
+    """A graph direction as declared (or derived, for an opposite)."""
+
     kind: str
     opposite: str | None = None
     vector: tuple[int, int] | None = None
@@ -99,7 +104,7 @@ class GraphTopology:
         self.names: list[str] = []
         self.index: dict[str, int] = {}
         self.positions: list[Point | None] = []
-        self.directions_: dict[str, Direction] = {}
+        self.named: dict[str, Direction] = {}  # every direction by name
         self.steps: dict[str, dict[int, list[int]]] = {}
         # (direction, from, at, first step only) -> [(next cell, direction)]
         self.turns: dict[tuple[str, int, int, bool], list[tuple[int, str]]] = {}
@@ -185,7 +190,7 @@ class GraphTopology:
         steps, turns = source_lines(source, board)
         here = self.from_source
         for name, (key, kind, opposite) in source.single_directions().items():
-            self.directions_[name] = Direction(kind, opposite)
+            self.named[name] = Direction(kind, opposite)
             self.source_names[key] = name
             self.steps[name] = {here[a]: [here[b] for b in nxt if b in here]
                                 for a, nxt in steps[name].items() if a in here}
@@ -235,25 +240,25 @@ class GraphTopology:
         self.declared = set(declared) | {spec["opposite"] for spec in declared.values()
                                          if "opposite" in spec}
         for name, spec in declared.items():
-            if name in self.directions_ or name in FAMILIES:
+            if name in self.named or name in FAMILIES:
                 raise graph_error(f"direction '{name}' is declared twice or is a family name",
                                   "bad-direction", "directions", name)
             vector = spec.get("vector")
             if vector == [0, 0]:
                 raise graph_error("a direction's vector cannot be zero", "bad-direction",
                                   "directions", name, "vector")
-            self.directions_[name] = Direction(spec["kind"], spec.get("opposite"),
+            self.named[name] = Direction(spec["kind"], spec.get("opposite"),
                                                (vector[0], vector[1]) if vector else None,
                                                dict(spec.get("relative", {})))
         for name in declared:
-            direction = self.directions_[name]
+            direction = self.named[name]
             opposite = direction.opposite
             if opposite is None:
                 continue
-            other = self.directions_.get(opposite)
+            other = self.named.get(opposite)
             if other is None:  # derived: same kind, reversed vector
                 vector = direction.vector
-                self.directions_[opposite] = Direction(
+                self.named[opposite] = Direction(
                     direction.kind, name, (-vector[0], -vector[1]) if vector else None)
             elif other.opposite not in (None, name) or other.kind != direction.kind:
                 why = f"'{name}' is {direction.kind}, '{opposite}' {other.kind}" \
@@ -263,16 +268,16 @@ class GraphTopology:
                                   "bad-opposite", "directions", name, "opposite")
             else:
                 other.opposite = name
-        for name, direction in self.directions_.items():
+        for name, direction in self.named.items():
             for word, listed in direction.relative.items():
                 for d in listed:
-                    if d not in self.directions_:
+                    if d not in self.named:
                         raise graph_error(f"unknown direction '{d}' in {name}'s '{word}'",
                                           "unknown-direction", "directions", name, "relative", word)
             self.steps.setdefault(name, {})
 
     def _link_vectors(self) -> None:
-        for name, direction in self.directions_.items():
+        for name, direction in self.named.items():
             if direction.vector is None:
                 continue
             dx, dy = direction.vector
@@ -282,7 +287,7 @@ class GraphTopology:
                     self._link(name, cell, other, both=False)
 
     def _pairs(self, line: Any, direction: str, *where: str | int) -> Iterator[tuple[int, int]]:
-        if direction not in self.directions_:
+        if direction not in self.named:
             raise graph_error(f"unknown direction '{direction}'", "unknown-direction", where[0],
                               direction)
         cells = [self._cell(name, where[0], direction, where[1]) for name in str(line).split()]
@@ -300,18 +305,18 @@ class GraphTopology:
         nxt = self.steps[name].setdefault(a, [])
         if b not in nxt:
             nxt.append(b)
-        opposite = self.directions_[name].opposite
+        opposite = self.named[name].opposite
         if both and opposite is not None:
             self._link(opposite, b, a, both=False)
 
     def _unlink(self, name: str, a: int, b: int) -> None:
-        for d, x, y in ((name, a, b), (self.directions_[name].opposite, b, a)):
+        for d, x, y in ((name, a, b), (self.named[name].opposite, b, a)):
             if d is not None and y in self.steps[d].get(x, []):
                 self.steps[d][x].remove(y)
 
     def _add_turn(self, i: int, turn: dict[str, Any]) -> None:
         name = turn["direction"]
-        if name not in self.directions_:
+        if name not in self.named:
             raise graph_error(f"unknown direction '{name}'", "unknown-direction", "turns", i,
                               "direction")
         frm = self._cell(turn["from"], "turns", i, "from")
@@ -328,7 +333,7 @@ class GraphTopology:
                 raise graph_error(f"{cell_name} is not next to {turn['at']}: a line turns only "
                                   "to a neighbour", "bad-turn", "turns", i, "to")
             for then in thens:
-                if then not in self.directions_:
+                if then not in self.named:
                     raise graph_error(f"unknown direction '{then}'", "unknown-direction", "turns",
                                       i, "then")
                 nexts.append((to, then))
@@ -337,9 +342,9 @@ class GraphTopology:
     def _check_opposites(self) -> None:
         """Every step has one back of the same kind: else steps, captures and
         check would go one way only."""
-        back = {(kind, b, a) for name, d in self.directions_.items()
+        back = {(kind, b, a) for name, d in self.named.items()
                 for kind in [d.kind] for a, nxt in self.steps[name].items() for b in nxt}
-        for name, direction in self.directions_.items():
+        for name, direction in self.named.items():
             for a, nxt in self.steps[name].items():
                 for b in nxt:
                     if (direction.kind, a, b) not in back:
@@ -353,7 +358,7 @@ class GraphTopology:
         graph = nx.Graph()
         graph.add_nodes_from(range(len(self.names)))
         for name, steps in self.steps.items():
-            kind = self.directions_[name].kind
+            kind = self.named[name].kind
             for a, nxt in steps.items():
                 for b in nxt:
                     old = graph.edges[a, b]["kinds"] if graph.has_edge(a, b) else frozenset()
@@ -364,7 +369,7 @@ class GraphTopology:
                       labels=self.labels, topology=self,
                       wraps=self.wraps, columns=self._columns())
         for cell in range(len(self.names)):
-            for name in self.directions_:
+            for name in self.named:
                 self.rays(cell, name)
         if self.loops:
             shown = ", ".join(f"from {self.names[a]} going {d} back to {self.names[b]}"
@@ -426,12 +431,12 @@ class GraphTopology:
                 for b in nxt:
                     key = (min(a, b), max(a, b))
                     if seen.get(key) != "orthogonal":
-                        seen[key] = self.directions_[name].kind
+                        seen[key] = self.named[name].kind
         return [(a, b, kind) for (a, b), kind in seen.items()]
 
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
-        return list(self.directions_)
+        return list(self.named)
 
     def directions(self, spec: Any, forward: str | None) -> list[Key]:
         if isinstance(spec, list):
@@ -439,11 +444,11 @@ class GraphTopology:
                 return [self._from_source(k) for k in
                         self.source.directions(spec, self._source_forward(forward))]
             return [("vector", self._vector(spec, forward))]
-        if spec in self.directions_:
+        if spec in self.named:
             return [spec]
         # The graph's own directions of a family; a generator's families are
         # its own business (a grid's `diagonal` is four of its diagonals).
-        own = [n for n, d in self.directions_.items() if n in self.declared
+        own = [n for n, d in self.named.items() if n in self.declared
                and (spec == "all" or d.kind == spec)] if spec in FAMILIES else []
         if self.source is not None:
             try:
@@ -460,22 +465,22 @@ class GraphTopology:
                 return [forward]
             if spec == "backward":
                 return [self._opposite(forward, spec)]
-            words = self.directions_[forward].relative
+            words = self.named[forward].relative
             if spec in words:
                 return list(words[spec])
-            opposite = self.directions_[forward].opposite
-            if opposite is not None and spec in self.directions_[opposite].relative:
+            opposite = self.named[forward].opposite
+            if opposite is not None and spec in self.named[opposite].relative:
                 # Declared for the opposite forward: the same words, turned round.
-                return [self._opposite(d, spec) for d in self.directions_[opposite].relative[spec]]
+                return [self._opposite(d, spec) for d in self.named[opposite].relative[spec]]
             if opposite is not None and spec.startswith("backward-"):
                 # `backward-X` is the opposite forward's `forward-X`.
                 return self.directions("forward-" + spec[len("backward-"):], opposite)
-        known = sorted({w for d in self.directions_.values() for w in d.relative})
+        known = sorted({w for d in self.named.values() for w in d.relative})
         raise unknown_direction(spec, "graph board", list(FAMILIES) + ["forward", "backward"]
-                                + known, list(self.directions_))
+                                + known, list(self.named))
 
     def _opposite(self, name: str, word: str) -> str:
-        opposite = self.directions_[name].opposite
+        opposite = self.named[name].opposite
         if opposite is None:
             raise DeclarationError(f"'{word}' needs the opposite of '{name}': declare "
                                    f"`opposite:` for it", "missing-opposite")
@@ -491,7 +496,7 @@ class GraphTopology:
         if len(spec) != 2 or not all(isinstance(x, int) for x in spec) or spec == [0, 0]:
             raise DeclarationError(f"a direction vector on a graph board is [x, y], not zero, "
                                    f"got {spec}", "bad-direction")
-        ahead = self.directions_[forward].vector if forward in self.directions_ else None
+        ahead = self.named[forward].vector if forward in self.named else None
         flip = ahead or (0, 1)
         return (spec[0] * (-1 if flip[0] < 0 else 1), spec[1] * (-1 if flip[1] < 0 else 1))
 
