@@ -214,7 +214,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     binary = tmp_path / "v.yaml"
     binary.write_bytes(b"variantkit: 1\nname: \xff\xfe\n")
     problem = only_problem(binary)
-    assert (problem.rule, problem.line, problem.column) == ("not-utf8", 2, 7)
+    assert (problem.rule, problem.line, problem.column) == ("bad-encoding", 2, 7)
     assert problem.message == "byte 0xff is not UTF-8 text: save the file as UTF-8"
 
 

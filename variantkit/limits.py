@@ -58,9 +58,11 @@ MAX_CELLS = 1_024
 MAX_CELL_NAME_LENGTH = 16
 # Piece types: each has its own uppercase letter, so there can be 26.
 MAX_PIECES = 26
-# Move primitives of all pieces together, Betza strings expanded.  Chess has
-# 8, Strato Chess 17.  Each primitive is compiled for every cell and side.
-MAX_MOVES = 256
+# Moves of all pieces together, each direction or vector listed in a move
+# counting as one, Betza strings expanded.  Chess has 8, Raumschach 12.
+# Each is compiled for every cell and side: with MAX_CELLS this bounds the
+# work of loading a file.
+MAX_MOVES = 128
 
 # --- position strings, move strings, PGN -----------------------------------------------
 
@@ -83,29 +85,39 @@ MAX_THINK_SECONDS = 3_600.0
 MAX_IMAGE_PIXELS = 20_000.0
 
 
-class Budget:
-    """Units of work that one request may spend, and an optional deadline.
+# Units of work a variant may take to compile by default (see `Budget`).
+DEFAULT_UNITS = 2_000_000
 
-    The loader charges one unit per move primitive compiled for one cell and
-    side, and one per cell built; `spend` raises a `VariantError` (rule
-    `too-large`) once the units or the seconds run out.  The default allows
-    everything the limits above allow; a server passes a smaller one.
+
+class Budget:
+    """Units of work that loading one variant may spend, and a deadline.
+
+    Compiling the pieces charges one unit per move primitive per cell and
+    side, plus one per line (ray) it compiles and one per cell of each: the
+    work grows with that count.  `spend` raises a `VariantError` (rule `too-large`)
+    once the units or the seconds run out.  The default number of units is
+    more than real large boards need (the 64x8 disk of benchmarks/ with chess
+    pieces takes about 0.4 million, a 100x10 disk 1.2 million) and stops the
+    worst file within the other limits after seconds; a server passes a
+    smaller budget or a deadline.
     """
 
-    def __init__(self, units: int = 2 * MAX_CELLS * MAX_MOVES + MAX_CELLS,
-                 seconds: float | None = None) -> None:
+    def __init__(self, units: int = DEFAULT_UNITS, seconds: float | None = None,
+                 source: str | None = None) -> None:
         self.units = units
-        self.deadline = None if seconds is None else time.monotonic() + seconds
         self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.source = source
 
-    def spend(self, units: int, source: str | None = None) -> None:
+    def spend(self, units: int) -> None:
         """Charge `units`; raise when the budget is exhausted."""
         self.units -= units
         if self.units < 0:
-            raise too_large("loading this variant takes more work than allowed", source)
+            raise too_large("compiling this variant takes more work than allowed: fewer "
+                            "cells, pieces or moves", self.source)
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise too_large(f"loading this variant takes longer than {self.seconds:g} s",
-                            source)
+            raise too_large(f"compiling this variant takes longer than {self.seconds:g} s",
+                            self.source)
 
 
 def too_large(message: str, source: str | None = None) -> VariantError:

@@ -24,7 +24,7 @@ import jsonschema
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from variantkit.errors import Problem, Severity, VariantError, YamlPath, quote
+from variantkit.errors import Problem, Severity, VariantError, YamlPath, quote, shorten
 from variantkit.limits import (
     MAX_ENTRIES,
     MAX_FILE_BYTES,
@@ -208,7 +208,7 @@ class _Reader:
             return None
         if isinstance(value, int | float) and not isinstance(value, bool) \
                 and abs(value) > MAX_NUMBER:
-            self.error(node, path, f"{format_path(path) or 'a value'}: {quote(node.value)} is "
+            self.error(node, path, f"{format_path(path) or 'a value'}: {shorten(node.value)} is "
                        f"larger than {MAX_NUMBER:,}, the largest number a variant file may "
                        "hold", "too-large")
             return None
@@ -325,7 +325,7 @@ def read_source(path: Path, shown: str) -> str:
         source = data[line_start:line_end if line_end >= 0 else len(data)]
         raise VariantError([Problem(
             f"byte 0x{data[exc.start]:02x} is not UTF-8 text: save the file as UTF-8",
-            "not-utf8", shown, data.count(b"\n", 0, exc.start) + 1,
+            "bad-encoding", shown, data.count(b"\n", 0, exc.start) + 1,
             exc.start - line_start + 1, (), "error",
             source.decode("utf-8", "replace"))]) from None
 

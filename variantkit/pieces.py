@@ -21,6 +21,7 @@ import networkx as nx
 from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
 from variantkit.errors import DeclarationError
+from variantkit.limits import Budget
 
 MOVE = 1
 CAPTURE = 2
@@ -28,6 +29,8 @@ CONVERT = 4  # suborn: the target changes side instead of being captured
 # Cells whose occupancy one look-up table may key on: 2**14 entries at most,
 # filled lazily, so memory stays bounded whatever the board.
 MAX_GROUP_BITS = 14
+# Groups of a cell that a new ray may join (see `_cell_reach`).
+OPEN_GROUPS = 8
 
 
 class _LineTable(dict[int, int]):
@@ -69,13 +72,42 @@ def _cell_reach(rays: list[tuple[Ray, int]]) -> CellReach:
         mask = 0
         for c in cells[:-1]:
             mask |= 1 << c
-        for i, (gmask, members) in enumerate(groups):
+        # Only the last few groups are tried, so that a cell with very many
+        # rays (a board of a thousand cells, many riders) is grouped in
+        # linear time; the first groups are full by then anyway.
+        start = max(0, len(groups) - OPEN_GROUPS)
+        for i, (gmask, members) in enumerate(groups[start:], start):
             if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
-                groups[i] = (gmask | mask, members + [(cells, first)])
+                members.append((cells, first))
+                groups[i] = (gmask | mask, members)
                 break
         else:
             groups.append((mask, [(cells, first)]))
     return const, tuple((m, _LineTable(members)) for m, members in groups)
+
+
+def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
+    """The rays, in order, without those another ray makes redundant: a ray
+    that is a prefix of another (or equal to it) landing from the same index
+    or later reaches nothing more, blocked or not, and passes over nothing
+    else.  Several primitives of one piece often give the same or nested
+    rays (a ride and a shorter ride the same way)."""
+    by_start: dict[int, list[int]] = {}
+    for index, (cells, _) in enumerate(rays):
+        by_start.setdefault(cells[0], []).append(index)
+    redundant: set[int] = set()
+    for group in by_start.values():
+        if len(group) < 2:
+            continue
+        kept: list[tuple[Ray, int]] = []
+        for index in sorted(group, key=lambda i: (-len(rays[i][0]), rays[i][1], i)):
+            cells, first = rays[index]
+            if any(other[:len(cells)] == cells and other_first <= first
+                   for other, other_first in kept):
+                redundant.add(index)
+            else:
+                kept.append(rays[index])
+    return [ray for i, ray in enumerate(rays) if i not in redundant] if redundant else rays
 
 
 def reach(table: CellReach, occupied: int) -> int:
@@ -120,6 +152,7 @@ class Component:
     xray_between: list[list[dict[int, int]]] = field(default_factory=list)
 
     def compile(self) -> None:
+        self.rays = [[_undominated(cell_rays) for cell_rays in side] for side in self.rays]
         self.tables = [[_cell_reach(cell_rays) for cell_rays in side] for side in self.rays]
         self.passed = [self._passed(side) for side in self.rays]
         if self.flags.mode & CAPTURE:
@@ -232,6 +265,7 @@ class Context:
     forwards: list[str | None]
     royal_start: list[int | None]   # where each side's royal piece starts
     piece_index: dict[str, int]
+    budget: Budget | None = None    # charged for every ray compiled and each of its cells
     _distances: dict[int, dict[int, int]] = field(default_factory=dict)
     _orthogonal: nx.Graph | None = None
 
@@ -290,7 +324,7 @@ def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | Non
     out = []
     for item in items:
         for direction in topo.directions(item, forward):
-            for cells in topo.rays(cell, direction):
+            for cells in board.rays(cell, direction):
                 if len(cells) >= low:
                     out.append((cells[:high], low - 1))
     return out
@@ -452,6 +486,8 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> 
                     rays = located(path, partial(primitive_rays, ctx, move, side, cell))
                     if rays is None:
                         break  # the problem is the same from every cell
+                    if ctx.budget is not None:
+                        ctx.budget.spend(1 + len(rays) + sum(len(cells) for cells, _ in rays))
                     side_rays[side][cell].extend(rays)
         indices = []
         for flags, rays in merged.items():

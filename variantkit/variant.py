@@ -9,6 +9,7 @@ happen along the way, each reported as a located `Problem`.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from variantkit.betza import moves_of
 from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
@@ -103,7 +105,6 @@ class Variant:
     def __init__(self, document: Document, budget: Budget | None = None) -> None:
         self.document = document
         self.problems: list[Problem] = []
-        self._budget = budget or Budget()
         data = document.data
         self.name: str = data["name"]
         self.description: str = data.get("description", "")
@@ -125,8 +126,11 @@ class Variant:
         for cell, code in self.setup_cells.items():
             if code in royal_codes:
                 royal_start[code & 1] = cell
+        if budget is not None and budget.source is None:
+            budget.source = document.file
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
-                          piece_index={name: i for i, name in enumerate(data["pieces"])})
+                          piece_index={name: i for i, name in enumerate(data["pieces"])},
+                          budget=budget or Budget(source=document.file))
         self._check_piece_count(data["pieces"])
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
         self._check_pieces(data["pieces"])
@@ -187,9 +191,7 @@ class Variant:
 
     # -- assembly ------------------------------------------------------------
     def _located(self, path: tuple[str | int, ...], build: Callable[[], T]) -> T | None:
-        """Run a build step; a bad value becomes a problem at `path`.  Each
-        step is one unit of the loading budget."""
-        self._budget.spend(1, self.document.file)
+        """Run a build step; a bad value becomes a problem at `path`."""
         try:
             return build()
         except DeclarationError as exc:
@@ -243,13 +245,19 @@ class Variant:
                 ("pieces", list(declared)[MAX_PIECES]),
                 f"more than {MAX_PIECES} pieces: each needs its own letter", "too-large",
                 key=True)])
-        moves = [(name, i) for name, spec in declared.items()
-                 for i in range(len(spec.get("moves", [])))]
+        moves: list[tuple[str | int, ...]] = []
+        for name, spec in declared.items():
+            if "betza" in spec:  # each atom of the string is one primitive
+                with contextlib.suppress(DeclarationError):  # reported when compiled
+                    moves += [("pieces", name, "betza")] * len(moves_of(spec))
+            else:
+                moves += [("pieces", name, "moves", i) for i, move in enumerate(spec["moves"])
+                          for _ in range(_parts(move))]
         if len(moves) > MAX_MOVES:
-            name, i = moves[MAX_MOVES]
             raise VariantError([self.document.problem(
-                ("pieces", name, "moves", i),
-                f"more than {MAX_MOVES} moves in all pieces together", "too-large")])
+                moves[MAX_MOVES], f"more than {MAX_MOVES} moves in all pieces together (each "
+                "direction or vector listed counts as one, Betza strings expanded)",
+                "too-large")])
 
     def _check_pieces(self, declared: dict[str, Any]) -> None:
         seen: dict[str, str] = {}
@@ -477,6 +485,16 @@ class Variant:
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
         return end
+
+
+def _parts(move: dict[str, Any]) -> int:
+    """How many directions or vectors a move lists (one for a family name,
+    a pair or a region), the unit of `limits.MAX_MOVES`."""
+    for key in ("step", "ride", "leap"):
+        value = move.get(key)
+        if isinstance(value, list) and value and isinstance(value[0], list | str):
+            return len(value)
+    return 1
 
 
 def _problem_order(problem: Problem) -> tuple[str, int, int]:

@@ -101,6 +101,10 @@ class Board:
     topology: Topology
     regions: dict[str, int] = field(default_factory=dict)
     index: dict[str, int] = field(init=False)  # name -> cell, from `names`
+    # The topology's lines, each computed once: every piece that rides a
+    # direction asks for the same lines from every cell.
+    _rays: dict[tuple[int, Any], list[Ray]] = field(init=False, default_factory=dict,
+                                                    repr=False)
 
     def __post_init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.names)}
@@ -113,6 +117,13 @@ class Board:
     @property
     def size(self) -> int:
         return len(self.names)
+
+    def rays(self, cell: int, direction: Any) -> list[Ray]:
+        """`topology.rays(cell, direction)`, remembered."""
+        key = (cell, direction)
+        if key not in self._rays:
+            self._rays[key] = self.topology.rays(cell, direction)
+        return self._rays[key]
 
     def cell(self, name: str) -> int:
         """The index of a named cell; a DeclarationError names a bad one."""
