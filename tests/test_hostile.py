@@ -210,7 +210,7 @@ def test_alias_bombs_are_counted_before_they_expand(merge: bool) -> None:
 
 
 @pytest.mark.parametrize(("edit", "path"), [
-    (lambda t: t.replace("name: mini", "name: mini\ndescription: " + "x" * 5000),
+    (lambda t: t.replace("name: mini", "name: mini\ndescription: " + "x" * 9000),
      ("description",)),
     (lambda t: t.replace("setup:", "# 1\nsetup:").replace(
         "  grid: {files: 4, ranks: 4}",

@@ -32,9 +32,10 @@ MAX_FILE_BYTES = 1_000_000
 # is ten times a file that lists every cell of the largest board in regions.
 MAX_YAML_NODES = 50_000
 # Characters in one text value (a name, a description, a Betza string, the
-# setup).  A setup needs about two characters a cell, so 4,096 covers the
-# largest board's position string.
-MAX_TEXT_LENGTH = 4_096
+# setup, a graph's row of cell names).  A setup needs about two characters a
+# cell and a row of graph cells up to seven, so 8,192 covers the largest
+# board's.
+MAX_TEXT_LENGTH = 8_192
 # Entries in one list or mapping: as many as the board has cells, so that a
 # region can list every cell.
 MAX_ENTRIES = 1_024

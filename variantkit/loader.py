@@ -40,6 +40,10 @@ FORMAT_VERSION = 1
 BUNDLED_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
+# An integer written with more characters than this (signs, `0x`, `_`
+# separators included) is over MAX_NUMBER whatever its digits.
+_NUMBER_CHARACTERS = 64
 
 # (file, line, column), 1-based.
 Location = tuple[str, int | None, int | None]
@@ -201,6 +205,11 @@ class _Reader:
                        f"{len(node.value):,} characters, more than the {MAX_TEXT_LENGTH:,} "
                        "allowed", "too-large")
             return None
+        too_big = f"{format_path(path) or 'a value'}: {shorten(node.value)} is larger than " \
+            f"{MAX_NUMBER:,}, the largest number a variant file may hold"
+        if node.tag == _INT_TAG and len(node.value) > _NUMBER_CHARACTERS:
+            self.error(node, path, too_big, "too-large")  # not converted: it may be huge
+            return None
         value = self.loader.construct_object(node, deep=True)
         if isinstance(value, float) and not math.isfinite(value):
             self.error(node, path, f"{format_path(path) or 'a value'}: {node.value} is not a "
@@ -208,9 +217,7 @@ class _Reader:
             return None
         if isinstance(value, int | float) and not isinstance(value, bool) \
                 and abs(value) > MAX_NUMBER:
-            self.error(node, path, f"{format_path(path) or 'a value'}: {shorten(node.value)} is "
-                       f"larger than {MAX_NUMBER:,}, the largest number a variant file may "
-                       "hold", "too-large")
+            self.error(node, path, too_big, "too-large")
             return None
         return value
 
@@ -466,7 +473,7 @@ def resolve(name_or_path: str) -> Path:
 
 # Keys that stand for one another: a child that writes one of them replaces
 # whichever the parent wrote (a board's topology; a piece's moves or Betza).
-ALTERNATIVES = ({"grid", "polar", "hex"}, {"moves", "betza"})
+ALTERNATIVES = ({"grid", "polar", "hex", "graph"}, {"moves", "betza"})
 
 
 def _merge(parent: Any, child: Any) -> Any:
