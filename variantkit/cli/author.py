@@ -189,14 +189,14 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
     # A bundled name stays a name; a file is referred to relative to the new
     # file, as the loader reads `inherits` relative to the inheriting file,
     # and must lie in its folder or below (the loader's containment rule).
+    source = resolve(parent).resolve()
     if parent in bundled_names():
         inherits = parent
-    elif resolve(parent).resolve().is_relative_to(folder):
-        inherits = json.dumps(resolve(parent).resolve().relative_to(folder).as_posix())
+    elif source.is_relative_to(folder):
+        inherits = json.dumps(source.relative_to(folder).as_posix())
     else:
         fail(f"{parent} is not in the folder of the new file or below it, and a variant "
-             f"inherits only files there: write the new file into {resolve(parent).parent} "
-             "with -o")
+             f"inherits only files there: write the new file into {source.parent} with -o")
     board = variant.document.data["board"]
     topology = next(k for k in board if k != "regions")
     types = variant.pieces.types
