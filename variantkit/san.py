@@ -148,7 +148,7 @@ def _castle_names(variant: Variant, side: int) -> dict[int, str]:
     by_king: dict[int, list[tuple[int, int]]] = {}
     for index, c in variant.castlings_by_side[side]:
         if topology.plane_of(c.king_from) == topology.plane_of(c.king_to):
-            distance = len(segment(variant.board, c.king_from, c.rook_from))
+            distance = len(segment(variant.board, c.king_from, c.rook_from, c.king_to))
             by_king.setdefault(c.king_from, []).append((distance, index))
     names: dict[int, str] = {}
     for pair in by_king.values():

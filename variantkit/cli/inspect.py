@@ -49,8 +49,8 @@ def list_command() -> None:
         except VariantError:
             descriptions[label] = "(does not load: run `variantkit validate`)"
     footer = (f"Examples load by path: variantkit show {_shown(found[0])}" if found else
-              "More games written in YAML (Los Alamos, Capablanca, Gliński, Raumschach) are "
-              "in the examples/ folder of the source repository; load them by path.")
+              "More games written in YAML are in the examples/ folder of the source "
+              "repository; load them by path.")
     labels = [label for label, _ in rows]
     if use_color():
         from rich.console import Console
