@@ -70,6 +70,9 @@ MAX_MOVES = 128
 # Characters in a position string or a move string.  A position string needs
 # about two characters a cell (plus a moved field); anything longer is not one.
 MAX_POSITION_LENGTH = 8 * MAX_CELLS
+# Characters of move text read as SAN (`Nf3`, `exd5`, `O-O`): two cell
+# names, a piece letter and marks fit many times over.
+MAX_SAN_LENGTH = 64
 # The half-move clock and the move number: nine digits at most.
 MAX_COUNTER = 999_999_999
 # Characters in a PGN text handed to the reader (about 5,000 long games).
