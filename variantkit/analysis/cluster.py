@@ -1,0 +1,133 @@
+"""Where tasks run: a Dask.distributed cluster.
+
+With an address (`--cluster tcp://host:8786`, or Dask's own
+`DASK_SCHEDULER_ADDRESS` / `scheduler-address` setting) the tasks go to a
+running cluster; without one a local cluster of this machine's cores is
+started for the run and stopped after it.  Each task is one function call on
+a worker; the data every task shares (the variant's text) is sent to each
+worker once.
+
+A task whose worker dies is run again elsewhere by Dask (up to its
+`distributed.scheduler.allowed-failures` setting); a task that still does
+not come back is reported as a `Lost` result, and the other tasks go on.
+
+Dask is imported only here and only when a cluster is asked for, so the
+rest of variantkit works without the optional extra.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+INSTALL_HINT = "pip install 'variantkit[cluster]'"
+WAIT_FOR_WORKERS = 60.0   # seconds to wait for the workers asked for on a running cluster
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: the extra is missing, or it is unreachable."""
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A task that did not return a result, and why."""
+
+    reason: str
+
+
+def dask_missing(what: str) -> ClusterError:
+    return ClusterError(f"{what} needs the optional extra for clusters and reports: "
+                        f"{INSTALL_HINT}")
+
+
+def configured_address() -> str | None:
+    """The scheduler address from Dask's settings (DASK_SCHEDULER_ADDRESS), if any."""
+    try:
+        import dask
+    except ImportError:
+        return os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    address = dask.config.get("scheduler-address", None)
+    return str(address) if address else None
+
+
+class Cluster:
+    """A connection to a Dask cluster, started on demand when no address is
+    given; use it in a `with` block so that what was started is stopped."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise dask_missing("running on several workers") from None
+        # The run reports lost workers itself; Dask's own log lines would
+        # only repeat them, with tracebacks.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        address = address or configured_address()
+        self.address = address
+        self._local: Any = None
+        try:
+            if address is None:
+                self._local = LocalCluster(
+                    n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                    processes=True, dashboard_address=None)
+                self.client: Any = Client(self._local)
+            else:
+                self.client = Client(address)
+                if workers:
+                    self.client.wait_for_workers(workers, timeout=WAIT_FOR_WORKERS)
+        except (OSError, ValueError, TimeoutError) as exc:
+            self.close()
+            where = f"the cluster at {address}" if address else "a local cluster"
+            raise ClusterError(f"cannot reach {where}: {exc}") from None
+
+    @property
+    def workers(self) -> int:
+        """How many workers the cluster has now."""
+        return len(self.client.scheduler_info().get("workers", {}))
+
+    def run(self, task: Callable[..., Any], shared: Any,
+            arguments: Sequence[tuple[Any, ...]]) -> Iterator[tuple[int, Any]]:
+        """Run `task(shared, *arguments[i])` for each i; yield `(i, result)`
+        as each finishes, with a `Lost` result for a task that did not come
+        back.  Tasks not yet finished are cancelled when the caller stops."""
+        from distributed import as_completed
+
+        sent = self.client.scatter(shared, broadcast=True, hash=False)
+        futures = {self.client.submit(task, sent, *args, pure=False): index
+                   for index, args in enumerate(arguments)}
+        try:
+            for future in as_completed(futures):
+                index = futures.pop(future)
+                if future.status == "finished":
+                    yield index, future.result()
+                else:
+                    yield index, Lost(_why(future.exception()))
+                future.release()
+        finally:
+            if futures:
+                self.client.cancel(list(futures))
+
+    def close(self) -> None:
+        for part in (getattr(self, "client", None), self._local):
+            if part is not None:
+                # It may be gone already (a worker or the scheduler died).
+                with contextlib.suppress(Exception):
+                    part.close()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _why(exc: BaseException | None) -> str:
+    from distributed import KilledWorker
+
+    if isinstance(exc, KilledWorker):
+        return "its worker died"
+    return f"{type(exc).__name__}: {exc}"
