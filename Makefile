@@ -12,7 +12,7 @@ $(BIN)/variantkit: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/variantkit
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	touch $@
 
 demo: $(BIN)/variantkit
