@@ -13,7 +13,7 @@ from variantkit.analysis.cluster import Cluster, Lost
 from variantkit.analysis.payload import compiled, variant_text
 from variantkit.game import Game
 
-TASKS_PER_WORKER = 16   # enough pieces that a slow subtree does not keep the others waiting
+TASKS_PER_WORKER = 4    # enough pieces that a slow subtree does not keep the others waiting
 
 Prefix = tuple[str, ...]
 
