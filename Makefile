@@ -28,5 +28,9 @@ test: lint
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py
 
+.PHONY: bench-cluster
+bench-cluster: $(VENV)/.test-deps
+	$(BIN)/python benchmarks/cluster_bench.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

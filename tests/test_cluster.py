@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from distributed import Client
 
@@ -244,23 +245,32 @@ def test_a_killed_worker_loses_its_game_and_the_run_goes_on(tmp_path: Path) -> N
     assert f"{len(summary['lost'])} game(s) lost of 4" in out
 
 
-def test_ctrl_c_writes_the_partial_report(cluster: LiveCluster, tmp_path: Path) -> None:
+def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
+    """Ctrl-C on a terminal interrupts the whole foreground process group:
+    the command and the workers of its local cluster."""
     out, figures = tmp_path / "r.html", tmp_path / "r.json"
     run = subprocess.Popen(
         [str(BIN / "variantkit"), "analyze", "examples/losalamos.yaml", "--games", "400",
-         "--depth", "1", "--cluster", cluster.address, "--out", str(out), "--json",
-         str(figures)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         "--depth", "2", "--workers", "2", "--out", str(out), "--json", str(figures)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        with Client(cluster.address, timeout=STARTUP) as client:
-            _wait_until(lambda: client.processing() and any(client.processing().values()))
-        time.sleep(2)
-        run.send_signal(signal.SIGINT)
+        command = psutil.Process(run.pid)
+
+        def workers_busy() -> bool:
+            # The workers are the grandchildren that have played a while.
+            busy = [p for p in command.children(recursive=True)
+                    if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 1.5]
+            return len(busy) == 2
+        _wait_until(workers_busy)
+        os.killpg(run.pid, signal.SIGINT)
         _, err = run.communicate(timeout=RUN_LIMIT)
+        left = command.children(recursive=True) if command.is_running() else []
     finally:
         _stop(run)
     assert run.returncode == 130, err
-    assert "Stopped: the report covers the games played so far." in err
+    assert err.splitlines() == ["Stopped: the report covers the games played so far."]
+    assert not left
     (summary,) = json.loads(figures.read_text())
     assert summary["interrupted"] and summary["played"] + summary["not_played"] == 400
-    assert summary["not_played"] > 0
+    assert summary["not_played"] > 0 and summary["lost"] == []
     assert "The run was stopped" in out.read_text()

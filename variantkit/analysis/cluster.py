@@ -20,12 +20,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 INSTALL_HINT = "pip install 'variantkit[cluster]'"
 WAIT_FOR_WORKERS = 60.0   # seconds to wait for the workers asked for on a running cluster
+WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"   # Dask's setting of its log level
 
 
 class ClusterError(Exception):
@@ -71,9 +74,10 @@ class Cluster:
         self._local: Any = None
         try:
             if address is None:
-                self._local = LocalCluster(
-                    n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                    processes=True, dashboard_address=None)
+                with _quiet_workers():
+                    self._local = LocalCluster(
+                        n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                        processes=True, dashboard_address="127.0.0.1:0")
                 self.client: Any = Client(self._local)
             else:
                 self.client = Client(address)
@@ -123,6 +127,27 @@ class Cluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def _quiet_workers() -> Iterator[None]:
+    """What the local workers inherit while they start: they ignore Ctrl-C
+    (a terminal sends it to every process of the foreground group) and leave
+    it to this process to stop the run, and them, cleanly; and they log only
+    what is critical, since the run reports lost work itself."""
+    saved = os.environ.get(WORKER_LOGGING)
+    os.environ[WORKER_LOGGING] = "critical"
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+        if saved is None:
+            del os.environ[WORKER_LOGGING]
+        else:
+            os.environ[WORKER_LOGGING] = saved
 
 
 def _why(exc: BaseException | None) -> str:

@@ -47,6 +47,12 @@ def _figure(draw: Callable[[Any], None], height: float = 3.4) -> str:
     return "<figure>" + svg[svg.index("<svg"):] + "</figure>"
 
 
+def _legend(axes: Any) -> None:
+    """A legend, when something was drawn (a stopped run may have no games)."""
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend()
+
+
 def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
@@ -84,7 +90,7 @@ def _results_section(summaries: Sequence[Summary]) -> str:
                         ["White wins", "draws", "Black wins"])
         axes.set_ylabel("share of games (95% interval)")
         axes.set_ylim(0, 1)
-        axes.legend()
+        _legend(axes)
 
     return ("<h2>Results by side</h2>"
             + _table(["", *(s["variant"] for s in summaries)], rows) + _figure(draw)
@@ -107,7 +113,7 @@ def _terminations_section(summaries: Sequence[Summary]) -> str:
         axes.set_xticks([x + width * (len(summaries) - 1) / 2 for x in range(len(reasons))],
                         reasons)
         axes.set_ylabel("share of games")
-        axes.legend()
+        _legend(axes)
 
     return ("<h2>How games end</h2>" + _table(["", *(s["variant"] for s in summaries)], rows)
             + (_figure(draw) if reasons else "")
@@ -126,7 +132,7 @@ def _length_section(summaries: Sequence[Summary]) -> str:
                             linewidth=2)
         axes.set_xlabel("game length (plies)")
         axes.set_ylabel("games")
-        axes.legend()
+        _legend(axes)
 
     return ("<h2>Game length</h2>" + _table(["plies", *(s["variant"] for s in summaries)],
                                             [[r[0], *map(_number, r[1:])] for r in rows])
@@ -147,7 +153,7 @@ def _branching_section(summaries: Sequence[Summary]) -> str:
                               alpha=0.2, color=line.get_color())
         axes.set_xlabel("ply")
         axes.set_ylabel("legal moves")
-        axes.legend()
+        _legend(axes)
 
     return ("<h2>Branching factor over the game</h2>" + _figure(draw)
             + '<p class="note">The mean number of legal moves at each ply (line) and the '
@@ -170,7 +176,7 @@ def _pieces_section(summary: Summary) -> str:
                   label="share of captures")
         axes.set_yticks(list(y), names)
         axes.invert_yaxis()
-        axes.legend()
+        _legend(axes)
 
     return (f"<h3>{html.escape(summary['variant'])}</h3>"
             + _table(["piece", "moves (W/B)", "of all moves", "captures (W/B)",
