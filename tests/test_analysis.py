@@ -83,3 +83,10 @@ def test_the_report_is_one_self_contained_page() -> None:
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 5
     assert "PGN&lt;&amp;&gt;" in page and "The run was stopped" in page
     assert "src=" not in page and "<script" not in page and "<metadata" not in page
+
+
+def test_a_report_of_no_games_draws_without_complaint(recwarn: pytest.WarningsRecorder) -> None:
+    """Ctrl-C before the first game finishes still writes a report."""
+    page = render_report([summarize(LOSALAMOS, SETTINGS, [], interrupted=True)])
+    assert "3 of 3 games were not played" in page
+    assert not [w for w in recwarn if "legend" in str(w.message)]
