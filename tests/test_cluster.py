@@ -135,6 +135,13 @@ def test_an_unreachable_cluster_is_a_clear_error() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_local_cluster_is_bounded_by_the_cores() -> None:
+    done = variantkit_cli("perft", "chess", "2", "--workers", "1000")
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: a local cluster has at most ")
+    assert "give --cluster ADDRESS for more" in done.stderr
+
+
 def test_without_the_extra_the_commands_say_how_to_install_it() -> None:
     for args in (["perft", "chess", "2", "--workers", "2"], ["analyze", "chess"]):
         done = subprocess.run(

@@ -28,6 +28,7 @@ from typing import Any
 
 INSTALL_HINT = "pip install 'variantkit[cluster]'"
 WAIT_FOR_WORKERS = 60.0   # seconds to wait for the workers asked for on a running cluster
+LOCAL_PER_CORE = 2        # more local worker processes than this only share the cores
 WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"   # Dask's setting of its log level
 
 
@@ -72,11 +73,15 @@ class Cluster:
         address = address or configured_address()
         self.address = address
         self._local: Any = None
+        cores = os.cpu_count() or 1
+        if address is None and workers and workers > LOCAL_PER_CORE * cores:
+            raise ClusterError(f"a local cluster has at most {LOCAL_PER_CORE * cores} workers "
+                               f"({LOCAL_PER_CORE} a core); give --cluster ADDRESS for more")
         try:
             if address is None:
                 with _quiet_workers():
                     self._local = LocalCluster(
-                        n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                        n_workers=workers or cores, threads_per_worker=1,
                         processes=True, dashboard_address="127.0.0.1:0")
                 self.client: Any = Client(self._local)
             else:

@@ -37,7 +37,7 @@ def cluster_options(command: Any) -> Any:
         help="A running Dask scheduler (tcp://host:8786); default: DASK_SCHEDULER_ADDRESS, "
              "else a local cluster started for this run.")(command)
     command = click.option(
-        "--workers", type=click.IntRange(1), default=None, metavar="N",
+        "--workers", type=click.IntRange(1, 1024), default=None, metavar="N",
         help="Worker processes of the local cluster (on a running cluster: wait for N).")(
         command)
     return command
