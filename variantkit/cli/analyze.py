@@ -34,8 +34,8 @@ def cluster_options(command: Any) -> Any:
     """--workers and --cluster, shared by the commands that run on a cluster."""
     command = click.option(
         "--cluster", "address", default=None, metavar="ADDRESS",
-        help="A running Dask scheduler (tcp://host:8786); default: DASK_SCHEDULER_ADDRESS, "
-             "else a local cluster started for this run.")(command)
+        help="A running Dask scheduler (tcp://host:8786).  Without it the run uses "
+             "DASK_SCHEDULER_ADDRESS if set, else a local cluster started for it.")(command)
     command = click.option(
         "--workers", type=click.IntRange(1, 1024), default=None, metavar="N",
         help="Worker processes of the local cluster (on a running cluster: wait for N).")(
