@@ -268,9 +268,10 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
         command = psutil.Process(run.pid)
 
         def workers_busy() -> bool:
-            # The workers are the grandchildren that have played a while.
+            # The workers are the grandchildren that have played a while (more
+            # CPU than starting takes: Ctrl-C during the start would be ignored).
             busy = [p for p in command.children(recursive=True)
-                    if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 0.5]
+                    if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 1.5]
             return len(busy) == 2
         _wait_until(workers_busy)
         os.killpg(run.pid, signal.SIGINT)
