@@ -50,6 +50,8 @@ def connected(workers: int | None, address: str | None) -> Iterator[Cluster]:
         cluster = Cluster(address, workers)
     except ClusterError as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        fail("stopped while connecting to the cluster", EXIT_INTERRUPTED)
     with cluster:
         yield cluster
 
