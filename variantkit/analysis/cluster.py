@@ -48,29 +48,20 @@ def dask_missing(what: str) -> ClusterError:
                         f"{INSTALL_HINT}")
 
 
-def configured_address() -> str | None:
-    """The scheduler address from Dask's settings (DASK_SCHEDULER_ADDRESS), if any."""
-    try:
-        import dask
-    except ImportError:
-        return os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-    address = dask.config.get("scheduler-address", None)
-    return str(address) if address else None
-
-
 class Cluster:
     """A connection to a Dask cluster, started on demand when no address is
     given; use it in a `with` block so that what was started is stopped."""
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise dask_missing("running on several workers") from None
         # The run reports lost workers itself; Dask's own log lines would
         # only repeat them, with tracebacks.
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
-        address = address or configured_address()
+        address = address or dask.config.get("scheduler-address", None)
         self.address = address
         self._local: Any = None
         cores = os.cpu_count() or 1
