@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test oracle lint bench clean
 
 $(BIN)/variantkit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ lint: $(VENV)/.test-deps
 
 test: lint
 	$(BIN)/python -m pytest
+
+# Deeper comparisons against the oracles (minutes, not part of `make test`).
+oracle: $(VENV)/.test-deps
+	$(BIN)/python -m pytest -m oracle
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py

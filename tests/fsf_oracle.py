@@ -1,0 +1,178 @@
+"""Fairy-Stockfish (pyffish) as the oracle for every bundled variant it knows.
+
+A bundled variant named as one of Fairy-Stockfish's built-in variants must
+behave exactly as Fairy-Stockfish does.  `Oracle` compares one variant:
+
+- `compare(game, sf_fen)`: one position -- the legal move sets (move strings
+  unchanged), check, every position-string field, and that the position
+  string Fairy-Stockfish writes reads back into the same position here;
+- `walk(depth)`: the perft tree from the start, move sets compared at every
+  node (the two trees are walked side by side: one pyffish call per node for
+  its moves and one per edge for the child's position string, never a replay
+  of the whole move list);
+- `random_games(...)`: seeded random games, every position compared, and the
+  game result compared wherever either side says the game is over.
+
+Allowances, each because the two write the same position differently:
+- the en passant field: pyffish writes a cell whenever a pawn could capture
+  there ignoring pins, variantkit only when the capture is legal; an en
+  passant cell written by variantkit must equal pyffish's;
+- draws by claim: variantkit's outcome under `draw-timing: on-claim` includes
+  the claim announced with the move that completes the count (as
+  python-chess's `outcome(claim_draw=True)`); pyffish's optional game end is
+  checked on the position itself, so such a draw is accepted when one legal
+  move leads to a position where pyffish allows the claim.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import pyffish
+
+import variantkit
+from variantkit import Game, Outcome
+
+FSF_NAMES = frozenset(pyffish.variants())
+FEN_FIELDS = ("placement", "side", "castling", "en passant", "half-moves", "move number")
+DRAWN_BY_CLAIM = frozenset({"repetition", "move-rule"})
+
+
+def fsf_variants() -> list[str]:
+    """The bundled variants that Fairy-Stockfish also knows, by the same name."""
+    return [name for name in variantkit.variants() if name in FSF_NAMES]
+
+
+def fsf_value(outcome: Outcome, mover: str) -> int:
+    """An outcome as pyffish scores it: from the side to move, +1 win, -1 loss, 0 draw."""
+    if outcome.winner is None:
+        return 0
+    return 1 if outcome.winner == mover else -1
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+@dataclass
+class Oracle:
+    """One bundled variant against its Fairy-Stockfish namesake."""
+
+    name: str
+    variant: variantkit.Variant = field(init=False)
+    start_fen: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.variant = variantkit.load(self.name)
+        self.start_fen = pyffish.start_fen(self.name)
+
+    # -- one position ----------------------------------------------------
+    def sf_moves(self, sf_fen: str) -> set[str]:
+        return set(pyffish.legal_moves(self.name, sf_fen, []))
+
+    def compare(self, game: Game, sf_fen: str, where: str = "") -> set[str]:
+        """Compare one position; return its legal moves (as move strings)."""
+        where = f"{sf_fen} {where}".strip()
+        listed = [str(m) for m in game.legal_moves()]
+        ours = set(listed)
+        assert len(listed) == len(ours), f"{self.name}: duplicate moves at {where}"
+        theirs = self.sf_moves(sf_fen)
+        assert ours == theirs, (f"{self.name}: legal moves differ at {where}\n"
+                                f"  missing: {sorted(theirs - ours)}\n"
+                                f"  extra: {sorted(ours - theirs)}")
+        self.compare_fen(game.fen(), sf_fen, where)
+        assert game.is_check() == pyffish.gives_check(self.name, sf_fen, []), \
+            f"{self.name}: check differs at {where}"
+        again = self.variant.new_game(fen=sf_fen)
+        self.compare_fen(again.fen(), sf_fen, f"{where} (read back from pyffish)")
+        return ours
+
+    def compare_fen(self, mine: str, sf_fen: str, where: str) -> None:
+        ours, theirs = mine.split(), sf_fen.split()
+        assert len(ours) == len(theirs), \
+            f"{self.name}: position strings differ at {where}: ours {mine}"
+        for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            label = FEN_FIELDS[index] if index < len(FEN_FIELDS) else f"field {index + 1}"
+            if label == "en passant" and a == "-":
+                continue
+            assert a == b, f"{self.name}: {label} differs at {where}: ours {mine}"
+
+    # -- the perft tree ----------------------------------------------------
+    def walk(self, depth: int) -> int:
+        """Compare move sets at every node down to `depth` plies; return perft(depth)."""
+        game = self.variant.new_game()
+        self.compare_fen(game.fen(), self.start_fen, "the start")
+        return self._walk(game, self.start_fen, depth, [])
+
+    def _walk(self, game: Game, sf_fen: str, depth: int, path: list[str]) -> int:
+        moves = self.compare(game, sf_fen, f"after {' '.join(path) or 'nothing'}")
+        if depth == 1:
+            return len(moves)
+        nodes = 0
+        for move in sorted(moves):
+            child = pyffish.get_fen(self.name, sf_fen, [move])
+            game.push(move)
+            nodes += self._walk(game, child, depth - 1, path + [move])
+            game.pop()
+        return nodes
+
+    # -- games ---------------------------------------------------------------
+    def random_games(self, games: int, max_plies: int, seed: int) -> list[Outcome | None]:
+        """Play seeded random games, comparing every position and the result."""
+        rng = random.Random(f"{self.name}:{seed}")
+        results = []
+        for _ in range(games):
+            results.append(self._random_game(rng, max_plies))
+        return results
+
+    def _random_game(self, rng: random.Random, max_plies: int) -> Outcome | None:
+        game = self.variant.new_game()
+        sf_fen = self.start_fen
+        played: list[str] = []
+        for _ in range(max_plies):
+            where = f"after {' '.join(played) or 'nothing'}"
+            moves = self.compare(game, sf_fen, where)
+            outcome = game.outcome()
+            self.compare_result(game, outcome, bool(moves), sf_fen, played, where)
+            if outcome is not None or not moves:
+                return outcome
+            move = rng.choice(sorted(moves))
+            sf_fen = pyffish.get_fen(self.name, sf_fen, [move])
+            game.push(move)
+            played.append(move)
+        return None
+
+    def compare_result(self, game: Game, outcome: Outcome | None, can_move: bool,
+                       sf_fen: str, played: list[str], where: str) -> None:
+        """Whether the game is over, and how, as Fairy-Stockfish says (`can_move`:
+        the position has legal moves, already found equal in both)."""
+        mover = game.turn
+        label = f"{self.name}: result differs at {where}: ours {outcome}"
+        if not can_move:
+            theirs = sign(pyffish.game_result(self.name, sf_fen, []))
+            assert outcome is not None and fsf_value(outcome, mover) == theirs, \
+                f"{label}, pyffish {theirs} (no legal moves)"
+            return
+        ended, value = pyffish.is_immediate_game_end(self.name, sf_fen, [])
+        if ended:
+            assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
+                f"{label}, pyffish {sign(value)} (immediate end)"
+            return
+        # Repetition needs the history: ask from the start with the moves played.
+        optional, value = pyffish.is_optional_game_end(self.name, self.start_fen, played)
+        if optional:
+            assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
+                f"{label}, pyffish {sign(value)} (claimable end)"
+            return
+        if outcome is None:
+            return
+        if outcome.reason == "insufficient-material":
+            white, black = pyffish.has_insufficient_material(self.name, sf_fen, [])
+            assert white and black, f"{label}, pyffish sees mating material"
+            return
+        assert outcome.winner is None and outcome.reason in DRAWN_BY_CLAIM, \
+            f"{label}, pyffish says the game goes on"
+        assert any(pyffish.is_optional_game_end(self.name, self.start_fen, played + [m])[0]
+                   for m in pyffish.legal_moves(self.name, sf_fen, [])), \
+            f"{label}, and no move completes a claim in pyffish"

@@ -1,0 +1,38 @@
+"""Every bundled variant that Fairy-Stockfish knows, against pyffish.
+
+The variants are found by name (`fsf_oracle.fsf_variants`), so a new file in
+variants/ named as a Fairy-Stockfish variant is checked without touching this
+module.  `make test` compares perft trees to depth 3 (2 where the tree is very
+wide) and a few seeded random games; `make oracle` goes deeper and plays more.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fsf_oracle import Oracle, fsf_variants
+
+# Variants whose depth-3 tree costs more than a few seconds through pyffish.
+SHALLOW: dict[str, int] = {}
+NAMES = fsf_variants()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_perft_tree_equals_pyffish(name: str) -> None:
+    Oracle(name).walk(SHALLOW.get(name, 3))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_games_equal_pyffish(name: str) -> None:
+    Oracle(name).random_games(games=2, max_plies=120, seed=1)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", NAMES)
+def test_deep_perft_tree_equals_pyffish(name: str) -> None:
+    Oracle(name).walk(SHALLOW.get(name, 3) + 1)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", NAMES)
+def test_many_random_games_equal_pyffish(name: str) -> None:
+    Oracle(name).random_games(games=10, max_plies=300, seed=2)
