@@ -275,12 +275,17 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
     try:
         command = psutil.Process(run.pid)
 
+        def playing(process: psutil.Process) -> bool:
+            # A worker is a grandchild that has played a while (more CPU than
+            # starting takes: Ctrl-C during the start would be ignored).
+            try:
+                return "spawn_main" in " ".join(process.cmdline()) \
+                    and process.cpu_times().user > 1.5
+            except psutil.Error:   # a short-lived helper process, gone or a zombie
+                return False
+
         def workers_busy() -> bool:
-            # The workers are the grandchildren that have played a while (more
-            # CPU than starting takes: Ctrl-C during the start would be ignored).
-            busy = [p for p in command.children(recursive=True)
-                    if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 1.5]
-            return len(busy) == 2
+            return sum(map(playing, command.children(recursive=True))) == 2
         _wait_until(workers_busy)
         os.killpg(run.pid, signal.SIGINT)
         _, err = run.communicate(timeout=RUN_LIMIT)
