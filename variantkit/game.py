@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import IllegalMoveError
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
 
 if TYPE_CHECKING:
-    from variantkit.variant import Variant
+    from variantkit.variant import AttackEntry, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
 # castling index, or unused.
@@ -176,21 +176,38 @@ class Game:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
         bb = self.bb
         found = 0
-        for component, codes, initial in self.variant.attack_components[side]:
+        for component, codes, initial, barred in self.variant.attack_components[side]:
             pieces = 0
             for code in codes:
                 pieces |= bb[code]
             pieces &= side_mask & self.unmoved if initial else side_mask
-            if pieces:
+            if not pieces:
+                continue
+            if barred:
+                screens = 0
+                for code in barred:
+                    screens |= bb[code]
+                found |= component.attackers(side, target, occupied, screens & occupied) & pieces
+            else:
                 found |= component.attackers(side, target, occupied) & pieces
         return found
 
     def _pin_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells whose vacating might expose `king`: every cell between it
         and an enemy slider that reaches it on an empty board."""
+        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+
+    def _screen_risk(self, king: int, them: int, occupied: int) -> int:
+        """Empty cells where a piece would become the screen of an enemy
+        hopper aiming at `king`."""
+        return self._lines_to(king, them, self.variant.hop_components[them]) & ~occupied
+
+    def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
+        """The cells between `king` and the enemy pieces of these components
+        that reach it on an empty board."""
         bb = self.bb
         risk = 0
-        for component, codes, _ in self.variant.slider_components[them]:
+        for component, codes, _, _ in entries:
             sources = component.xray_sources[them][king]
             if not sources:
                 continue
@@ -203,7 +220,7 @@ class Game:
                 low = sources & -sources
                 risk |= between[low]
                 sources ^= low
-        return risk & occupied
+        return risk
 
     def _legal(self) -> list[InternalMove]:
         v = self.variant
@@ -214,6 +231,11 @@ class Game:
         king_bit = 1 << king
         checkers = self._attackers(king, them, occupied, enemy)
         risk = -1 if checkers else self._pin_risk(king, them, occupied)
+        # Cells a piece may not move onto without a test: it may complete a
+        # hopper's screen.
+        landing_risk = self._screen_risk(king, them, occupied) \
+            if v.hop_components[them] and not checkers else 0
+        typed_screens = v.typed_screens
         attackers = self._attackers
         cells = self.cells
         unmoved = self.unmoved
@@ -232,16 +254,22 @@ class Game:
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
-            for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
+            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
+                    in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
-                reached = reach(tables[frm], occupied)
+                if limits is None:
+                    reached = reach(tables[frm], occupied)
+                    capturable = enemy
+                else:
+                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                              limits)
                 if mode & CONVERT:
                     self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
                     continue
                 targets = 0
                 if mode & CAPTURE:
-                    targets = reached & enemy
+                    targets = reached & capturable
                 if mode & MOVE:
                     targets |= reached & ~occupied
                 targets &= allowed & ~done
@@ -267,8 +295,10 @@ class Game:
                     if is_king:
                         if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif (low & risk or gone != tbit) and attackers(
-                            king, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                    elif (low & risk or gone != tbit or tbit & landing_risk) and (
+                            self._exposes((frm, to, 0, kind, extra)) if typed_screens
+                            else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
+                                           enemy & ~gone)):
                         continue
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
@@ -281,6 +311,31 @@ class Game:
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
         return out
+
+    def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
+                       limits: Limits) -> tuple[int, int]:
+        """What a generator with piece-type limits reaches, and which enemy
+        cells it may capture."""
+        bb = self.bb
+        key = occupied
+        if limits.barred:
+            screens = 0
+            for code in limits.barred:
+                screens |= bb[code]
+            key |= screens << limits.shift
+        for code in limits.immune:
+            enemy &= ~bb[code]
+        return reach(table, key), enemy
+
+    def _exposes(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the mover's royal piece attacked, tested on
+        the position after it."""
+        us = self.stm
+        self._make(move)
+        exposed = bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                                       self.side_bb[1 - us]))
+        self._unmake()
+        return exposed
 
     def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
                  checkers: int, king: int, out: list[InternalMove]) -> None:
