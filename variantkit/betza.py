@@ -149,7 +149,8 @@ def expand(text: str) -> list[dict[str, Any]]:
             what = UNSUPPORTED.get(c)
             raise _error(text, (f"'{c}' ({what}) is not supported" if what else
                                 f"unknown letter '{c}'") + " (supported: atoms W F D N A H C "
-                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n p g)")
+                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n "
+                         "p g)")
         i += 1
     if dirs or modes or initial or lame or hopper:
         raise _error(text, "modifiers at the end without an atom")

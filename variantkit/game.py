@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from variantkit.variant import AttackEntry, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
-# castling index, or unused.
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN = range(5)
+# castling index, or unused.  A pass is written from and to the cell of the
+# royal piece that may pass.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS = range(6)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
@@ -44,7 +45,7 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material')."""
+    'insufficient-material', 'double-pass')."""
 
     winner: str | None
     reason: str
@@ -198,9 +199,11 @@ class Game:
         return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
 
     def _screen_risk(self, king: int, them: int, occupied: int) -> int:
-        """Empty cells where a piece would become the screen of an enemy
-        hopper aiming at `king`."""
-        return self._lines_to(king, them, self.variant.hop_components[them]) & ~occupied
+        """Cells where a piece would become the screen of an enemy hopper
+        aiming at `king`: the empty ones, and where a screen's type matters
+        also the occupied ones (a capture there changes the screen's type)."""
+        lines = self._lines_to(king, them, self.variant.hop_components[them])
+        return lines if self.variant.typed_screens else lines & ~occupied
 
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
@@ -310,6 +313,8 @@ class Game:
                         append((frm, to, 0, kind, extra))
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
+            if v.pass_codes[cells[king]]:
+                append((king, king, 0, PASS, 0))
         return out
 
     def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
@@ -415,6 +420,8 @@ class Game:
             self.place(to, victim ^ 1)
             self.unmoved &= ~tbit  # a changed piece, as a position string would read it
             self.halfmove += 1
+        elif kind == PASS:
+            self.halfmove += 1
         else:
             captured_cell = extra if kind == EN_PASSANT else to
             captured = cells[captured_cell]
@@ -464,6 +471,8 @@ class Game:
         elif kind == SUBORN:
             self._lift(to)
             self.place(to, captured)
+        elif kind == PASS:
+            pass
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]

@@ -274,6 +274,7 @@ class PieceType:
     resets_clock: bool
     components: list[int]
     glyph: str | None = None  # a drawing hint: the chess symbol to draw it with
+    passes: bool = False      # may pass: stay put and hand the turn over
 
 
 @dataclass
@@ -614,7 +615,8 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> 
                                royal=bool(spec.get("royal", False)),
                                value=spec.get("value"),
                                resets_clock=bool(spec.get("resets-clock", False)),
-                               components=indices, glyph=spec.get("glyph")))
+                               components=indices, glyph=spec.get("glyph"),
+                               passes=bool(spec.get("pass", False))))
     return PieceSet(types=types, components=components,
                     by_letter={t.letter: t for t in types},
                     by_name={t.name: t for t in types})

@@ -108,6 +108,7 @@ class EndRules:
     automatic_repetition: int | None = None
     automatic_move_rule: int | None = None
     insufficient: list[MaterialPattern] = field(default_factory=list)
+    double_pass: str | None = None   # the result when both sides pass in a row
 
 
 class Variant:
@@ -257,6 +258,11 @@ class Variant:
                     f"piece '{name}' uses letter '{letter}', already used by '{seen[letter]}'",
                     "duplicate-letter"))
             seen[letter] = name
+        for t in self.pieces.types:
+            if t.passes and not t.royal:
+                self.problems.append(self.document.problem(
+                    ("pieces", t.name, "pass"), f"piece '{t.name}' may pass but is not royal: "
+                    "a pass is written from the royal piece's cell to itself", "pass-not-royal"))
         if not any(t.royal for t in self.pieces.types):
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
@@ -293,6 +299,8 @@ class Variant:
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
         self.resets_clock = [False] * n_codes
+        # Royal pieces that may pass (hand the turn over without moving).
+        self.pass_codes = [False] * n_codes
         self.generators: list[list[Generator]] = [[] for _ in range(n_codes)]
         attack: list[dict[int, list[int]]] = [{}, {}]
         for t in self.pieces.types:
@@ -300,6 +308,7 @@ class Variant:
                 code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
                 self.resets_clock[code] = t.resets_clock
+                self.pass_codes[code] = t.passes
                 for ci in t.components:
                     comp = self.pieces.components[ci]
                     f = comp.flags
@@ -463,7 +472,8 @@ class Variant:
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
-            automatic_move_rule=spec.get("automatic-move-rule"))
+            automatic_move_rule=spec.get("automatic-move-rule"),
+            double_pass=spec.get("double-pass"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
