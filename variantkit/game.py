@@ -315,6 +315,33 @@ class Game:
             self._castlings(us, them, occupied, enemy, out)
             if v.pass_codes[cells[king]]:
                 append((king, king, 0, PASS, 0))
+        if v.facing_rule == "must-break" and self.royals_face():
+            out = self._breaking_facing(out)
+        return out
+
+    # -- royal pieces facing each other ---------------------------------------
+    def royals_face(self) -> bool:
+        """Whether the two royal pieces face each other on an open line of the
+        variant's `royal-facing` rule."""
+        facing = self.variant.facing
+        if facing is None:
+            return False
+        us = self.stm
+        return bool(facing.attackers(1 - us, self.royal[us], self.side_bb[0] | self.side_bb[1])
+                    & 1 << self.royal[1 - us])
+
+    def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Under the must-break rule, with the royal pieces facing: the moves
+        that break it, and the pass."""
+        out = []
+        for move in moves:
+            if move[3] != PASS:
+                self._make(move)
+                still = self.royals_face()
+                self._unmake()
+                if still:
+                    continue
+            out.append(move)
         return out
 
     def _limited_reach(self, table: CellReach, occupied: int, enemy: int,

@@ -27,6 +27,9 @@ def outcome(game: Game) -> Outcome | None:
         return _result(end.stalemate, mover, other, "stalemate")
     if end.double_pass is not None and _passed_twice(game):
         return _result(end.double_pass, mover, other, "double-pass")
+    if end.facing_pass is not None and game._stack and game._stack[-1][0][3] == PASS \
+            and game.royals_face():
+        return _result(end.facing_pass, mover, other, "facing-pass")
     claim = end.draw_timing == "on-claim"
     # Where draws are claimed, longer counts end the game by themselves
     # first (FIDE: fivefold repetition, seventy-five moves).

@@ -109,6 +109,7 @@ class EndRules:
     automatic_move_rule: int | None = None
     insufficient: list[MaterialPattern] = field(default_factory=list)
     double_pass: str | None = None   # the result when both sides pass in a row
+    facing_pass: str | None = None   # the result of a pass while the royals face
 
 
 class Variant:
@@ -144,6 +145,10 @@ class Variant:
         facing = data.get("royal-facing")
         self.facing: Component | None = None if facing is None else self._located(
             ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
+        # "forbidden": no move may leave the royal pieces facing (the flying
+        # general); "must-break": a move may bring them face to face, and
+        # the opponent must then break it or pass (janggi's bikjang).
+        self.facing_rule: str = (facing or {}).get("rule", "forbidden")
         self._check_pieces(data["pieces"])
         self._check_cell_names()
         self._build_codes()
@@ -328,7 +333,7 @@ class Variant:
         self.attack_components: list[list[AttackEntry]] = [
             [(comps[ci], codes, comps[ci].flags.initial, self._barred(comps[ci]))
              for ci, codes in attack[s].items()] for s in range(2)]
-        if self.facing is not None:
+        if self.facing is not None and self.facing_rule == "forbidden":
             for s in range(2):
                 royals = [piece_code(t.index, s) for t in self.pieces.types if t.royal]
                 self.attack_components[s].append((self.facing, royals, False, ()))
@@ -473,7 +478,7 @@ class Variant:
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
             automatic_move_rule=spec.get("automatic-move-rule"),
-            double_pass=spec.get("double-pass"))
+            double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
