@@ -192,9 +192,8 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
 # -- errors -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("betza", "part"), [
-    ("mRcpR", "'p' (hopper) is not supported"),
-    ("gQ", "'g' (grasshopper) is not supported"),
-    ("nN", "'nN'"),
+    ("pN", "'pN': p (hopper) goes with a rider"),
+    ("nK", "'nK'"),
     ("fceF", "'e' (en passant) is not supported"),
     ("jN", "'j'"),
     ("Rx", "unknown letter 'x'"),
@@ -215,11 +214,12 @@ variantkit: 1
 name: bad
 inherits: {CHESS}
 pieces:
-  cannon: {{letter: X, betza: mRcpR}}
+  cannon: {{letter: X, betza: mRcpN}}
 """)
     result = CliRunner().invoke(cli, ["validate", str(path)])
     assert result.exit_code == 1
-    assert f"{path}:5:30: [error] betza 'mRcpR': 'p' (hopper) is not supported" in result.output
+    assert f"{path}:5:30: [error] betza 'mRcpN': 'pN': p (hopper) goes with a rider" \
+        in result.output
     assert result.output.rstrip().endswith("^")
     assert "(bad-betza)" in result.output
 
