@@ -254,6 +254,9 @@ class Game:
             frm = low.bit_length() - 1
             code = cells[frm]
             is_king = low == king_bit
+            # Destinations whose legality needs a test: all of them for a
+            # piece that may be pinned, else those that may complete a screen.
+            tested = -1 if low & risk else landing_risk
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
@@ -298,7 +301,7 @@ class Game:
                     if is_king:
                         if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif (low & risk or gone != tbit or tbit & landing_risk) and (
+                    elif (tbit & tested or gone != tbit) and (
                             self._exposes((frm, to, 0, kind, extra)) if typed_screens
                             else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
                                            enemy & ~gone)):
@@ -315,7 +318,7 @@ class Game:
             self._castlings(us, them, occupied, enemy, out)
             if v.pass_codes[cells[king]]:
                 append((king, king, 0, PASS, 0))
-        if v.facing_rule == "must-break" and self.royals_face():
+        if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
 

@@ -149,6 +149,7 @@ class Variant:
         # general); "must-break": a move may bring them face to face, and
         # the opponent must then break it or pass (janggi's bikjang).
         self.facing_rule: str = (facing or {}).get("rule", "forbidden")
+        self.facing_must_break = self.facing is not None and self.facing_rule == "must-break"
         self._check_pieces(data["pieces"])
         self._check_cell_names()
         self._build_codes()
