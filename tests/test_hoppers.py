@@ -187,3 +187,13 @@ def test_hoppers_and_lame_leapers_move_as_in_fairy_stockfish(tmp_path: Path) -> 
             move = rng.choice(sorted(moves))
             game.push(move)
             played.append(move)
+
+
+def test_explain_says_a_hopper_needs_a_position() -> None:
+    from click.testing import CliRunner
+
+    from variantkit.cli import cli
+    result = CliRunner().invoke(cli, ["explain", "janggicasual", "cannon"])
+    assert result.exit_code == 0
+    assert "0 destinations" in result.output
+    assert "its hops need a piece to jump: give --fen to see them" in result.output
