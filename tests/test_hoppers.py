@@ -1,13 +1,13 @@
 """Hoppers (`hop`), with their Betza forms `p` and `g`: the moves they make on
 small positions, the pieces they may not pass or take, and check detection
-read backwards from the same tables."""
+read backwards from the same tables.  (The Betza hoppers against
+Fairy-Stockfish: tests/test_betza.py.)"""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-import pyffish
 import pytest
 from positions import placement
 
@@ -160,33 +160,6 @@ def test_a_hopper_needs_an_unlimited_rider(betza: str) -> None:
     with pytest.raises(DeclarationError) as info:
         expand(betza)
     assert info.value.rule == "bad-betza"
-
-
-SF_HOPPERS = {"A": "mRcpR", "C": "pR", "D": "gQ", "E": "nN", "F": "nZ", "G": "gB"}
-SF_START = "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1"
-
-
-def test_hoppers_and_lame_leapers_move_as_in_fairy_stockfish(tmp_path: Path) -> None:
-    pyffish.load_variant_config("[hoppertest:chess]\n" + "".join(
-        f"customPiece{i} = {letter.lower()}:{betza}\n"
-        for i, (letter, betza) in enumerate(SF_HOPPERS.items(), 1)) + f"startFen = {SF_START}\n")
-    path = tmp_path / "hoppers.yaml"
-    path.write_text(f"variantkit: 1\nname: hoppertest\ninherits: {CHESS}\npieces:\n" + "".join(
-        f"  p{letter.lower()}: {{letter: {letter}, betza: {betza}}}\n"
-        for letter, betza in SF_HOPPERS.items()) + f"setup: {SF_START}\n")
-    variant = variantkit.load(str(path))
-    rng = random.Random(6)
-    for _ in range(6):
-        game, played = variant.new_game(), []
-        for _ in range(60):
-            moves = {str(m) for m in game.legal_moves()}
-            assert moves == set(pyffish.legal_moves("hoppertest", SF_START, played)), game.fen()
-            assert game.is_check() == pyffish.gives_check("hoppertest", SF_START, played)
-            if not moves:
-                break
-            move = rng.choice(sorted(moves))
-            game.push(move)
-            played.append(move)
 
 
 def test_explain_says_a_hopper_needs_a_position() -> None:
