@@ -138,6 +138,9 @@ def test_hopper_modifiers_need_a_hop() -> None:
         flags_of({"ride": "orthogonal", "beyond": 1}, {})
     assert info.value.rule == "hop-modifier"
     with pytest.raises(DeclarationError) as info:
+        flags_of({"hop": "orthogonal", "range": 3}, {})
+    assert info.value.rule == "hop-modifier"
+    with pytest.raises(DeclarationError) as info:
         flags_of({"hop": "orthogonal", "cannot-capture": ["king"]}, {"king": 0}, frozenset({0}))
     assert info.value.rule == "cannot-capture-royal"
 

@@ -1,11 +1,13 @@
 """Lame leapers (`path`), lines inside a region (`within`: palace diagonals),
 the royal-facing rule (flying general, bikjang) and the pass, on small
-positions of the bundled xiangqi and janggi variants."""
+positions of the bundled xiangqi and janggi variants; and perft 3 of the
+variants built on them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from positions import placement
 
 import variantkit
@@ -160,3 +162,13 @@ def test_being_stalemated_loses_in_xiangqi() -> None:
     game = position("xiangqi", {"e1": "K", "d10": "k", "e5": "R", "a9": "R"}, "b")
     assert not game.legal_moves() and not game.is_check()
     assert str(game.outcome()) == "white wins by stalemate"
+
+
+# Perft 3 from the start, each matched move set by move set against
+# Fairy-Stockfish's tree (`make oracle` walks these trees again).
+@pytest.mark.parametrize(("name", "nodes"), [
+    ("xiangqi", 79666), ("minixiangqi", 6664), ("manchu", 17648), ("janggicasual", 33348),
+    ("janggitraditional", 33032), ("shako", 185938), ("grasshopper", 22314), ("paradigm", 9062),
+])
+def test_perft_3_from_the_start(name: str, nodes: int) -> None:
+    assert variantkit.perft(variantkit.load(name).new_game(), 3) == nodes

@@ -529,6 +529,9 @@ def _hop(spec: dict[str, Any], piece_index: dict[str, int]) -> Hop | None:
             if key in spec:
                 raise DeclarationError(f"`{key}` goes with `hop`", "hop-modifier")
         return None
+    if "range" in spec:
+        raise DeclarationError("a hop follows whole lines: `range` does not apply (`beyond` "
+                               "limits the landing past the screens)", "hop-modifier")
     return Hop(screens=spec.get("screens", 1), beyond=spec.get("beyond", 0),
                barred=_piece_types(spec, "cannot-hop", piece_index))
 
