@@ -823,6 +823,13 @@ def validate(doc: Document) -> list[Problem]:
     )
 
 
+def document_text(doc: Document) -> str:
+    """The declaration as one self-contained YAML text: what it inherits is
+    already merged in, so the text loads anywhere, without the files it came
+    from (a worker of a cluster, another machine)."""
+    return yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True)
+
+
 def load_document(name_or_path: str | Path) -> Document:
     """Read a variant (bundled name or file path), merge what it inherits and
     check its shape; raises `VariantError` listing every problem found.
