@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, TypeVar
 from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game
+from variantkit.game import Game, GeneralGame
 from variantkit.loader import Document, load_document
 from variantkit.pieces import (
     CAPTURE,
@@ -86,9 +86,33 @@ class MaterialPattern:
 
 
 @dataclass
+class EndCondition:
+    """One declared way the game ends, tested for each side in turn.
+
+    `kind` is `checks` (the side has given `count` checks), `extinct` (the
+    side has at most `count` pieces of `codes`, or of any kind when `codes`
+    is None), `reached` (a piece of `codes` stands in the side's region) or
+    `bare` (the side has only royal pieces left, and the other side more).
+    `result` is for the side that meets the condition.  `answer`: when the
+    side that has just moved meets it and the side to move could meet it
+    too with one move, the game goes on; if both meet it, that is the result.
+    """
+
+    kind: str
+    result: str
+    count: int = 0
+    codes: tuple[frozenset[int], frozenset[int]] | None = None
+    regions: tuple[int, int] = (0, 0)
+    answer: str | None = None
+
+
+@dataclass
 class EndRules:
     checkmate: str = "loss"     # for the side to move
-    stalemate: str = "draw"
+    stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
+    conditions: list[EndCondition] = field(default_factory=list)
+    check_limit: int | None = None   # the `checks` condition's count
+    draws_go_to: str | None = None   # a side that wins every drawn game
     repetition: int | None = 3
     move_rule: int | None = None
     draw_timing: str = "on-occurrence"
@@ -127,6 +151,10 @@ class Variant:
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
                           piece_index={name: i for i, name in enumerate(data["pieces"])})
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
+        royals = data.get("royals", {})
+        self.one_royal = royals.get("per-side", "one") == "one"
+        self.check_all = royals.get("check", "any") == "all"
+        self.must_capture = bool(data.get("must-capture", False))
         self._check_pieces(data["pieces"])
         self._check_cell_names()
         self._build_codes()
@@ -139,6 +167,17 @@ class Variant:
         self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
                                   for s in range(2)]
         self.end = self._end_rules(data.get("end", {}))
+        self.blast: list[int] = []
+        self.blast_immune: list[int] = []
+        if "explosion" in data:
+            self._located(("explosion",), partial(self._explosion, data["explosion"]))
+        limit = self.end.check_limit
+        rng = random.Random(ZOBRIST_SEED + 1)
+        self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
+                           for _ in range(2)] if limit else []
+        special = (not self.one_royal or self.must_capture or self.blast
+                   or self.end.conditions)
+        self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         if self.first_move_rule:
@@ -241,7 +280,7 @@ class Variant:
                     f"piece '{name}' uses letter '{letter}', already used by '{seen[letter]}'",
                     "duplicate-letter"))
             seen[letter] = name
-        if not any(t.royal for t in self.pieces.types):
+        if self.one_royal and not any(t.royal for t in self.pieces.types):
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
                 "no-royal"))
@@ -276,6 +315,7 @@ class Variant:
         self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
+        self.royal_codes: list[list[int]] = [[], []]
         self.resets_clock = [False] * n_codes
         self.generators: list[list[Generator]] = [[] for _ in range(n_codes)]
         attack: list[dict[int, list[int]]] = [{}, {}]
@@ -283,6 +323,8 @@ class Variant:
             for side in range(2):
                 code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
+                if t.royal:
+                    self.royal_codes[side].append(code)
                 self.resets_clock[code] = t.resets_clock
                 for ci in t.components:
                     comp = self.pieces.components[ci]
@@ -377,7 +419,7 @@ class Variant:
         if not self.setup_cells:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
-        if king_code is None or not self.royal_code[king_code]:
+        if king_code is None or (self.one_royal and not self.royal_code[king_code]):
             raise DeclarationError(
                 f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
         if rook_code is None or rook_code & 1 != king_code & 1:
@@ -414,9 +456,26 @@ class Variant:
             by_plane[plane] = by_plane.get(plane, 0) | 1 << cell
         self.same_plane = [by_plane[p] for p in plane_of]
 
+    def _explosion(self, spec: dict[str, Any]) -> None:
+        """Per cell, the cells a capture there blows up (one step in each
+        `around` direction), and the piece codes that survive a blast."""
+        topology = self.board.topology
+        directions = topology.directions(spec.get("around", "all"), None)
+        self.blast = []
+        for cell in range(self.board.size):
+            bits = 0
+            for d in directions:
+                for ray in topology.rays(cell, d):
+                    if ray:
+                        bits |= 1 << ray[0]
+            self.blast.append(bits)
+        immune = self._piece_codes(("explosion", "immune"), spec.get("immune", []))
+        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)]
+
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(
             checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+            draws_go_to=spec.get("draws-go-to"),
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
@@ -436,7 +495,41 @@ class Variant:
                                          pattern.get("only", []))
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+        for i, item in enumerate(spec.get("conditions", [])):
+            condition = self._located(("end", "conditions", i),
+                                      partial(self._end_condition, i, item))
+            if condition is not None:
+                end.conditions.append(condition)
+                if condition.kind == "checks":
+                    end.check_limit = condition.count
         return end
+
+    def _end_condition(self, index: int, spec: dict[str, Any]) -> EndCondition:
+        path = ("end", "conditions", index)
+        result, answer = spec["result"], spec.get("answer")
+        if "checks" in spec:
+            return EndCondition("checks", result, count=spec["checks"])
+        if "bare" in spec:
+            return EndCondition("bare", result, answer=answer)
+        if "extinct" in spec:
+            names = spec["extinct"]
+            codes = None if names == "all" else self._side_codes((*path, "extinct"), names)
+            return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes)
+        regions = spec["reached"]
+        masks = []
+        for side in ("white", "black"):
+            bits = self._located((*path, "reached", side),
+                                 partial(self.board.resolve_region, regions[side]))
+            masks.append(bits or 0)
+        return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+                            codes=self._side_codes((*path, "pieces"), spec["pieces"]))
+
+    def _side_codes(self, path: tuple[str | int, ...],
+                    names: list[str]) -> tuple[frozenset[int], frozenset[int]]:
+        """Each side's piece codes of the named pieces."""
+        kinds = self._piece_codes(path, names)
+        return (frozenset(piece_code(k, 0) for k in kinds),
+                frozenset(piece_code(k, 1) for k in kinds))
 
 
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
