@@ -78,7 +78,7 @@ def _condition(game: Game, condition: EndCondition) -> Outcome | None:
             if meets(game, condition, to_move):
                 return _result(condition.answer, SIDES[moved], SIDES[to_move], reason)
             assert isinstance(game, GeneralGame)
-            if _some_move_leads_to(game, lambda: meets(game, condition, to_move),
+            if moved == 0 and _some_move_leads_to(game, lambda: meets(game, condition, to_move),
                                    game._allowed()):
                 return None
         return _result(condition.result, SIDES[moved], SIDES[to_move], reason)

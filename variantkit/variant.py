@@ -93,9 +93,9 @@ class EndCondition:
     side has at most `count` pieces of `codes`, or of any kind when `codes`
     is None), `reached` (a piece of `codes` stands in the side's region) or
     `bare` (the side has only royal pieces left, and the other side more).
-    `result` is for the side that meets the condition.  `answer`: when the
-    side that has just moved meets it and the side to move could meet it
-    too with one move, the game goes on; if both meet it, that is the result.
+    `result` is for the side that meets the condition.  `answer`: when
+    White (who moves first) meets it and Black could meet it too with one
+    move, the game goes on; when both meet it, that is the result.
     """
 
     kind: str
