@@ -433,7 +433,9 @@ class Variant:
             for b in landing:
                 span |= set(segment(board, a, b))
         empty = (home | span) - {k0, r0}
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
+        # Only a royal king must not castle out of, through or into attack.
+        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0] \
+            if self.royal_code[king_code] else []
         return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
                         rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
                         need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
