@@ -82,14 +82,18 @@ def _condition(game: Game, condition: EndCondition) -> Outcome | None:
                                    game._allowed()):
                 return None
         return _result(condition.result, SIDES[moved], SIDES[to_move], reason)
-    if meets(game, condition, to_move):
+    if meets(game, condition, to_move, condition.grace):
         return _result(condition.result, SIDES[to_move], SIDES[moved], reason)
     return None
 
 
-def meets(game: Game, condition: EndCondition, side: int) -> bool:
-    """Whether `side` meets a declared end condition in this position."""
+def meets(game: Game, condition: EndCondition, side: int, grace: bool = False) -> bool:
+    """Whether `side` meets a declared end condition in this position.  With
+    `grace` (the side to move under `grace: true`), a bare side meets it only
+    when no single capture could bare the other side in reply."""
     kind, bb = condition.kind, game.bb
+    if grace and kind != "bare":
+        return False
     if kind == "checks":
         return isinstance(game, GeneralGame) and game.checks_left[side] == 0
     if kind == "extinct":
@@ -99,7 +103,7 @@ def meets(game: Game, condition: EndCondition, side: int) -> bool:
     if kind == "reached":
         assert condition.codes is not None
         return any(bb[code] & condition.regions[side] for code in condition.codes[side])
-    return not _non_royal(game, side) and bool(_non_royal(game, 1 - side))
+    return not _non_royal(game, side) and _non_royal(game, 1 - side) >= (2 if grace else 1)
 
 
 def _non_royal(game: Game, side: int) -> int:

@@ -96,6 +96,9 @@ class EndCondition:
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
     move, the game goes on; when both meet it, that is the result.
+    `grace`: the condition counts for the side to move only when no one move
+    could get it out (for `bare`: when the other side has two or more pieces
+    besides royal ones, so that one capture cannot bare it in reply).
     """
 
     kind: str
@@ -104,6 +107,7 @@ class EndCondition:
     codes: tuple[frozenset[int], frozenset[int]] | None = None
     regions: tuple[int, int] = (0, 0)
     answer: str | None = None
+    grace: bool = False
 
 
 @dataclass
@@ -509,14 +513,16 @@ class Variant:
     def _end_condition(self, index: int, spec: dict[str, Any]) -> EndCondition:
         path = ("end", "conditions", index)
         result, answer = spec["result"], spec.get("answer")
+        grace = bool(spec.get("grace", False))
         if "checks" in spec:
             return EndCondition("checks", result, count=spec["checks"])
         if "bare" in spec:
-            return EndCondition("bare", result, answer=answer)
+            return EndCondition("bare", result, answer=answer, grace=grace)
         if "extinct" in spec:
             names = spec["extinct"]
             codes = None if names == "all" else self._side_codes((*path, "extinct"), names)
-            return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes)
+            return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes,
+                                grace=grace)
         regions = spec["reached"]
         masks = []
         for side in ("white", "black"):
@@ -524,6 +530,7 @@ class Variant:
                                  partial(self.board.resolve_region, regions[side]))
             masks.append(bits or 0)
         return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+                            grace=grace,
                             codes=self._side_codes((*path, "pieces"), spec["pieces"]))
 
     def _side_codes(self, path: tuple[str | int, ...],
