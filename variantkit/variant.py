@@ -378,7 +378,8 @@ class Variant:
         movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
         choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
         for i, name in enumerate(spec.get("choices", [])):
-            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
+            if self.one_royal and name in self.pieces.by_name \
+                    and self.pieces.by_name[name].royal:
                 self.problems.append(self.document.problem(
                     ("promotion", "choices", i),
                     f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
