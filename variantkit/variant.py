@@ -158,6 +158,10 @@ class Variant:
         royals = data.get("royals", {})
         self.one_royal = royals.get("per-side", "one") == "one"
         self.check_all = royals.get("check", "any") == "all"
+        if self.check_all and self.one_royal:
+            self.problems.append(self.document.problem(
+                ("royals", "check"), "`check: all` needs `per-side: any`: with one royal "
+                "piece per side, any and all are the same", "bad-royals"))
         self.must_capture = bool(data.get("must-capture", False))
         self._check_pieces(data["pieces"])
         self._check_cell_names()
@@ -174,7 +178,7 @@ class Variant:
         self.blast: list[int] = []
         self.blast_immune: list[int] = []
         if "explosion" in data:
-            self._located(("explosion",), partial(self._explosion, data["explosion"]))
+            self._located(("explosion", "around"), partial(self._explosion, data["explosion"]))
         limit = self.end.check_limit
         rng = random.Random(ZOBRIST_SEED + 1)
         self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
@@ -508,6 +512,11 @@ class Variant:
             if condition is not None:
                 end.conditions.append(condition)
                 if condition.kind == "checks":
+                    if end.check_limit is not None:
+                        self.problems.append(self.document.problem(
+                            ("end", "conditions", i), "only one `checks` condition may be "
+                            "declared: the position string counts one number of checks per side",
+                            "bad-end-condition"))
                     end.check_limit = condition.count
         return end
 
@@ -515,6 +524,15 @@ class Variant:
         path = ("end", "conditions", index)
         result, answer = spec["result"], spec.get("answer")
         grace = bool(spec.get("grace", False))
+        if answer is not None and "reached" not in spec:
+            raise DeclarationError("`answer` applies to a `reached` condition only",
+                                   "bad-end-condition")
+        if grace and "bare" not in spec:
+            raise DeclarationError("`grace` applies to a `bare` condition only",
+                                   "bad-end-condition")
+        if "at-most" in spec and "extinct" not in spec:
+            raise DeclarationError("`at-most` applies to an `extinct` condition only",
+                                   "bad-end-condition")
         if "checks" in spec:
             return EndCondition("checks", result, count=spec["checks"])
         if "bare" in spec:
