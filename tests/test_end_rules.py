@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import variantkit
 from variantkit import InvalidFenError, Outcome, VariantError
@@ -233,3 +235,28 @@ end:
 def test_check_all_needs_several_royals(tmp_path: Path) -> None:
     found = problems(tmp_path, "variantkit: 1\nname: x\ninherits: CHESS\nroyals: {check: all}\n")
     assert found == [(4, 17, "bad-royals")]
+
+
+# -- invariants ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["3check", "atomic", "antichess", "coregal", "horde"])
+@settings(deadline=None, max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_push_and_pop_restore_counts_and_blown_up_pieces(name: str, data: st.DataObject) -> None:
+    """Along a walk chosen by hypothesis, every legal move pushed and popped
+    gives back the same position string (check counts, exploded pieces),
+    and the position string reads back as the same position."""
+    variant = variantkit.load(name)
+    game = variant.new_game()
+    for _ in range(data.draw(st.integers(0, 30), label="plies")):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[data.draw(st.integers(0, len(legal) - 1), label="move")])
+    here, here_moves = game.fen(), sorted(str(m) for m in game.legal_moves())
+    for move in game.legal_moves():
+        game.push(move)
+        assert variant.new_game(fen=game.fen()).fen() == game.fen()
+        game.pop()
+        assert game.fen() == here
+    assert sorted(str(m) for m in game.legal_moves()) == here_moves
+    assert game.copy().fen() == here
