@@ -5,16 +5,12 @@ and random games in test_fsf_catalogue.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import variantkit
-from variantkit import InvalidFenError, Outcome, VariantError
-
-CHESS = (Path(__file__).resolve().parent.parent / "variants" / "chess.yaml").as_posix()
+from variantkit import InvalidFenError, Outcome
 
 
 def moves(name: str, fen: str) -> set[str]:
@@ -205,36 +201,6 @@ def test_shatranj_bare_king() -> None:
 
 def test_armageddon_draws_go_to_black() -> None:
     assert outcome("armageddon", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1") == Outcome("black", "stalemate")
-
-
-# -- validation --------------------------------------------------------------------------
-def problems(tmp_path: Path, text: str) -> list[tuple[int | None, int | None, str]]:
-    path = tmp_path / "v.yaml"
-    path.write_text(text.replace("CHESS", CHESS))
-    with pytest.raises(VariantError) as info:
-        variantkit.load(str(path))
-    return [(p.line, p.column, p.rule) for p in info.value.problems]
-
-
-def test_bad_end_conditions_are_located(tmp_path: Path) -> None:
-    found = problems(tmp_path, """\
-variantkit: 1
-name: x
-inherits: CHESS
-end:
-  conditions:
-    - {checks: 3, result: win}
-    - {checks: 5, result: win}
-    - {extinct: [queen], result: loss, answer: draw}
-    - {extinct: [wizard], result: loss}
-""")
-    assert found == [(7, 7, "bad-end-condition"), (8, 7, "bad-end-condition"),
-                     (9, 18, "unknown-piece")]
-
-
-def test_check_all_needs_several_royals(tmp_path: Path) -> None:
-    found = problems(tmp_path, "variantkit: 1\nname: x\ninherits: CHESS\nroyals: {check: all}\n")
-    assert found == [(4, 17, "bad-royals")]
 
 
 # -- invariants ----------------------------------------------------------------------------
