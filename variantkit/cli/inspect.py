@@ -1,7 +1,7 @@
 """Commands that look at variants and positions: list, validate, perft,
 moves, show.
 
-    variantkit list
+    variantkit list            (bundled variants, and the examples of a checkout)
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
     variantkit moves VARIANT [--fen F] [--moves M...] [--count]
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -31,29 +32,53 @@ from variantkit.cli.common import (
 )
 from variantkit.display import board_text
 from variantkit.errors import VariantError
+from variantkit.loader import bundled_dir
 
 
 @cli.command("list")
 def list_command() -> None:
-    """List the bundled variants."""
-    names = variantkit.variants()
+    """List the bundled variants, and the example files of a source checkout."""
+    rows = [(name, name) for name in variantkit.variants()]
+    examples = examples_dir()
+    found = [] if examples is None else sorted(examples.glob("*.yaml"))
+    rows += [(_shown(path), str(path)) for path in found]
     descriptions = {}
-    for name in names:
+    for label, source in rows:
         try:
-            descriptions[name] = variantkit.load(name).description
+            descriptions[label] = variantkit.load(source).description
         except VariantError:
-            descriptions[name] = "(does not load: run `variantkit validate`)"
+            descriptions[label] = "(does not load: run `variantkit validate`)"
+    footer = (f"Examples load by path: variantkit show {_shown(found[0])}" if found else
+              "More games written in YAML are in the examples/ folder of the source "
+              "repository; load them by path.")
+    labels = [label for label, _ in rows]
     if use_color():
         from rich.console import Console
         from rich.table import Table
         table = Table("variant", "description", box=None, header_style="bold")
-        for name in names:
-            table.add_row(f"[bold]{name}[/]", descriptions[name])
+        for label in labels:
+            table.add_row(f"[bold]{label}[/]", descriptions[label])
         Console().print(table)
+        click.echo(f"\n{footer}")
         return
-    width = max((len(n) for n in names), default=0)
-    for name in names:
-        click.echo(f"{name.ljust(width)}  {descriptions[name]}".rstrip())
+    width = max((len(label) for label in labels), default=0)
+    for label in labels:
+        click.echo(f"{label.ljust(width)}  {descriptions[label]}".rstrip())
+    click.echo(f"\n{footer}")
+
+
+def examples_dir() -> Path | None:
+    """The example variant files beside the package in a source checkout, if any."""
+    folder = bundled_dir().parent / "examples"
+    return folder if folder.is_dir() and any(folder.glob("*.yaml")) else None
+
+
+def _shown(path: Path) -> str:
+    """A path as a user would type it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 @cli.command()
