@@ -154,7 +154,8 @@ class Oracle:
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"
             return
-        ended, value = pyffish.is_immediate_game_end(self.name, sf_fen, [])
+        # Some ends need the history too (janggi: two passes in a row).
+        ended, value = pyffish.is_immediate_game_end(self.name, self.start_fen, played)
         if ended:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (immediate end)"
