@@ -118,6 +118,8 @@ def regions_used(variant: Variant) -> list[Problem]:
     used: set[str] = set()
     promotion = data.get("promotion") or {}
     used.update(_names((promotion.get("regions") or {}).values()))
+    for condition in (data.get("end") or {}).get("conditions", []):
+        used.update(_names((condition.get("reached") or {}).values()))
     for spec in data["pieces"].values():
         for move in spec.get("moves", []):
             used.update(_move_regions(move))

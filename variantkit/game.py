@@ -46,7 +46,8 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material', 'double-pass')."""
+    'insufficient-material', 'double-pass', or a declared condition's
+    'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -185,6 +186,11 @@ class Game:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
+    def _in_check(self, side: int) -> bool:
+        """Whether `side`'s royal piece is attacked."""
+        return bool(self._attackers(self.royal[side], 1 - side,
+                                    self.side_bb[0] | self.side_bb[1], self.side_bb[1 - side]))
+
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
         return self.is_check() and not self._legal()
@@ -223,7 +229,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game in the same position, history included."""
-        other = Game(self.variant)
+        other = type(self)(self.variant)
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
@@ -232,6 +238,11 @@ class Game:
         other._stack = list(self._stack)
         other._keys = list(self._keys)
         return other
+
+    def state_key(self) -> int:
+        """Hash of the position's state beyond placement, rights and en
+        passant (counted checks), for repetition: 0 here."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.name} {self.fen()!r}>"
@@ -335,18 +346,25 @@ class Game:
         return risk
 
     def _legal(self) -> list[InternalMove]:
+        return self._generate(self.royal[self.stm])
+
+    def _generate(self, king: int) -> list[InternalMove]:
+        """The moves that leave the royal piece on `king` safe; with `king`
+        -1, every move the pieces can make (nothing guarded)."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy
-        king = self.royal[us]
-        king_bit = 1 << king
-        checkers = self._attackers(king, them, occupied, enemy)
-        risk = -1 if checkers else self._pin_risk(king, them, occupied)
-        # Cells a piece may not move onto without a test: it may complete a
-        # hopper's screen.
-        landing_risk = self._screen_risk(king, them, occupied) \
-            if v.hop_components[them] and not checkers else 0
+        if king >= 0:
+            king_bit = 1 << king
+            checkers = self._attackers(king, them, occupied, enemy)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied)
+            # Cells a piece may not move onto without a test: it may complete
+            # a hopper's screen.
+            landing_risk = self._screen_risk(king, them, occupied) \
+                if v.hop_components[them] and not checkers else 0
+        else:
+            king_bit = checkers = risk = landing_risk = 0
         typed_screens = v.typed_screens
         attackers = self._attackers
         cells = self.cells
@@ -410,7 +428,7 @@ class Game:
                     if is_king:
                         if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif (tbit & tested or gone != tbit) and (
+                    elif (tbit & tested or gone != tbit) and king >= 0 and (
                             self._exposes((frm, to, 0, kind, extra)) if typed_screens
                             else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
                                            enemy & ~gone)):
@@ -660,3 +678,176 @@ def _well_formed(move: object) -> bool:
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
         and (move.promotion is None
              or (isinstance(move.promotion, str) and len(move.promotion) == 1))
+
+
+class GeneralGame(Game):
+    """A game whose variant goes beyond one royal piece per side and plain
+    captures: no or several royal pieces, forced capture, explosions,
+    counted checks.  Chess-like variants use `Game`, so these rules cost
+    them nothing.
+
+    Legal moves are the pieces' moves (the generator with no royal piece to
+    guard), each tried by make/unmake against the royal rule; then, under
+    forced capture, only the captures if there is one.  Under explosions a
+    capture removes the capturing piece and every piece around the target
+    except the immune ones; a move may not blow up a royal piece of its own
+    side, and a move that blows up every enemy royal piece is legal whatever
+    else it leaves attacked.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        limit = variant.end.check_limit or 0
+        self.checks_left = [limit, limit]   # checks each side still has to give
+        # Per move on the stack: the pieces an explosion removed (cell, code)
+        # and the check counts before the move.
+        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = []
+
+    # -- royal pieces ---------------------------------------------------------
+    def royals(self, side: int) -> int:
+        """Cells of `side`'s royal pieces."""
+        bits = 0
+        for code in self.variant.royal_codes[side]:
+            bits |= self.bb[code]
+        return bits
+
+    def _threatened(self, side: int) -> list[int]:
+        """Cells of `side`'s royal pieces that the enemy attacks.  Under
+        explosions a royal piece never captures, and a royal piece beside an
+        enemy royal piece cannot be taken (the blast would take both)."""
+        v = self.variant
+        royals = self.royals(side)
+        attackers = self.side_bb[1 - side]
+        occupied = self.side_bb[0] | self.side_bb[1]
+        enemy_royals = 0
+        if v.blast:
+            enemy_royals = self.royals(1 - side)
+            attackers &= ~enemy_royals
+        found = []
+        while royals:
+            low = royals & -royals
+            royals ^= low
+            cell = low.bit_length() - 1
+            if v.blast and v.blast[cell] & enemy_royals:
+                continue
+            if self._attackers(cell, 1 - side, occupied, attackers):
+                found.append(cell)
+        return found
+
+    def _in_check(self, side: int) -> bool:
+        """Whether `side` is in check: any of its royal pieces attacked, or
+        under `royals: {check: all}` every one of them."""
+        threatened = self._threatened(side)
+        if not threatened or not self.variant.check_all:
+            return bool(threatened)
+        return len(threatened) == self.royals(side).bit_count()
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check (see `royals` in the README)."""
+        return self._in_check(self.stm)
+
+    def checked_cell(self) -> str | None:
+        """The cell of an attacked royal piece of the side to move when it is in check."""
+        if not self.is_check():
+            return None
+        return self.variant.board.names[self._threatened(self.stm)[0]]
+
+    def state_key(self) -> int:
+        keys = self.variant.check_keys
+        return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+
+    def copy(self) -> Game:
+        other = super().copy()
+        assert isinstance(other, GeneralGame)
+        other.checks_left = list(self.checks_left)
+        other._extra = list(self._extra)
+        return other
+
+    # -- legality -------------------------------------------------------------
+    def _legal(self) -> list[InternalMove]:
+        """No moves once a declared end condition holds (as Fairy-Stockfish
+        lists them), else the moves the rules allow."""
+        if self.variant.end.conditions:
+            from variantkit.outcome import ended_by_condition
+            if ended_by_condition(self):
+                return []
+        return self._allowed()
+
+    def _allowed(self) -> list[InternalMove]:
+        """The moves the pieces and the royal, capture and explosion rules allow."""
+        v = self.variant
+        us = self.stm
+        if v.one_royal and not v.blast:
+            moves = self._generate(self.royal[us])
+        else:
+            moves = self._generate(-1)
+            if v.royal_codes[us]:
+                moves = self._keep_safe(moves)
+        if v.must_capture:
+            captures = [m for m in moves if self._captures(m)]
+            if captures:
+                return captures
+        return moves
+
+    def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
+        us = self.stm
+        blast = self.variant.blast
+        own = self.royals(us).bit_count()
+        enemy = self.royals(1 - us).bit_count()
+        safe = []
+        for move in moves:
+            self._make(move)
+            if blast and self.royals(us).bit_count() < own:
+                ok = False
+            elif blast and enemy and not self.royals(1 - us):
+                ok = True
+            else:
+                ok = not self._in_check(us)
+            self._unmake()
+            if ok:
+                safe.append(move)
+        return safe
+
+    def _captures(self, move: InternalMove) -> bool:
+        frm, to, _, kind, _ = move
+        if kind == EN_PASSANT:
+            return True
+        target = self.cells[to]
+        return kind in (NORMAL, DOUBLE) and bool(target) and target & 1 != self.cells[frm] & 1
+
+    def _gives_check(self, move: InternalMove) -> bool:
+        self._make(move)
+        checked = self._in_check(self.stm)
+        self._unmake()
+        return checked
+
+    # -- make / unmake ----------------------------------------------------------
+    def _make(self, move: InternalMove) -> None:
+        v = self.variant
+        before = (self.checks_left[0], self.checks_left[1])
+        exploding = bool(v.blast) and self._captures(move)
+        super()._make(move)
+        removed: tuple[tuple[int, int], ...] = ()
+        if exploding:
+            to = move[1]
+            cells = self.cells
+            around = v.blast[to]
+            for code in v.blast_immune:
+                around &= ~self.bb[code]
+            around &= self.side_bb[0] | self.side_bb[1]
+            removed = ((to, cells[to]),) + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            gone = 0
+            for cell, _ in removed:
+                self._lift(cell)
+                gone |= 1 << cell
+            self.unmoved &= ~gone
+        if v.end.check_limit and self._in_check(self.stm):
+            self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
+        self._extra.append((removed, before))
+
+    def _unmake(self) -> None:
+        removed, before = self._extra.pop()
+        for cell, code in reversed(removed):
+            self.place(cell, code)
+        self.checks_left[0], self.checks_left[1] = before
+        super()._unmake()

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from variantkit.errors import InvalidFenError, quote
-from variantkit.game import EN_PASSANT, Game, InternalMove
+from variantkit.game import EN_PASSANT, Game, GeneralGame, InternalMove
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
 
 if TYPE_CHECKING:
@@ -73,6 +73,9 @@ def read_fen(variant: Variant, text: str) -> Game:
         raise InvalidFenError(f"position string of {len(text):,} characters, more than the "
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
+    checks = None
+    if variant.end.check_limit is not None and len(fields) > 4 and "+" in fields[4]:
+        checks = fields.pop(4)
     most = 7 if variant.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(
@@ -80,7 +83,7 @@ def read_fen(variant: Variant, text: str) -> Game:
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
-    game = Game(variant)
+    game = variant.game_class(variant)
     for cell, code in parse_placement(variant, placement).items():
         game.place(cell, code)
     if turn not in SIDE_LETTERS:
@@ -88,7 +91,10 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.stm = SIDE_LETTERS.index(turn)
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
-    _check_royals(game)
+    if variant.one_royal:
+        _check_royals(game)
+    if checks is not None and isinstance(game, GeneralGame):
+        game.checks_left = _check_counts(checks, variant.end.check_limit or 0)
     game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
     if moved is not None and castling_rights(game) != rights:
         raise InvalidFenError(
@@ -96,11 +102,24 @@ def read_fen(variant: Variant, text: str) -> Game:
             f"(they give '{castling_rights(game)}')")
     _set_en_passant(game, ep)
     them = 1 - game.stm
-    occupied = game.side_bb[0] | game.side_bb[1]
-    if game._attackers(game.royal[them], game.stm, occupied, game.side_bb[game.stm]):
+    # Under explosions the move that blows up the last enemy royal piece may
+    # leave its own king attacked.
+    blown_up = isinstance(game, GeneralGame) and bool(variant.blast) \
+        and bool(variant.royal_codes[game.stm]) and not game.royals(game.stm)
+    if game._in_check(them) and not blown_up:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
     return game
+
+
+def _check_counts(text: str, limit: int) -> list[int]:
+    """The checks field `W+B`: the checks each side still has to give."""
+    counts = text.split("+")
+    if len(counts) != 2 or not all(c.isascii() and c.isdigit() and int(c) <= limit
+                                   for c in counts):
+        raise InvalidFenError(
+            f"checks field must be two counts from 0 to {limit} as 'W+B', not '{text}'")
+    return [int(counts[0]), int(counts[1])]
 
 
 def _count(text: str, what: str, minimum: int) -> int:
@@ -234,6 +253,8 @@ def write_fen(game: Game) -> str:
     ep = names[ep_moves[0][1]] if ep_moves else "-"
     fields = [placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
               str(game.halfmove), str(game.fullmove)]
+    if isinstance(game, GeneralGame) and game.variant.end.check_limit is not None:
+        fields.insert(4, "+".join(str(n) for n in game.checks_left))
     if game.variant.moved_field:
         moved = game.variant.board.cells_of(_on_setup_cells(game) & ~game.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")

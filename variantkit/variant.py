@@ -21,7 +21,7 @@ from variantkit.betza import moves_of
 from variantkit.board import Board, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game
+from variantkit.game import Game, GeneralGame
 from variantkit.limits import MAX_MOVES, MAX_PIECES, Budget
 from variantkit.loader import Document, load_document, load_document_text
 from variantkit.pieces import (
@@ -101,9 +101,37 @@ class MaterialPattern:
 
 
 @dataclass
+class EndCondition:
+    """One declared way the game ends, tested for each side in turn.
+
+    `kind` is `checks` (the side has given `count` checks), `extinct` (the
+    side has at most `count` pieces of `codes`, or of any kind when `codes`
+    is None), `reached` (a piece of `codes` stands in the side's region) or
+    `bare` (the side has only royal pieces left, and the other side more).
+    `result` is for the side that meets the condition.  `answer`: when
+    White (who moves first) meets it and Black could meet it too with one
+    move, the game goes on; when both meet it, that is the result.
+    `grace`: the condition counts for the side to move only when no one move
+    could get it out (for `bare`: when the other side has two or more pieces
+    besides royal ones, so that one capture cannot bare it in reply).
+    """
+
+    kind: str
+    result: str
+    count: int = 0
+    codes: tuple[frozenset[int], frozenset[int]] | None = None
+    regions: tuple[int, int] = (0, 0)
+    answer: str | None = None
+    grace: bool = False
+
+
+@dataclass
 class EndRules:
     checkmate: str = "loss"     # for the side to move
-    stalemate: str = "draw"
+    stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
+    conditions: list[EndCondition] = field(default_factory=list)
+    check_limit: int | None = None   # the `checks` condition's count
+    draws_go_to: str | None = None   # a side that wins every drawn game
     repetition: int | None = 3
     move_rule: int | None = None
     draw_timing: str = "on-occurrence"
@@ -148,6 +176,14 @@ class Variant:
                           budget=budget or Budget(source=document.file))
         self._check_piece_count(data["pieces"])
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
+        royals = data.get("royals", {})
+        self.one_royal = royals.get("per-side", "one") == "one"
+        self.check_all = royals.get("check", "any") == "all"
+        if self.check_all and self.one_royal:
+            self.problems.append(self.document.problem(
+                ("royals", "check"), "`check: all` needs `per-side: any`: with one royal "
+                "piece per side, any and all are the same", "bad-royals"))
+        self.must_capture = bool(data.get("must-capture", False))
         facing = data.get("royal-facing")
         self.facing: Component | None = None if facing is None else self._located(
             ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
@@ -168,6 +204,17 @@ class Variant:
         self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
                                   for s in range(2)]
         self.end = self._end_rules(data.get("end", {}))
+        self.blast: list[int] = []
+        self.blast_immune: list[int] = []
+        if "explosion" in data:
+            self._located(("explosion", "around"), partial(self._explosion, data["explosion"]))
+        limit = self.end.check_limit
+        rng = random.Random(ZOBRIST_SEED + 1)
+        self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
+                           for _ in range(2)] if limit else []
+        special = (not self.one_royal or self.must_capture or self.blast
+                   or self.end.conditions)
+        self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         if self.first_move_rule:
@@ -284,7 +331,7 @@ class Variant:
                 self.problems.append(self.document.problem(
                     ("pieces", t.name, "pass"), f"piece '{t.name}' may pass but is not royal: "
                     "a pass is written from the royal piece's cell to itself", "pass-not-royal"))
-        if not any(t.royal for t in self.pieces.types):
+        if self.one_royal and not any(t.royal for t in self.pieces.types):
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
                 "no-royal"))
@@ -339,6 +386,7 @@ class Variant:
         self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
+        self.royal_codes: list[list[int]] = [[], []]
         self.resets_clock = [False] * n_codes
         # Royal pieces that may pass (hand the turn over without moving).
         self.pass_codes = [False] * n_codes
@@ -348,6 +396,8 @@ class Variant:
             for side in range(2):
                 code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
+                if t.royal:
+                    self.royal_codes[side].append(code)
                 self.resets_clock[code] = t.resets_clock
                 self.pass_codes[code] = t.passes
                 for ci in t.components:
@@ -425,7 +475,8 @@ class Variant:
         movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
         choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
         for i, name in enumerate(spec.get("choices", [])):
-            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
+            if self.one_royal and name in self.pieces.by_name \
+                    and self.pieces.by_name[name].royal:
                 self.problems.append(self.document.problem(
                     ("promotion", "choices", i),
                     f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
@@ -470,7 +521,7 @@ class Variant:
         if not self.setup_cells:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
-        if king_code is None or not self.royal_code[king_code]:
+        if king_code is None or (self.one_royal and not self.royal_code[king_code]):
             raise DeclarationError(
                 f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
         if rook_code is None or rook_code & 1 != king_code & 1:
@@ -484,7 +535,9 @@ class Variant:
             for b in landing:
                 span |= set(segment(board, a, b, k1))
         empty = (home | span) - {k0, r0}
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0]
+        # Only a royal king must not castle out of, through or into attack.
+        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0] \
+            if self.royal_code[king_code] else []
         return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
                         rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
                         need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
@@ -507,9 +560,26 @@ class Variant:
             by_plane[plane] = by_plane.get(plane, 0) | 1 << cell
         self.same_plane = [by_plane[p] for p in plane_of]
 
+    def _explosion(self, spec: dict[str, Any]) -> None:
+        """Per cell, the cells a capture there blows up (one step in each
+        `around` direction), and the piece codes that survive a blast."""
+        topology = self.board.topology
+        directions = topology.directions(spec.get("around", "all"), None)
+        self.blast = []
+        for cell in range(self.board.size):
+            bits = 0
+            for d in directions:
+                for ray in topology.rays(cell, d):
+                    if ray:
+                        bits |= 1 << ray[0]
+            self.blast.append(bits)
+        immune = self._piece_codes(("explosion", "immune"), spec.get("immune", []))
+        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)]
+
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(
             checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+            draws_go_to=spec.get("draws-go-to"),
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
@@ -530,7 +600,58 @@ class Variant:
                                          pattern.get("only", []))
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+        for i, item in enumerate(spec.get("conditions", [])):
+            condition = self._located(("end", "conditions", i),
+                                      partial(self._end_condition, i, item))
+            if condition is not None:
+                end.conditions.append(condition)
+                if condition.kind == "checks":
+                    if end.check_limit is not None:
+                        self.problems.append(self.document.problem(
+                            ("end", "conditions", i), "only one `checks` condition may be "
+                            "declared: the position string counts one number of checks per side",
+                            "bad-end-condition"))
+                    end.check_limit = condition.count
         return end
+
+    def _end_condition(self, index: int, spec: dict[str, Any]) -> EndCondition:
+        path = ("end", "conditions", index)
+        result, answer = spec["result"], spec.get("answer")
+        grace = bool(spec.get("grace", False))
+        if answer is not None and "reached" not in spec:
+            raise DeclarationError("`answer` applies to a `reached` condition only",
+                                   "bad-end-condition")
+        if grace and "bare" not in spec:
+            raise DeclarationError("`grace` applies to a `bare` condition only",
+                                   "bad-end-condition")
+        if "at-most" in spec and "extinct" not in spec:
+            raise DeclarationError("`at-most` applies to an `extinct` condition only",
+                                   "bad-end-condition")
+        if "checks" in spec:
+            return EndCondition("checks", result, count=spec["checks"])
+        if "bare" in spec:
+            return EndCondition("bare", result, answer=answer, grace=grace)
+        if "extinct" in spec:
+            names = spec["extinct"]
+            codes = None if names == "all" else self._side_codes((*path, "extinct"), names)
+            return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes,
+                                grace=grace)
+        regions = spec["reached"]
+        masks = []
+        for side in ("white", "black"):
+            bits = self._located((*path, "reached", side),
+                                 partial(self.board.resolve_region, regions[side]))
+            masks.append(bits or 0)
+        return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+                            grace=grace,
+                            codes=self._side_codes((*path, "pieces"), spec["pieces"]))
+
+    def _side_codes(self, path: tuple[str | int, ...],
+                    names: list[str]) -> tuple[frozenset[int], frozenset[int]]:
+        """Each side's piece codes of the named pieces."""
+        kinds = self._piece_codes(path, names)
+        return (frozenset(piece_code(k, 0) for k in kinds),
+                frozenset(piece_code(k, 1) for k in kinds))
 
 
 def _parts(move: dict[str, Any]) -> int:
