@@ -364,14 +364,52 @@ def _paths(value: Any, path: YamlPath = ()) -> Iterator[YamlPath]:
             yield from _paths(item, path + (index,))
 
 
+def _without(parent: Any, removal: Any, child: Document, path: YamlPath) -> Any:
+    """The parent's data less the entries the child's `remove:` names.
+
+    `removal` mirrors the document: a list names keys to delete at its level,
+    a mapping goes one level down (`{pieces: [queen], board: {regions: [x]}}`).
+    """
+    where = ("remove", *path)
+    if not isinstance(parent, dict):
+        raise VariantError([child.problem(where, f"remove: the parent's "
+                                          f"{format_path(path)} is not a mapping",
+                                          "remove-missing")])
+    kept = dict(parent)
+    if isinstance(removal, list):
+        names = list(enumerate(removal))
+    elif isinstance(removal, dict):
+        names = [(key, key) for key in removal]
+    else:
+        raise VariantError([child.problem(where, "remove: expected a list of keys or a "
+                                          f"mapping, got {_show(removal)}", "schema")])
+    problems = []
+    for index, key in names:
+        if not isinstance(key, str) or key not in kept:
+            problems.append(child.problem(
+                (*where, index), f"remove: the parent has no {_show(key)} "
+                f"{_within(path)}", "remove-missing"))
+        elif isinstance(removal, dict):
+            kept[key] = _without(kept[key], removal[key], child, (*path, key))
+        else:
+            del kept[key]
+    if problems:
+        raise VariantError(problems)
+    return kept
+
+
 def _inherit(parent: Document, child: Document) -> Document:
     """The child's declaration over the parent's.
 
-    A node of the merged data comes from the child exactly when the child
-    wrote that path, so each path takes the child's location if it has one.
+    The entries the child's `remove:` names are taken out of the parent
+    first.  A node of the merged data comes from the child exactly when the
+    child wrote that path, so each path takes the child's location if it has one.
     """
-    data = _merge(parent.data, child.data)
+    base = _without(parent.data, child.data["remove"], child, ()) \
+        if "remove" in child.data else parent.data
+    data = _merge(base, child.data)
     data.pop("inherits", None)
+    data.pop("remove", None)
     merged = Document(data, child.file)
     for path in _paths(data):
         source = child if path in child.marks else parent
@@ -384,6 +422,10 @@ def _inherit(parent: Document, child: Document) -> Document:
 def _load(path: Path, shown: str, chain: tuple[Path, ...]) -> Document:
     doc = _read_file(path, shown)
     if "inherits" not in doc.data:
+        if "remove" in doc.data:
+            raise VariantError([doc.problem(("remove",), "remove: only a file that "
+                                            "inherits can remove its parent's entries",
+                                            "remove-missing", key=True)])
         return doc
     parent_name = doc.data["inherits"]
     if not isinstance(parent_name, str) or not parent_name:
