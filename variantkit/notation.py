@@ -159,22 +159,39 @@ def _unmoved_listed(game: Game, moved: str) -> int:
 
 
 def _set_en_passant(game: Game, ep: str) -> None:
+    """The en passant field: a cell the last move passed over.  Fairy-Stockfish
+    may write several cells in one field (the cells passed and the cell of
+    the piece that passed them, `e3e4`); any passed cell among them is taken."""
     if ep == "-":
         return
-    v = game.variant
-    cell = v.board.index.get(ep)
-    if cell is None:
+    cells = _cell_list(game.variant.board.index, ep)
+    if cells is None:
         raise InvalidFenError(f"unknown en passant cell '{ep}'")
-    target = 1 << cell
+    v = game.variant
     mover = 1 - game.stm
-    for code in range(2 + mover, len(game.bb), 2):
-        for gen in v.generators[code]:
-            for (frm, to), passed in gen.passed.items():
-                if passed & target and game.cells[to] == code and not game.cells[frm] \
-                        and not game.cells[cell]:
-                    game.ep_target, game.ep_victim = passed, to
-                    return
+    for cell in cells:
+        target = 1 << cell
+        for code in range(2 + mover, len(game.bb), 2):
+            for gen in v.generators[code]:
+                for (frm, to), passed in gen.passed.items():
+                    if passed & target and game.cells[to] == code and not game.cells[frm] \
+                            and not game.cells[cell]:
+                        game.ep_target, game.ep_victim = passed, to
+                        return
     raise InvalidFenError(f"en passant cell '{ep}': no piece has just passed over it")
+
+
+def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
+    """Cell names written one after another (`e3`, `e3e4`), or None if the
+    text does not split into cell names."""
+    if text in index:
+        return [index[text]]
+    for end in range(1, len(text)):
+        if text[:end] in index:
+            rest = _cell_list(index, text[end:])
+            if rest is not None:
+                return [index[text[:end]], *rest]
+    return None
 
 
 def castling_rights(game: Game) -> str:
