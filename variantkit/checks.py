@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from variantkit.errors import DeclarationError, Problem
+from variantkit.loader import promotion_rules
 from variantkit.pieces import CONVERT, reach
 
 if TYPE_CHECKING:
@@ -95,8 +96,9 @@ def regions_used(variant: Variant) -> list[Problem]:
     document = variant.document
     data = document.data
     used: set[str] = set()
-    promotion = data.get("promotion") or {}
-    used.update(_names((promotion.get("regions") or {}).values()))
+    for rule in promotion_rules(data.get("promotion")):
+        for key in ("regions", "optional"):
+            used.update(_names((rule.get(key) or {}).values()))
     for spec in data["pieces"].values():
         for move in spec.get("moves", []):
             used.update(_move_regions(move))

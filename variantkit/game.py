@@ -219,8 +219,9 @@ class Game:
         unmoved = self.unmoved
         out: list[InternalMove] = []
         append = out.append
-        promo_region = v.promotion_regions[us]
-        promo_codes = v.promotion_codes[us]
+        promotions = v.promotions[us]
+        limit = v.promotion_limit
+        bb = self.bb
         first_move = v.first_move_rule and unmoved
         pieces = own
         while pieces:
@@ -232,6 +233,7 @@ class Game:
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
+            promotion = promotions.get(code)
             for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
@@ -273,9 +275,12 @@ class Game:
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promo_codes and tbit & promo_region and code in promo_codes:
-                        for promo in promo_codes[code]:
-                            append((frm, to, promo, kind, extra))
+                    if promotion and tbit & promotion.region:
+                        for promo in promotion.choices:
+                            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+                                append((frm, to, promo, kind, extra))
+                        if tbit & promotion.optional:
+                            append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
         if not checkers:

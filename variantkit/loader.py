@@ -459,6 +459,13 @@ def _load(path: Path, shown: str, chain: tuple[Path, ...]) -> Document:
     return _inherit(parent, doc)
 
 
+def promotion_rules(spec: dict[str, Any] | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The `promotion:` section as a list of rules (one mapping is one rule)."""
+    if not spec:
+        return []
+    return spec if isinstance(spec, list) else [spec]
+
+
 # --- Schema validation ------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
-from variantkit.loader import Document, load_document
+from variantkit.loader import Document, load_document, promotion_rules
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
@@ -74,6 +74,14 @@ class Castling:
         return game.unmoved & self.need == self.need \
             and game.cells[self.king_from] == self.king_code \
             and game.cells[self.rook_from] == self.rook_code
+
+
+class Promotion(NamedTuple):
+    """How one piece code promotes."""
+
+    region: int     # landing here promotes
+    optional: int   # ...except that here the piece may also stay as it is
+    choices: list[int]
 
 
 @dataclass
@@ -324,31 +332,47 @@ class Variant:
             out.append(kind.index)
         return out
 
-    def _build_promotion(self, spec: dict[str, Any] | None) -> None:
-        self.promotion_regions = [0, 0]
-        self.promotion_codes: list[dict[int, list[int]]] = [{}, {}]
-        if not spec:
-            return
-        movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
-        choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
-        for i, name in enumerate(spec.get("choices", [])):
-            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
-                self.problems.append(self.document.problem(
-                    ("promotion", "choices", i),
-                    f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
+    def _build_promotion(self, spec: dict[str, Any] | list[dict[str, Any]] | None) -> None:
+        """Per side, the promoting piece codes and how each promotes."""
+        self.promotions: list[dict[int, Promotion]] = [{}, {}]
+        self.promotion_limit = [0] * self.n_codes  # 0: no limit
+        for index, rule in enumerate(promotion_rules(spec)):
+            path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
+                else ("promotion",)
+            self._promotion_rule(path, rule)
+
+    def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
+        movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
+        for name, count in rule.get("limit", {}).items():
+            for kind in self._piece_codes((*path, "limit"), [name]):
+                for side in range(2):
+                    self.promotion_limit[piece_code(kind, side)] = count
         for side, side_name in enumerate(("white", "black")):
-            region = spec.get("regions", {}).get(side_name)
+            choices = rule.get("choices", [])
+            choice_path: tuple[str | int, ...] = (*path, "choices")
+            if isinstance(choices, dict):
+                choices, choice_path = choices.get(side_name, []), (*choice_path, side_name)
+            kinds = self._piece_codes(choice_path, choices)
+            for i, name in enumerate(choices):
+                if name in self.pieces.by_name and self.pieces.by_name[name].royal:
+                    self.problems.append(self.document.problem(
+                        (*choice_path, i),
+                        f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
+            region = rule.get("regions", {}).get(side_name)
             if region is None:
                 self.problems.append(self.document.problem(
-                    ("promotion", "regions"), f"no promotion region for {side_name}",
+                    (*path, "regions"), f"no promotion region for {side_name}",
                     "missing-region"))
                 continue
-            bits = self._located(("promotion", "regions", side_name),
-                                 partial(self.board.resolve_region, region))
-            self.promotion_regions[side] = bits or 0
+            bits = self._located((*path, "regions", side_name),
+                                 partial(self.board.resolve_region, region)) or 0
+            optional = rule.get("optional", {}).get(side_name)
+            optional_bits = 0 if optional is None else self._located(
+                (*path, "optional", side_name),
+                partial(self.board.resolve_region, optional)) or 0
             for kind in movers:
-                self.promotion_codes[side][piece_code(kind, side)] = [
-                    piece_code(c, side) for c in choices]
+                self.promotions[side][piece_code(kind, side)] = Promotion(
+                    bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
