@@ -347,17 +347,15 @@ class Variant:
             for kind in self._piece_codes((*path, "limit"), [name]):
                 for side in range(2):
                     self.promotion_limit[piece_code(kind, side)] = count
+        choices = rule.get("choices", [])
+        per_side = [((*path, "choices", side), choices[side]) for side in ("white", "black")] \
+            if isinstance(choices, dict) else [((*path, "choices"), choices)] * 2
+        kinds_at: dict[tuple[str | int, ...], list[int]] = {}
+        for where, names in per_side:
+            if where not in kinds_at:
+                kinds_at[where] = self._promotion_choices(where, names)
         for side, side_name in enumerate(("white", "black")):
-            choices = rule.get("choices", [])
-            choice_path: tuple[str | int, ...] = (*path, "choices")
-            if isinstance(choices, dict):
-                choices, choice_path = choices.get(side_name, []), (*choice_path, side_name)
-            kinds = self._piece_codes(choice_path, choices)
-            for i, name in enumerate(choices):
-                if name in self.pieces.by_name and self.pieces.by_name[name].royal:
-                    self.problems.append(self.document.problem(
-                        (*choice_path, i),
-                        f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
+            kinds = kinds_at[per_side[side][0]]
             region = rule.get("regions", {}).get(side_name)
             if region is None:
                 self.problems.append(self.document.problem(
@@ -373,6 +371,15 @@ class Variant:
             for kind in movers:
                 self.promotions[side][piece_code(kind, side)] = Promotion(
                     bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
+
+    def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
+        """The piece types of a list of promotion choices: no royal piece."""
+        for i, name in enumerate(names):
+            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
+                self.problems.append(self.document.problem(
+                    (*path, i), f"a piece may not promote to the royal piece '{name}'",
+                    "royal-promotion"))
+        return self._piece_codes(path, names)
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
