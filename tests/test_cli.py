@@ -54,6 +54,17 @@ def test_list_shows_bundled_variants_with_descriptions() -> None:
     assert variantkit.load("trice").description in result.output
 
 
+def test_list_groups_by_board_and_filters() -> None:
+    result = run("list")
+    headings = [line for line in lines(result) if not line.startswith(" ")]
+    assert headings[0].startswith("8x8 (") and "8x8x3 (1)" in headings
+    names = [line.split()[0] for line in lines(run("list", "--board", "10x8"))[1:]]
+    assert "capablanca" in names and "chess" not in names
+    found = lines(run("list", "CIRCULAR"))
+    assert [line.split()[0] for line in found[1:]] == ["diplomat"]
+    assert run("list", "no such words").exit_code == 1
+
+
 def test_validate_ok(tmp_path: Path) -> None:
     copy = write(tmp_path, "mine.yaml", (bundled_dir() / "chess.yaml").read_text("utf-8"))
     result = run("validate", copy, "trice")

@@ -1,7 +1,7 @@
 """Commands that look at variants and positions: list, validate, perft,
 moves, show.
 
-    variantkit list
+    variantkit list [TEXT] [--board BOARD]
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
     variantkit moves VARIANT [--fen F] [--moves M...] [--count]
@@ -34,26 +34,45 @@ from variantkit.errors import VariantError
 
 
 @cli.command("list")
-def list_command() -> None:
-    """List the bundled variants."""
-    names = variantkit.variants()
-    descriptions = {}
-    for name in names:
+@click.argument("text", required=False)
+@click.option("--board", "board_filter", metavar="BOARD",
+              help="Only variants on this board, as the group headings write it (8x8, 10x10).")
+def list_command(text: str | None, board_filter: str | None) -> None:
+    """List the bundled variants, grouped by board; TEXT keeps those whose
+    name or description contains it."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in variantkit.variants():
         try:
-            descriptions[name] = variantkit.load(name).description
+            variant = variantkit.load(name)
+            board, description = board_label(variant.document.data["board"],
+                                             variant.board.size), variant.description
         except VariantError:
-            descriptions[name] = "(does not load: run `variantkit validate`)"
-    if use_color():
-        from rich.console import Console
-        from rich.table import Table
-        table = Table("variant", "description", box=None, header_style="bold")
-        for name in names:
-            table.add_row(f"[bold]{name}[/]", descriptions[name])
-        Console().print(table)
-        return
-    width = max((len(n) for n in names), default=0)
-    for name in names:
-        click.echo(f"{name.ljust(width)}  {descriptions[name]}".rstrip())
+            board, description = "?", "(does not load: run `variantkit validate`)"
+        if text and text.lower() not in f"{name} {description}".lower():
+            continue
+        if board_filter and board_filter != board:
+            continue
+        groups.setdefault(board, []).append((name, description))
+    if not groups:
+        fail("no bundled variant matches")
+    width = max(len(name) for group in groups.values() for name, _ in group)
+    color = use_color()
+    for board in sorted(groups, key=lambda b: (-len(groups[b]), b)):
+        heading = f"{board} ({len(groups[board])})"
+        click.echo(click.style(heading, bold=True) if color else heading)
+        for name, description in groups[board]:
+            shown = click.style(name.ljust(width), bold=True) if color else name.ljust(width)
+            click.echo(f"  {shown}  {description}".rstrip())
+
+
+def board_label(board: dict[str, Any], size: int) -> str:
+    """A board in a few characters: `8x8`, `8x8x3`, `polar 43`, `hex 91`."""
+    if "grid" in board:
+        grid = board["grid"]
+        planes = grid.get("planes", 1)
+        return f"{grid['files']}x{grid['ranks']}" + (f"x{planes}" if planes > 1 else "")
+    topology = next((key for key in board if key != "regions"), "board")
+    return f"{topology} {size}"
 
 
 @cli.command()
