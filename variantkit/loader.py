@@ -53,6 +53,14 @@ def bundled_names() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
 
 
+def bundled_hint(name: str) -> str:
+    """The bundled names nearest a wrong one, for error messages."""
+    names = bundled_names()
+    near = difflib.get_close_matches(name.lower(), names, n=3, cutoff=0.6)
+    start = f"did you mean {', '.join(near)}? " if near else ""
+    return f"{start}{len(names)} bundled variants: `variantkit list` shows them"
+
+
 def format_path(path: Iterable[str | int]) -> str:
     """`pieces.pawn.moves[1].range`: a YAML path as a user reads it."""
     text = ""
@@ -331,7 +339,7 @@ def resolve(name_or_path: str) -> Path:
         if Path(name).suffix or len(Path(name).parts) > 1:
             message = f"no such file: {name}"
         else:
-            message = f"no bundled variant named '{name}' (bundled: {', '.join(bundled_names())})"
+            message = f"no bundled variant named '{name}' ({bundled_hint(name)})"
         raise VariantError([Problem(message, "file-not-found", name)])
     return found
 

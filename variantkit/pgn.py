@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import Game
-from variantkit.loader import bundled_names
+from variantkit.loader import bundled_hint, bundled_names
 from variantkit.variant import Variant, load
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -65,8 +65,8 @@ class PgnRecord:
         if variant is None:
             name = self.tags.get("Variant", "chess")
             if name.lower() not in bundled_names():
-                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" (bundled: "
-                               f"{', '.join(bundled_names())}); pass the variant")
+                raise PgnError(f"cannot load the variant of tag Variant \"{name}\" "
+                               f"({bundled_hint(name)}); pass the variant")
             variant = load(name.lower())
         try:
             game = variant.new_game(self.tags.get("FEN"))
