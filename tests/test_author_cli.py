@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 import variantkit
 from variantkit.cli import cli
-from variantkit.loader import schema_path
+from variantkit.loader import bundled_dir, schema_path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -87,7 +87,7 @@ def test_new_from_a_bundled_variant(tmp_path: Path, parent: str) -> None:
 
 def test_new_from_a_file_inherits_it_by_relative_path(tmp_path: Path) -> None:
     source = tmp_path / "base.yaml"
-    source.write_text((EXAMPLES / "losalamos.yaml").read_text(encoding="utf-8")
+    source.write_text((bundled_dir() / "losalamos.yaml").read_text(encoding="utf-8")
                       .replace("../schemas", str(schema_path().parent)), encoding="utf-8")
     path = tmp_path / "out" / "child.yaml"
     path.parent.mkdir()
