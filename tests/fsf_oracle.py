@@ -46,7 +46,7 @@ DRAWN_BY_CLAIM = frozenset({"repetition", "move-rule"})
 SHALLOW = frozenset({
     "almost", "amazon", "berolina", "capablanca", "centaur", "chancellor", "embassy",
     "georgian", "gothic", "grand", "janus", "modern", "newzealand", "nightrider",
-    "opulent", "perfect", "tencubed"})
+    "opulent", "pawnsideways", "perfect", "tencubed"})
 
 
 def perft_depth(name: str) -> int:

@@ -12,7 +12,6 @@ import variantkit
 from variantkit.cli import cli
 from variantkit.loader import bundled_dir, schema_path
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def run(*args: str) -> Result:

@@ -380,7 +380,13 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            self.halfmove = 0 if captured or v.resets_clock[code] else self.halfmove + 1
+            if captured:
+                self.halfmove = 0
+            elif v.resets_clock[code]:
+                kept = v.clock_kept[code]
+                self.halfmove = self.halfmove + 1 if kept and kept[frm] >> to & 1 else 0
+            else:
+                self.halfmove += 1
             if kind == DOUBLE:
                 self.ep_target, self.ep_victim = extra, to
         if us:

@@ -300,6 +300,7 @@ class Variant:
                         f.may_give_check, comp.passed[side], self._victims(f, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
+        self.clock_kept = [self._clock_kept(code) for code in range(n_codes)]
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
@@ -312,6 +313,27 @@ class Variant:
         self.slider_components = [
             [entry for entry in self.attack_components[s] if any(entry[0].xray_sources[s])]
             for s in range(2)]
+
+    def _clock_kept(self, code: int) -> list[int] | None:
+        """Per from-cell, the landing cells that only primitives declared
+        `resets-clock: false` reach (moves there keep the clock running), or
+        None when all of a piece's moves reset it."""
+        comps = [self.pieces.components[ci] for ci in
+                 self.pieces.types[type_of(code)].components] if code >= 2 else []
+        if not self.resets_clock[code] or all(c.flags.resets_clock for c in comps):
+            return None
+        side = code & 1
+        kept = []
+        for cell in range(self.board.size):
+            quiet = loud = 0
+            for comp in comps:
+                reached = reach(comp.tables[side][cell], 1 << cell)
+                if comp.flags.resets_clock:
+                    loud |= reached
+                else:
+                    quiet |= reached
+            kept.append(quiet & ~loud)
+        return kept
 
     def _victims(self, flags: Flags, side: int) -> tuple[int, ...]:
         """Enemy piece codes a suborn may convert: never a royal piece."""
