@@ -13,7 +13,6 @@ from variantkit.cli import cli
 from variantkit.loader import bundled_dir, schema_path
 
 
-
 def run(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args))
 

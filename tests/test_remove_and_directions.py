@@ -17,11 +17,12 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+def child_of_chess(tmp_path: Path, body: str) -> variantkit.Variant:
+    return variantkit.load(write(tmp_path, "variantkit: 1\nname: x\ninherits: chess\n" + body))
+
+
 def test_removed_piece_and_region_are_gone(tmp_path: Path) -> None:
-    variant = variantkit.load(write(tmp_path, """\
-variantkit: 1
-name: small
-inherits: chess
+    variant = child_of_chess(tmp_path, """\
 remove:
   pieces: [queen]
   board: {regions: [rank-8]}
@@ -35,7 +36,7 @@ promotion:
   regions: {white: rank-6, black: rank-1}
   choices: [rook, bishop, knight]
 castling: []
-"""))
+""")
     assert "queen" not in variant.pieces.by_name
     assert "rank-8" not in variant.board.regions
     assert variant.end.insufficient == []
@@ -43,15 +44,8 @@ castling: []
 
 
 def test_a_removed_piece_may_be_written_again_from_nothing(tmp_path: Path) -> None:
-    variant = variantkit.load(write(tmp_path, """\
-variantkit: 1
-name: x
-inherits: chess
-remove:
-  pieces: [knight]
-pieces:
-  knight: {letter: N, betza: NN}
-"""))
+    variant = child_of_chess(tmp_path, "remove: {pieces: [knight]}\n"
+                                       "pieces: {knight: {letter: N, betza: NN}}\n")
     assert variant.document.data["pieces"]["knight"] == {"letter": "N", "betza": "NN"}
 
 
