@@ -80,7 +80,9 @@ class Oracle:
 
     def __post_init__(self) -> None:
         self.variant = variantkit.load(self.name)
-        self.start_fen = pyffish.start_fen(self.name)
+        # As pyffish writes it after a move (its start string may differ:
+        # `KQkq` where a Chess960 variant writes the rooks' files, `HAha`).
+        self.start_fen = pyffish.get_fen(self.name, pyffish.start_fen(self.name), [])
 
     # -- one position ----------------------------------------------------
     def sf_moves(self, sf_fen: str) -> set[str]:
@@ -114,11 +116,13 @@ class Oracle:
             assert a == b, f"{self.name}: {label} differs at {where}: ours {mine}"
 
     # -- the perft tree ----------------------------------------------------
-    def walk(self, depth: int) -> int:
-        """Compare move sets at every node down to `depth` plies; return perft(depth)."""
-        game = self.variant.new_game()
-        self.compare_fen(game.fen(), self.start_fen, "the start")
-        return self._walk(game, self.start_fen, depth, [])
+    def walk(self, depth: int, fen: str | None = None) -> int:
+        """Compare move sets at every node down to `depth` plies from the start
+        (or from `fen`, as pyffish writes it); return perft(depth)."""
+        game = self.variant.new_game(fen)
+        sf_fen = self.start_fen if fen is None else fen
+        self.compare_fen(game.fen(), sf_fen, "the start")
+        return self._walk(game, sf_fen, depth, [])
 
     def _walk(self, game: Game, sf_fen: str, depth: int, path: list[str]) -> int:
         moves = self.compare(game, sf_fen, f"after {' '.join(path) or 'nothing'}")

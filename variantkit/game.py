@@ -72,6 +72,10 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # The castling moves of this game: the variant's, or under free
+        # castling those of the start position (set by the position reader).
+        self.castlings = variant.castlings
+        self.castlings_by_side = variant.castlings_by_side
         self._stack: list[tuple[Any, ...]] = []
         # Repetition keys of the positions before each move on the stack,
         # filled by the outcome rules as they need them; an entry stays valid
@@ -152,7 +156,7 @@ class Game:
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
-                     "fullmove", "hash"):
+                     "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
         other._keys = list(self._keys)
@@ -319,7 +323,7 @@ class Game:
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
         v = self.variant
-        for index, c in v.castlings_by_side[us]:
+        for index, c in self.castlings_by_side[us]:
             if occupied & c.empty or not c.in_place(self):
                 continue
             if v.first_move_rule and not v.first_move_castling \
@@ -352,7 +356,7 @@ class Game:
         self.ep_target, self.ep_victim = 0, -1
         fbit, tbit = 1 << frm, 1 << to
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_from)
             self._lift(c.rook_from)
             self.place(c.king_to, c.king_code)
@@ -407,12 +411,11 @@ class Game:
         if len(self._keys) > len(self._stack) + 1:
             del self._keys[len(self._stack) + 1:]
         frm, to, _, kind, extra = move
-        v = self.variant
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_to)
             self._lift(c.rook_to)
             self.place(c.king_from, c.king_code)
@@ -438,8 +441,10 @@ class Game:
     # -- move conversion ----------------------------------------------------
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
-        frm, to, promo, kind, _ = move
+        frm, to, promo, kind, extra = move
         letter = self.variant.letter_of_code(promo).lower() if promo else None
+        if kind == CASTLE and self.variant.free_castling:
+            to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)
 
     def _public_at(self, index: int) -> Move:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from variantkit.errors import InvalidFenError
 from variantkit.game import EN_PASSANT, Game, InternalMove
+from variantkit.variant import by_side, derive_castling
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -75,7 +76,10 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
     _check_royals(game)
-    game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
+    if variant.free_castling:
+        game.unmoved = _free_castling(game, rights)
+    else:
+        game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
     if moved is not None and castling_rights(game) != rights:
         raise InvalidFenError(
             f"castling field '{rights}' does not match the pieces that have not moved "
@@ -130,6 +134,56 @@ def _unmoved(game: Game, rights: str) -> int:
         if not any(o.right in granted for o in v.castlings if o.king_from == c.king_from):
             unmoved &= ~(1 << c.king_from)
     return unmoved
+
+
+def _free_castling(game: Game, rights: str) -> int:
+    """Free castling (Chess960): the castling field names the rooks, each by
+    its file (`HAha`, as Fairy-Stockfish writes it) or by a declared right
+    letter (`KQkq`: the outermost rook on that side of the king).  Sets the
+    game's castling moves from where king and rooks stand; returns the
+    pieces that have not moved."""
+    v = game.variant
+    board, topology = v.board, v.board.topology
+    letters = [] if rights == "-" else list(rights)
+    if len(set(letters)) != len(letters):
+        raise InvalidFenError(f"castling field '{rights}' repeats a letter")
+    castling_pieces = {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}
+    unmoved = _on_setup_cells(game)
+    for code in castling_pieces:
+        unmoved &= ~game.bb[code]
+    castlings = []
+    for template in v.castlings:
+        king = game.royal[template.side]
+        way = next(d for d in topology.directions("all", None) if any(
+            template.rook_from in ray for ray in topology.rays(template.king_from, d)))
+        line = [c for ray in topology.rays(king, way) for c in ray]
+        rooks = [c for c in line if game.cells[c] == template.rook_code]
+        by_file = [c for c in rooks if _file_right(board.names[c], template.side) in letters]
+        if template.right in letters and rooks:
+            rook, letter = rooks[-1], template.right
+        elif by_file:
+            rook, letter = by_file[0], _file_right(board.names[by_file[0]], template.side)
+        else:
+            continue
+        back = [c for ray in topology.rays(king, tuple(-x for x in way)) for c in ray]
+        if template.king_to not in [king, *line, *back]:
+            raise InvalidFenError(f"castling right '{letter}': the king is not on its first rank")
+        letters.remove(letter)
+        castlings.append(derive_castling(board, template.right, (king, template.king_to),
+                                         (rook, template.rook_to), game.cells[king],
+                                         template.rook_code))
+        unmoved |= (1 << king) | (1 << rook)
+    if letters:
+        raise InvalidFenError(f"castling right '{letters[0]}': no rook of that side stands there")
+    game.castlings, game.castlings_by_side = castlings, by_side(castlings)
+    return unmoved
+
+
+def _file_right(name: str, side: int) -> str:
+    """A rook's castling right under free castling: its file letter, upper
+    case for White."""
+    file = name.rstrip("0123456789")
+    return file.upper() if side == 0 else file
 
 
 def _on_setup_cells(game: Game) -> int:
@@ -197,9 +251,11 @@ def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
 def castling_rights(game: Game) -> str:
     """The castling field: rights whose king and rook are still unmoved."""
     letters: list[str] = []
-    for c in game.variant.castlings:
-        if c.right not in letters and c.in_place(game):
-            letters.append(c.right)
+    free = game.variant.free_castling
+    for c in game.castlings:
+        right = _file_right(game.variant.board.names[c.rook_from], c.side) if free else c.right
+        if right not in letters and c.in_place(game):
+            letters.append(right)
     return "".join(letters) or "-"
 
 

@@ -72,7 +72,7 @@ def _some_move_leads_to(game: Game, condition: Callable[[], bool]) -> bool:
 def repetition_key(game: Game) -> int:
     v = game.variant
     key = game.hash ^ (v.turn_key if game.stm else 0)
-    for i, c in enumerate(v.castlings):
+    for i, c in enumerate(game.castlings):
         if c.in_place(game):
             key ^= v.right_keys[i % len(v.right_keys)]
     tracked = 0

@@ -144,8 +144,14 @@ class Variant:
             c = self._located(("castling", i), partial(self._castling, i, spec))
             if c is not None:
                 self.castlings.append(c)
-        self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
-                                  for s in range(2)]
+        self.castlings_by_side = by_side(self.castlings)
+        # Castling from wherever king and rook start (Chess960): the declared
+        # entries are the standard array's and say which way each right goes.
+        self.free_castling = bool(data.get("free-castling", False))
+        if self.free_castling and not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("free-castling",), "free-castling needs a grid board: rights are written "
+                "by file", "free-castling-board"))
         self.end = self._end_rules(data.get("end", {}))
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
@@ -437,17 +443,7 @@ class Variant:
             raise DeclarationError(
                 f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
                 "castling-setup")
-        home = set(segment(board, k0, r0))
-        landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
-        span = set()
-        for a in landing:
-            for b in landing:
-                span |= set(segment(board, a, b))
-        empty = (home | span) - {k0, r0}
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
-        return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
-                        rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
-                        need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+        return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code)
 
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""
@@ -492,8 +488,31 @@ class Variant:
         return end
 
 
+def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
+    """Each side's castling moves with their indices."""
+    return [[(i, c) for i, c in enumerate(castlings) if c.side == s] for s in range(2)]
+
+
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
+
+
+def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple[int, int],
+                    king_code: int, rook_code: int) -> Castling:
+    """A castling move from its four cells: the cells to keep empty and the
+    cells the king may not be attacked on follow from the lines between them."""
+    (k0, k1), (r0, r1) = king, rook
+    home = set(segment(board, k0, r0))
+    landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
+    span = set()
+    for a in landing:
+        for b in landing:
+            span |= set(segment(board, a, b))
+    empty = (home | span) - {k0, r0}
+    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
+    return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
+                    rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
+                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
 
 
 def segment(board: Board, a: int, b: int) -> list[int]:
