@@ -37,3 +37,31 @@ def test_rights_read_as_declared_letters_name_the_outermost_rooks() -> None:
 def test_a_right_without_its_rook_is_refused() -> None:
     with pytest.raises(InvalidFenError, match="no rook"):
         variantkit.load("fischerandom").new_game("4k3/8/8/8/8/8/8/4K3 w H - 0 1")
+
+
+@pytest.mark.parametrize(("number", "first_rank"), [
+    (518, "RNBQKBNR"), (0, "BBQNNRKR"), (959, "RKRNNQBB"), (1, "BQNBNRKR")])
+def test_numbered_setups_are_scharnagls(number: int, first_rank: str) -> None:
+    fen = variantkit.load("fischerandom").numbered_setup(number)
+    assert fen.split("/")[7].split()[0] == first_rank
+    assert fen.split("/")[0] == first_rank.lower()
+
+
+def test_every_chess960_setup_is_legal_and_reads_in_pyffish() -> None:
+    variant = variantkit.load("fischerandom")
+    setups = {variant.numbered_setup(n) for n in range(960)}
+    assert len(setups) == 960
+    for fen in list(setups)[::97]:
+        assert pyffish.get_fen("fischerandom", fen, []) == fen
+    with pytest.raises(ValueError, match="from 0 to 959"):
+        variant.numbered_setup(960)
+
+
+def test_setup_command() -> None:
+    from click.testing import CliRunner
+
+    from variantkit.cli import cli
+    result = CliRunner().invoke(cli, ["setup", "caparandom", "0"])
+    assert result.exit_code == 0
+    assert result.output.startswith("bbqacnnrkr/pppppppppp/")
+    assert CliRunner().invoke(cli, ["setup", "chess", "0"]).exit_code == 1

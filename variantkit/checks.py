@@ -96,6 +96,7 @@ def regions_used(variant: Variant) -> list[Problem]:
     document = variant.document
     data = document.data
     used: set[str] = set()
+    used.update(_names((data.get("numbered-setups") or {}).get("regions", {}).values()))
     for rule in promotion_rules(data.get("promotion")):
         for key in ("regions", "optional"):
             used.update(_names((rule.get(key) or {}).values()))

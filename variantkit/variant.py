@@ -166,6 +166,14 @@ class Variant:
                 self.new_game()
             except InvalidFenError as exc:
                 self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+        if "numbered-setups" in data and not any(p.severity == "error" for p in self.problems):
+            try:
+                self.numbered_setup(0)
+            except (ValueError, KeyError, DeclarationError) as exc:
+                message = exc.message if isinstance(exc, DeclarationError) else \
+                    f"unknown piece {exc}" if isinstance(exc, KeyError) else str(exc)
+                self.problems.append(document.problem(
+                    ("numbered-setups",), f"numbered-setups: {message}", "bad-numbered-setups"))
         self.problems += run_checks(self)
         if any(p.severity == "error" for p in self.problems):
             raise VariantError(sorted(self.problems, key=_problem_order))
@@ -184,6 +192,49 @@ class Variant:
             if initial or not g.initial:
                 bits |= reach(g.tables[cell], 1 << cell)
         return bits
+
+    def numbered_setup(self, number: int) -> str:
+        """The start position numbered `number` among the variant's shuffled
+        setups (`numbered-setups`); raises ValueError when there is none.
+
+        Each step places its pieces on the free cells of White's region (of
+        one colour if asked): the choice is one digit of the number, the
+        first step the lowest digit, cells chosen as combinations in cell
+        order.  Black's pieces stand on the same files of its region."""
+        from variantkit.notation import parse_placement, placement
+        spec = self.document.data.get("numbered-setups")
+        if spec is None:
+            raise ValueError(f"{self.name} has no numbered setups")
+        board = self.board
+        rows = [board.cells_of(board.resolve_region(spec["regions"][side]))
+                for side in ("white", "black")]
+        placed = parse_placement(self, self.setup_fen.split()[0])
+        for row in rows:
+            for cell in row:
+                placed.pop(cell, None)
+        free = list(range(len(rows[0])))
+        left, count = number, 1
+        for step in spec["steps"]:
+            names = step["pieces"]
+            colour = step.get("colour-of")
+            usable = [i for i in free if colour is None
+                      or board.colours[rows[0][i]] == board.colours[board.cell(colour)]]
+            choices = list(itertools.combinations(usable, len(names)))
+            if not choices:
+                raise ValueError(f"numbered-setups: no room for {', '.join(names)}")
+            left, digit = divmod(left, len(choices))
+            count *= len(choices)
+            for index, name in zip(choices[digit], names, strict=True):
+                kind = self.pieces.by_name[name].index
+                for side in range(2):
+                    placed[rows[side][index]] = piece_code(kind, side)
+                free.remove(index)
+        if left or number < 0:
+            raise ValueError(f"{self.name} numbers its setups from 0 to {count - 1}")
+        shuffled = Game(self)
+        for cell, code in placed.items():
+            shuffled.place(cell, code)
+        return self.new_game(" ".join([placement(shuffled), *self.setup_fen.split()[1:]])).fen()
 
     def letter_of_code(self, code: int) -> str:
         """The FEN letter of a piece code (uppercase for White)."""

@@ -1,7 +1,8 @@
-"""Commands that look at variants and positions: list, validate, perft,
-moves, show.
+"""Commands that look at variants and positions: list, setup, validate,
+perft, moves, show.
 
     variantkit list [TEXT] [--board BOARD]
+    variantkit setup VARIANT NUMBER
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
     variantkit moves VARIANT [--fen F] [--moves M...] [--count]
@@ -25,6 +26,7 @@ from variantkit.cli.common import (
     format_problem,
     game_for,
     is_unreadable,
+    load_variant,
     position_options,
     problem_record,
     use_color,
@@ -73,6 +75,18 @@ def board_label(board: dict[str, Any], size: int) -> str:
         return f"{grid['files']}x{grid['ranks']}" + (f"x{planes}" if planes > 1 else "")
     topology = next((key for key in board if key != "regions"), "board")
     return f"{topology} {size}"
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.argument("number", type=int)
+def setup(variant_name: str, number: int) -> None:
+    """Print the start position numbered NUMBER of a variant with numbered
+    setups (fischerandom 518 is chess's)."""
+    try:
+        click.echo(load_variant(variant_name).numbered_setup(number))
+    except ValueError as exc:
+        fail(str(exc))
 
 
 @cli.command()
