@@ -12,7 +12,10 @@ Run with `make bench` or `python benchmarks/perft_bench.py [--quick]`.
    at depth 3, 4 and 5, to show it does not grow with depth (make/unmake, no
    board copies).  `--quick` skips depth 5.
 3. Perft speed of the other bundled variants from their start positions.
-4. A markdown table of every row, ready to paste into benchmarks/README.md.
+4. Load time of boards declared as graphs beside the generated boards they
+   imitate (chess, Diplomat, Gliński: tests/data/*_graph.yaml), and of the
+   wrapped and graph examples.
+5. A markdown table of every row, ready to paste into benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import chess
 
@@ -39,6 +43,19 @@ CHESS_CASES: list[tuple[str, str | None, int]] = [
 ]
 VARIANT_CASES: list[tuple[str, int]] = [("trice", 3), ("strato", 3), ("diplomat", 4)]
 MEMORY_DEPTHS = (3, 4, 5)
+ROOT = Path(__file__).resolve().parent.parent
+# (case, variant, board): each generated board, then the same game on a graph.
+BOARD_LOADS: list[tuple[str, str, str]] = [
+    ("load chess", "chess", "grid"),
+    ("load chess", str(ROOT / "tests/data/chess_graph.yaml"), "graph"),
+    ("load diplomat", "diplomat", "polar"),
+    ("load diplomat", str(ROOT / "tests/data/diplomat_graph.yaml"), "graph"),
+    ("load glinski", str(ROOT / "examples/glinski.yaml"), "hex"),
+    ("load glinski", str(ROOT / "tests/data/glinski_graph.yaml"), "graph"),
+    ("load cylinder", str(ROOT / "examples/cylinder.yaml"), "grid, wrap: files"),
+    ("load torus", str(ROOT / "examples/torus.yaml"), "grid, wrap: both"),
+    ("load omega", str(ROOT / "examples/omega.yaml"), "graph"),
+]
 
 
 @dataclass
@@ -117,6 +134,17 @@ def bench_load(runs: int) -> list[Row]:
             Row("load chess", "variantkit", seconds=best, note=f"best of {runs}")]
     for row in rows:
         print_row(row)
+    return rows
+
+
+def bench_board_loads(runs: int) -> list[Row]:
+    """Load time, best of `runs`, of graph boards beside generated ones."""
+    print("loading boards (best of runs)")
+    rows = []
+    for case, name, board in BOARD_LOADS:
+        _, best = best_of(runs, partial(_load_count, name))
+        rows.append(Row(case, "variantkit", seconds=best, note=f"{board} board"))
+        print_row(rows[-1])
     return rows
 
 
@@ -258,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_memory(depths)
     print()
     rows += bench_variants(runs)
+    print()
+    rows += bench_board_loads(runs)
     print()
     print(markdown(rows))
     if not ok:

@@ -111,13 +111,13 @@ def test_warnings_let_validate_succeed(tmp_path: Path) -> None:
 # whose board is then broken, as a faulty topology would build it.
 
 
-def test_disconnected_board_is_an_error_at_board(tmp_path: Path) -> None:
+def test_disconnected_board_is_a_warning_at_board(tmp_path: Path) -> None:
     variant = load(tmp_path, BASE)
     graph = variant.board.graph
     d4 = variant.board.index["d4"]
     graph.remove_edges_from(list(graph.edges(d4)))
     found = board_connected(variant)
-    assert [where(p) for p in found] == [("board-disconnected", "error", 3, 1)]
+    assert [where(p) for p in found] == [("board-disconnected", "warning", 3, 1)]
     assert found[0].message == \
         "the board falls apart into 2 groups of cells: d4 cannot be reached from a1"
 

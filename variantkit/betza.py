@@ -32,7 +32,6 @@ from __future__ import annotations
 from typing import Any
 
 from variantkit.board import Board
-from variantkit.board.grid import GridTopology
 from variantkit.errors import DeclarationError
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)
@@ -76,12 +75,13 @@ _DIAGONAL = frozenset({(1, 1), (1, -1), (-1, 1), (-1, -1)})
 
 def moves_of(spec: dict[str, Any], board: Board | None = None) -> list[dict[str, Any]]:
     """A piece's primitives: its `moves`, or what its `betza` expands to
-    (Betza needs a grid board when `board` is given)."""
+    (Betza needs a grid, or a graph with grid-like directions, when `board`
+    is given)."""
     if "betza" not in spec:
         return list(spec.get("moves", []))
-    if board is not None and not isinstance(board.topology, GridTopology):
-        raise DeclarationError("betza notation is for grid boards: declare `moves` instead",
-                               "bad-betza")
+    if board is not None and not board.topology.grid_like:
+        raise DeclarationError("betza notation is for grid and graph boards: declare `moves` "
+                               "instead", "bad-betza")
     return expand(spec["betza"])
 
 

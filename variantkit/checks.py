@@ -4,8 +4,9 @@ The schema checks a file's shape and `Variant` reports declarations that
 cannot be built; these checks look at what was built and catch declarations
 that compile but cannot mean what the author wanted: a board in pieces, an
 adjacency that is not mutual, a piece that can never move, a region nobody
-uses.  Each check is a small function from a compiled `Variant` to a list of
-`Problem`s located with `variant.document.problem(...)`.
+uses, a cell nothing can reach.  Each check is a small function from a
+compiled `Variant` to a list of `Problem`s located with
+`variant.document.problem(...)`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ SHOWN = 5  # cells named in a message before "..."
 
 
 def board_connected(variant: Variant) -> list[Problem]:
-    """Every cell can be reached from every other through adjacent cells."""
+    """Warn when some cells cannot be reached from others through adjacent
+    cells: two boards in one is seldom meant (but a game may want it)."""
     board = variant.board
     if board.size == 0 or nx.is_connected(board.graph):
         return []
@@ -41,7 +43,25 @@ def board_connected(variant: Variant) -> list[Problem]:
         ("board",),
         f"the board falls apart into {len(parts)} groups of cells: "
         f"{_cells(variant, stranded)} cannot be reached from {board.names[min(parts[0])]}",
-        "board-disconnected")]
+        "board-disconnected", severity="warning")]
+
+
+def cells_reached(variant: Variant) -> list[Problem]:
+    """Warn about cells that no piece can move to from any cell of the empty
+    board (nor starts on): a link forgotten in a declared board, often."""
+    if any(p.severity == "error" for p in variant.problems):
+        return []  # the pieces are not all compiled: their reach would mislead
+    reached = set(variant.setup_cells)
+    for component in variant.pieces.components:
+        if not component.flags.mode & CONVERT:  # a suborn moves nothing
+            reached.update(c for side in component.rays for cell_rays in side
+                           for cells, first in cell_rays for c in cells[first:])
+    never = [c for c in range(variant.board.size) if c not in reached]
+    if not never:
+        return []
+    return [variant.document.problem(
+        ("board",), f"no piece can ever stand on {_cells(variant, never)}: no move leads "
+        "there and no piece starts there", "unreachable-cell", severity="warning")]
 
 
 def adjacency_symmetric(variant: Variant) -> list[Problem]:
@@ -139,7 +159,7 @@ def _cells(variant: Variant, cells: list[int]) -> str:
 
 
 CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
-    board_connected, adjacency_symmetric, pieces_move, regions_used)
+    board_connected, adjacency_symmetric, pieces_move, regions_used, cells_reached)
 
 
 def run_checks(variant: Variant) -> list[Problem]:

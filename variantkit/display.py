@@ -1,9 +1,12 @@
 """Draw a position in the terminal, for any board the topology can lay out.
 
-The drawing reads only `board.layout` (groups of rows of cell indices) and
-`board.labels` (each group's title, row labels and column labels), so it knows
-nothing of grids: several groups (planes) are drawn side by side, and rows of
-different lengths (a circular board's centre, say) are drawn left aligned.
+The drawing reads only `board.layout` (groups of rows of cell indices),
+`board.labels` (each group's title, row labels and column labels),
+`board.columns` (where a board has them: each cell's column, so that gaps
+show) and `board.wraps` (the joined edges), so it knows nothing of grids:
+several groups (planes) are drawn side by side, rows of different lengths (a
+circular board's centre, say) are centred, and a seam is marked with `:`
+beside the joined edges and a line under the board.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
     """
     board = game.variant.board
     groups = [_group_lines(game, rows, board.labels[i] if i < len(board.labels) else None,
-                           marks or {})
+                           marks or {}, board.columns[i] if board.columns else None)
               for i, rows in enumerate(board.layout)]
     titled = any(title for title, _ in groups)
     blocks: list[list[Text]] = []
@@ -73,6 +76,9 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
         line.rstrip()
         out.append_text(line)
         out.append("\n")
+    for axis in board.wraps:
+        out.append(f"{axis} wrap around: the last {axis[:-1]} is next to the first\n",
+                   style=STYLES["label"])
     if status:
         out.append("\n")
         out.append_text(_status(game))
@@ -81,9 +87,10 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
 
 def _group_lines(game: Game, rows: list[list[int]],
                  labels: tuple[str, list[str], list[str]] | None,
-                 marks: dict[int, str]) -> tuple[str, list[Text]]:
+                 marks: dict[int, str], columns: list[list[int]] | None = None
+                 ) -> tuple[str, list[Text]]:
     """One group (plane): its title and its lines, row labels at the left and
-    column labels underneath."""
+    column labels underneath; with `columns`, each cell in its own column."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
     variant = game.variant
 
@@ -98,14 +105,25 @@ def _group_lines(game: Game, rows: list[list[int]],
     checked_name = game.checked_cell()
     checked = variant.board.index[checked_name] if checked_name else None
     longest = max((len(row) for row in rows), default=0)
+    span = max((c + 1 for row in columns for c in row), default=0) if columns else longest
+    board = variant.board
+    seam = " :" if "files" in board.wraps else ""
     lines: list[Text] = []
+    if "ranks" in board.wraps:
+        lines.append(Text(" " * (label_width + len(seam) + 1) + ":" * (span * (width + 1) - 1)))
     for r, row in enumerate(rows):
         line = Text()
         label = row_labels[r] if r < len(row_labels) else ""
         line.append(label.rjust(label_width), style=STYLES["label"])
+        line.append(seam)
         # Shorter rows are centred: a hexagon's narrow ranks, a disk's centre.
-        line.append(" " * ((longest - len(row)) * (width + 1) // 2))
-        for cell, letter in zip(row, letters[r], strict=True):
+        if columns is None:
+            line.append(" " * ((longest - len(row)) * (width + 1) // 2))
+        at = 0
+        for c, (cell, letter) in enumerate(zip(row, letters[r], strict=True)):
+            if columns is not None:  # gaps where the row has none of its cells
+                line.append(" " * ((width + 1) * (columns[r][c] - at)))
+                at = columns[r][c] + 1
             line.append(" ")
             if cell == checked:
                 style = STYLES["check"]
@@ -116,9 +134,12 @@ def _group_lines(game: Game, rows: list[list[int]],
             else:
                 style = STYLES["white" if letter.isupper() else "black"]
             line.append(letter.center(width), style=style)
+        line.append(seam)
         lines.append(line)
+    if "ranks" in board.wraps:
+        lines.append(lines[0].copy())
     if col_labels:
-        footer = Text(" " * label_width)
+        footer = Text(" " * (label_width + len(seam)))
         for name in col_labels:
             footer.append(" ")
             footer.append(name.center(width), style=STYLES["label"])

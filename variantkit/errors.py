@@ -65,7 +65,10 @@ class DeclarationError(Exception):
     turns it into a located `Problem`; users never see this class.
     """
 
-    def __init__(self, message: str, rule: str) -> None:
+    def __init__(self, message: str, rule: str, where: YamlPath = ()) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
+        # Where the bad value sits below the node the catching stage knows
+        # (a board's `graph.lines.n[3]`, say), so the problem points at it.
+        self.where = where

@@ -346,7 +346,7 @@ def resolve(name_or_path: str) -> Path:
 
 # Keys that stand for one another: a child that writes one of them replaces
 # whichever the parent wrote (a board's topology; a piece's moves or Betza).
-ALTERNATIVES = ({"grid", "polar", "hex"}, {"moves", "betza"})
+ALTERNATIVES = ({"grid", "polar", "hex", "graph"}, {"moves", "betza"})
 
 
 def _merge(parent: Any, child: Any) -> Any:

@@ -4,8 +4,10 @@ Two layers.  `cell_geometry(board)` lays the cells out in the plane: one
 shape per cell (a square, an annular sector, a disk) and the coordinate
 labels.  The drawing is chosen by the type of the board's topology: grids
 are rows of squares (planes side by side), polar boards a disk of rings and
-sectors, and a topology with no drawing of its own gets rows of squares
-from `board.layout`, like the text drawing.  `render(game)` paints that
+sectors, hex boards hexagons, graph boards a disk per cell at its declared
+position with lines hinting its links, and a topology with no drawing of its
+own (or a graph without positions) gets rows of squares from `board.layout`,
+like the text drawing; the joined edges of a wrapped grid are marked.  `render(game)` paints that
 geometry: cell colours and highlights, labels, pieces, and a legend for
 pieces that have no chess glyph.
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 
 from variantkit.board.base import Board
+from variantkit.board.graph import GraphTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.game import Game
@@ -43,6 +46,7 @@ MARKED = "#4f8fe0"
 CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
+SEAM = "#c0392b"  # the joined edges of a wrapped board
 # The chess symbols a piece's `glyph:` may name: (White's outline, the filled one).
 GLYPHS = {
     "king": ("\u2654", "\u265a"), "queen": ("\u2655", "\u265b"), "rook": ("\u2656", "\u265c"),
@@ -180,7 +184,8 @@ Shape = Rect | Sector | Disk | Hexagon
 @dataclass(frozen=True)
 class Label:
     """Text centred on (x, y): a board `title`, a `coordinate` beside the
-    board, or a `tag` drawn over the cells on a small plate."""
+    board, a `tag` drawn over the cells on a small plate, or a cell's small
+    `name` inside it."""
 
     x: float
     y: float
@@ -199,6 +204,10 @@ class Geometry:
     width: float = 0.0
     height: float = 0.0
     piece: float = UNIT
+    # Lines drawn under the cells between linked cells ("orthogonal" or
+    # "diagonal"), and the joined edges of a wrapped board.
+    links: list[tuple[Point, Point, str]] = field(default_factory=list)
+    seams: list[tuple[Point, Point]] = field(default_factory=list)
 
 
 def cell_geometry(board: Board, *, flip: bool = False, facing: Collection[int] = ()) -> Geometry:
@@ -221,6 +230,7 @@ def _rows_of_squares(topology: object, board: Board, flip: bool,
     top = edge + (0.7 * u if titled else 0.0)
     shapes: dict[int, Shape] = {}
     labels: list[Label] = []
+    seams: list[tuple[Point, Point]] = []
     left = margin
     height = top
     for g, rows in enumerate(board.layout):
@@ -242,10 +252,15 @@ def _rows_of_squares(topology: object, board: Board, flip: bool,
             labels.append(Label(xs[c] + u / 2, bottom + 0.3 * u, name))
         if title:
             labels.append(Label(left + columns * u / 2, top - 0.45 * u, title, "title"))
-        left += columns * u + gap + margin
+        right = left + columns * u
+        if "files" in board.wraps:
+            seams += [((x, top), (x, bottom)) for x in (left, right)]
+        if "ranks" in board.wraps:
+            seams += [((left, y), (right, y)) for y in (top, bottom)]
+        left = right + gap + margin
         height = max(height, bottom)
     return Geometry([shapes[i] for i in range(board.size)], labels,
-                    width=left - gap - margin + edge, height=height + margin)
+                    width=left - gap - margin + edge, height=height + margin, seams=seams)
 
 
 # The drawing of each topology type; grids, and any topology without a
@@ -346,6 +361,33 @@ def _hex(topology: HexTopology, board: Board, flip: bool, facing: Collection[int
     return Geometry(shapes, labels, width=max(xs) + dx + margin, height=max(ys) + dy + margin)
 
 
+@_lay_out.register
+def _graph(topology: GraphTopology, board: Board, flip: bool,
+           facing: Collection[int]) -> Geometry:
+    """A disk per cell at its declared position, lines between linked cells
+    (solid orthogonal, dashed diagonal) and each cell's name under it.
+    Without a position for every cell: rows of squares."""
+    points = [topology.position(cell) for cell in range(board.size)]
+    placed = [p for p in points if p is not None]
+    if len(placed) < len(points):
+        return _rows_of_squares(topology, board, flip, facing)
+    links = topology.links()
+    lengths = [math.dist(placed[a], placed[b]) for a, b, _ in links]
+    spacing = min((d for d in lengths if d > 1e-9), default=1.0)
+    scale = (-1.0 if flip else 1.0) * UNIT / spacing
+    r = 0.42 * UNIT
+    xs = [x * scale for x, _ in placed]
+    ys = [-y * scale for _, y in placed]
+    margin = 0.25 * UNIT + r
+    dx, dy = margin - min(xs), margin - min(ys)
+    centres = [(x + dx, y + dy) for x, y in zip(xs, ys, strict=True)]
+    shapes: list[Shape] = [Disk(x, y, r) for x, y in centres]
+    labels = [Label(x, y + 0.72 * r, board.names[cell], "name")
+              for cell, (x, y) in enumerate(centres)]
+    return Geometry(shapes, labels, width=max(xs) + dx + margin, height=max(ys) + dy + margin,
+                    links=[(centres[a], centres[b], kind) for a, b, kind in links])
+
+
 # -- painting -------------------------------------------------------------------
 
 
@@ -388,8 +430,11 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         f'font-family="{FONT}">',
         f"<title>{_text(f'{variant.name}: {game.fen()}')}</title>",
         f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
-        '<g class="cells">',
     ]
+    out.extend(_lines("links", [(a, b, EDGE if kind == "orthogonal" else INK,
+                                 "" if kind == "orthogonal" else "4 3")
+                                for a, b, kind in geo.links], 1.5))
+    out.append('<g class="cells">')
     square = all(isinstance(shape, Rect) for shape in geo.shapes)
     palette = PALETTES[3 if max(board.colours, default=0) >= 2 else 2]
     for cell, shape in enumerate(geo.shapes):
@@ -407,6 +452,7 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     out.append("</g>")
     if square:
         out.extend(_frames(board, geo))
+    out.extend(_lines("seams", [(a, b, SEAM, "6 4") for a, b in geo.seams], 4.0))
     out.extend(_labels(geo))
     out.append('<g class="pieces">')
     for cell, code in enumerate(game.cells):
@@ -432,10 +478,23 @@ def _frames(board: Board, geo: Geometry) -> list[str]:
     return out
 
 
+def _lines(role: str, lines: list[tuple[Point, Point, str, str]], width: float) -> list[str]:
+    """A group of straight lines: (from, to, colour, dash pattern or "")."""
+    if not lines:
+        return []
+    out = [f'<g class="{role}" stroke-width="{_num(width)}">']
+    for (x1, y1), (x2, y2), colour, dash in lines:
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                   f'stroke="{colour}"{dashes}/>')
+    out.append("</g>")
+    return out
+
+
 def _labels(geo: Geometry) -> list[str]:
     out = ['<g class="labels" text-anchor="middle">']
     for label in geo.labels:
-        size = {"title": 0.32, "coordinate": 0.3, "tag": 0.22}[label.role] * UNIT
+        size = {"title": 0.32, "coordinate": 0.3, "tag": 0.22, "name": 0.16}[label.role] * UNIT
         weight = ' font-weight="bold"' if label.role == "title" else ""
         if label.role == "tag":
             w, h = max(len(label.text), 1) * 0.62 * size + 0.3 * size, 1.3 * size

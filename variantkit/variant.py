@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from variantkit.board import Board, GridTopology, HexTopology, PolarTopology
+from variantkit.board import Board, GridTopology, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game
@@ -254,29 +254,16 @@ class Variant:
         try:
             return build()
         except DeclarationError as exc:
-            problem = self.document.problem(path, exc.message, exc.rule)
+            problem = self.document.problem(path + exc.where, exc.message, exc.rule)
             if problem not in self.problems:
                 self.problems.append(problem)
             return None
 
     def _build_board(self, spec: dict[str, Any]) -> Board:
-        if "grid" in spec:
-            g = spec["grid"]
-            board = GridTopology(g["files"], g["ranks"], g.get("planes", 1),
-                                 g.get("plane-names")).build()
-        elif "polar" in spec:
-            p = spec["polar"]
-            sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
-            through = p.get("through-centre", {})
-            board = PolarTopology(
-                sectors, [str(r) for r in p["rings"]], p.get("centre"),
-                p.get("cell-name", "{sector}{ring}"),
-                through.get("orthogonal", "straight"),
-                through.get("diagonal", "opposite-then-same-sense")).build()
-        elif "hex" in spec:
-            board = HexTopology(spec["hex"]["side"]).build()
-        else:
-            raise DeclarationError("the board needs a topology: grid, polar or hex", "bad-board")
+        board = build_board(spec)
+        for message, rule in board.notes:
+            self.problems.append(self.document.problem(("board",), message, rule,
+                                                       severity="warning"))
         for name, region in spec.get("regions", {}).items():
             self._located(("board", "regions", name), partial(board.add_regions, {name: region}))
         return board
@@ -293,7 +280,7 @@ class Variant:
             self.problems.append(self.document.problem(
                 ("sides", side, "forward"), f"unknown direction '{forward}'",
                 "unknown-direction"))
-            return default
+            return default if default in names else None
         return forward
 
     def _check_pieces(self, declared: dict[str, Any]) -> None:
@@ -553,22 +540,24 @@ def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple
     """A castling move from its four cells: the cells to keep empty and the
     cells the king may not be attacked on follow from the lines between them."""
     (k0, k1), (r0, r1) = king, rook
-    home = set(segment(board, k0, r0))
+    home = set(segment(board, k0, r0, k1))
     landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
     span = set()
     for a in landing:
         for b in landing:
-            span |= set(segment(board, a, b))
+            span |= set(segment(board, a, b, k1))
     empty = (home | span) - {k0, r0}
-    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1) if c != k0]
+    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0]
     return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
                     rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
                     need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
 
 
-def segment(board: Board, a: int, b: int) -> list[int]:
+def segment(board: Board, a: int, b: int, towards: int) -> list[int]:
     """The cells of the shortest line of the board from `a` to `b`, both
-    included: the topology's own lines, so it works on any board."""
+    included: the topology's own lines, so it works on any board.  Where
+    two lines are as short (both ways round a cylinder), the one through
+    `towards` (the king's destination) is taken."""
     if a == b:
         return [a]
     topology = board.topology
@@ -578,7 +567,7 @@ def segment(board: Board, a: int, b: int) -> list[int]:
         raise DeclarationError(
             f"{board.names[a]} and {board.names[b]} are not on one straight line",
             "castling-line")
-    return [a, *min(paths, key=len)]
+    return [a, *min(paths, key=lambda path: (len(path), towards not in path))]
 
 
 def project(board: Board, cell: int, onto: int) -> int:

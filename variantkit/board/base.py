@@ -22,6 +22,10 @@ class Topology(Protocol):
     names from the YAML file into keys (`directions`) and keys into rays.
     """
 
+    # Whether [x, y] vectors are offsets in files and ranks and the grid's
+    # relative words hold: what Betza notation expands to.
+    grid_like: bool
+
     def directions(self, spec: Any, forward: str | None) -> list[Any]:
         """Direction keys for one YAML direction item, for a side whose
         forward direction is `forward` (None where the board has none)."""
@@ -56,11 +60,19 @@ class Topology(Protocol):
 class Flat:
     """For topologies without planes: no cell has a plane to leave."""
 
+    grid_like = False
+
     def plane_of(self, cell: int) -> int | None:
         return None
 
     def shift_plane(self, cell: int, planes: int) -> int | None:
         return None
+
+
+def is_pair(x: Any) -> bool:
+    """Whether a YAML value is a pair of integers, such as a leap's [a, b]."""
+    return isinstance(x, list) and len(x) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in x)
 
 
 def unknown_direction(spec: Any, board_kind: str, families: list[str],
@@ -91,10 +103,22 @@ class Board:
     labels: list[tuple[str, list[str], list[str]]]
     topology: Topology
     regions: dict[str, int] = field(default_factory=dict)
+    # The edges joined into seams ("files": left to right, "ranks": top to
+    # bottom), for drawings to mark.
+    wraps: tuple[str, ...] = ()
+    # For drawing rows with gaps: the column of each cell of `layout`
+    # (None: rows are drawn centred).
+    columns: list[list[list[int]]] | None = None
+    # (message, rule) pairs a topology found odd but not wrong: warnings.
+    notes: list[tuple[str, str]] = field(default_factory=list)
     index: dict[str, int] = field(init=False)  # name -> cell, from `names`
 
     def __post_init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.names)}
+
+    def note(self, message: str, rule: str) -> None:
+        """Record something odd but not wrong, reported as a warning."""
+        self.notes.append((message, rule))
 
     @property
     def size(self) -> int:

@@ -22,6 +22,10 @@ White's side (forward +rank) and mirrored, for a side whose forward has a
 negative component, in each such axis: forward `s-down` mirrors both the rank
 and the plane, for a side that advances towards lower ranks and planes.
 
+`wrap` joins opposite edges: `files` (a cylinder: the file after the last
+is the first), `ranks`, or `both` (a torus).  Lines, steps and leaps then go
+across the seam; a line stops before it would come back to its own cell.
+
 `leap: [a, b]` is every (+-a, +-b) and (+-b, +-a) offset in the plane;
 `leap: [a, b, c]` is every permutation of (a, b, c) with every sign, in space
 (`[0, 1, 2]`: the 24 jumps of a knight in any plane through its cell).
@@ -78,14 +82,25 @@ def _add(a: Vector, b: Vector) -> Vector:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
+WRAPS: dict[str, tuple[str, ...]] = {
+    "none": (), "files": ("files",), "ranks": ("ranks",), "both": ("files", "ranks")}
+
+
 class GridTopology:
-    """Rectangular boards, one or more planes."""
+    """Rectangular boards, one or more planes, optionally wrapped."""
+
+    grid_like = True
 
     def __init__(self, files: int, ranks: int, planes: int = 1,
-                 plane_names: list[str] | None = None) -> None:
+                 plane_names: list[str] | None = None, wrap: str = "none") -> None:
         if files > 26:
             raise DeclarationError("a grid has at most 26 files (a-z)", "board-size")
         self.files, self.ranks, self.planes = files, ranks, planes
+        self.wraps = WRAPS[wrap]
+        for axis, count in (("files", files), ("ranks", ranks)):
+            if axis in self.wraps and count < 3:
+                raise DeclarationError(
+                    f"wrapped {axis} need at least 3 of them, got {count}", "board-size")
         names = plane_names or list(string.ascii_uppercase[:planes])
         if len(names) != planes or len(set(names)) != planes:
             raise DeclarationError(
@@ -94,6 +109,10 @@ class GridTopology:
 
     # -- cells ---------------------------------------------------------------
     def _index(self, f: int, r: int, p: int) -> int | None:
+        if "files" in self.wraps:
+            f %= self.files
+        if "ranks" in self.wraps:
+            r %= self.ranks
         if 0 <= f < self.files and 0 <= r < self.ranks and 0 <= p < self.planes:
             return (p * self.ranks + r) * self.files + f
         return None
@@ -125,11 +144,18 @@ class GridTopology:
         ranks = [str(r + 1) for r in reversed(range(self.ranks))]
         labels = [(f"plane {name}" if name else "", ranks, files) for name in self.plane_names]
         return Board(names=names, coords=coords, graph=graph, colours=colours,
-                     layout=layout, labels=labels, topology=self)
+                     layout=layout, labels=labels, topology=self, wraps=self.wraps)
 
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
         return list(NAMED)
+
+    def single_directions(self) -> dict[str, tuple[Vector, str, str]]:
+        """Each single-step name: its key, its kind (orthogonal when one
+        coordinate changes) and its opposite's name."""
+        by_vector = {v: name for name, v in NAMED.items()}
+        return {name: (v, "orthogonal" if sum(map(abs, v)) == 1 else "diagonal",
+                       by_vector[_negate(v)]) for name, v in NAMED.items()}
 
     def _orient(self, v: Vector, forward: str | None) -> Vector:
         """Map a vector written from White's side (forward = +rank) onto a
@@ -187,19 +213,19 @@ class GridTopology:
         while True:
             f, r, p = f + direction[0], r + direction[1], p + direction[2]
             nxt = self._index(f, r, p)
-            if nxt is None:
+            if nxt is None or nxt == cell:  # off the board, or round to the start
                 break
             out.append(nxt)
         return [tuple(out)] if out else []
 
     def leaps(self, cell: int, spec: Any, forward: str | None) -> list[int]:
         f, r, p = self._coords(cell)
-        targets = []
+        targets: dict[int, None] = {}  # across a seam two jumps may land alike
         for v in self._leap_vectors(spec, forward):
             t = self._index(f + v[0], r + v[1], p + v[2])
             if t is not None and t != cell:
-                targets.append(t)
-        return targets
+                targets[t] = None
+        return list(targets)
 
     def _leap_vectors(self, spec: Any, forward: str | None) -> set[Vector]:
         if all(isinstance(x, int) for x in spec):
@@ -216,6 +242,11 @@ class GridTopology:
         f = cell % self.files
         rest = cell // self.files
         return f, rest % self.ranks, rest // self.ranks
+
+    def position(self, cell: int) -> tuple[float, float]:
+        """Where a cell is drawn as part of a graph: planes side by side."""
+        f, r, p = self._coords(cell)
+        return float(f + p * (self.files + 1)), float(r)
 
     def plane_of(self, cell: int) -> int | None:
         return self._coords(cell)[2] if self.planes > 1 else None

@@ -37,11 +37,12 @@ For drawing, each row is labelled with the name of its first cell.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Flat, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -145,9 +146,19 @@ class HexTopology(Flat):
         return Board(names=names, coords=list(self.coords), graph=graph, colours=colours,
                      layout=[rows], labels=[("", row_labels, files)], topology=self)
 
+    def position(self, cell: int) -> tuple[float, float]:
+        """Where a cell is drawn as part of a graph: neighbours one apart."""
+        q, r = self.coords[cell]
+        return q * math.sqrt(3) / 2, r + q / 2
+
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
         return list(CLOCKWISE)
+
+    def single_directions(self) -> dict[str, tuple[Vector, str, str]]:
+        """Each of the twelve names: its key, its kind and its opposite's name."""
+        return {name: (NAMED[name], "orthogonal" if name in ORTHOGONAL else "diagonal",
+                       CLOCKWISE[(i + 6) % 12]) for i, name in enumerate(CLOCKWISE)}
 
     def directions(self, spec: Any, forward: str | None) -> list[Vector]:
         if isinstance(spec, list):
@@ -205,7 +216,7 @@ class HexTopology(Flat):
         return list(targets)
 
     def _leap_vectors(self, spec: Any, forward: str | None) -> list[Vector]:
-        if _is_pair(spec):
+        if is_pair(spec):
             a, b = spec
             out: dict[Vector, None] = {}
             for i, name in enumerate(FAMILIES["orthogonal"]):
@@ -214,7 +225,7 @@ class HexTopology(Flat):
                     second = ORTHOGONAL[FAMILIES["orthogonal"][(i + turn) % 6]]
                     out[(a * first[0] + b * second[0], a * first[1] + b * second[1])] = None
             return list(out)
-        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+        if isinstance(spec, list) and spec and all(is_pair(v) for v in spec):
             return [self._orient((v[0], v[1]), forward) for v in spec]
         raise DeclarationError(
             f"a hex leap is [a, b] (a orthogonal steps, then b at 60 degrees) or a list "
@@ -250,8 +261,3 @@ class HexTopology(Flat):
         if not isinstance(x, int) or not 1 <= x < 2 * self.side:
             raise DeclarationError(f"no rank '{x}' on this board", "unknown-cell")
         return int(x)
-
-
-def _is_pair(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in x)

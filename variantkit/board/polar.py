@@ -10,12 +10,13 @@ on to the opposite sector, so a line can branch: `rays` returns every branch.
 
 from __future__ import annotations
 
+import math
 import string
 from typing import Any
 
 import networkx as nx
 
-from variantkit.board.base import Board, Flat, Ray, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -123,9 +124,24 @@ class PolarTopology(Flat):
         return Board(names=list(self.names), coords=coords, graph=graph, colours=colours,
                      layout=[layout], labels=[("", rows, list(self.sectors))], topology=self)
 
+    def position(self, cell: int) -> tuple[float, float]:
+        """Where a cell is drawn as part of a graph: rings round the centre,
+        the outer one widest, sectors clockwise from the top."""
+        if cell == self.centre_index:
+            return 0.0, 0.0
+        ring, sector = self._coords(cell)
+        radius, angle = self.depth - ring + 0.5, math.tau * (sector + 0.5) / self.n
+        return radius * math.sin(angle), radius * math.cos(angle)
+
     # -- directions ----------------------------------------------------------
     def forward_names(self) -> list[str]:
         return list(NAMED)
+
+    def single_directions(self) -> dict[str, tuple[str, str, str]]:
+        """Each name: its key (the name), its kind and its opposite's name."""
+        by_step = {step: name for name, step in NAMED.items()}
+        return {name: (name, "orthogonal" if name in FAMILIES["orthogonal"] else "diagonal",
+                       by_step[(-dr, -ds)]) for name, (dr, ds) in NAMED.items()}
 
     def directions(self, spec: Any, forward: str | None) -> list[str]:
         """Direction keys are the direction names themselves (`"in-cw"`)."""
@@ -196,11 +212,11 @@ class PolarTopology(Flat):
         return list(targets)
 
     def _leap_vectors(self, spec: Any) -> set[tuple[int, int]]:
-        if _is_pair(spec):
+        if is_pair(spec):
             a, b = spec
             return {(sx * x, sy * y) for x, y in ((a, b), (b, a))
                     for sx in (1, -1) for sy in (1, -1)}
-        if isinstance(spec, list) and spec and all(_is_pair(v) for v in spec):
+        if isinstance(spec, list) and spec and all(is_pair(v) for v in spec):
             return {(v[0], v[1]) for v in spec}
         raise DeclarationError(
             f"a polar leap is [rings, sectors] or a list of [rings, sectors] vectors, "
@@ -238,8 +254,3 @@ class PolarTopology(Flat):
         if bad:
             raise DeclarationError(f"no {label} {', '.join(bad)} on this board", "unknown-cell")
         return [names.index(x) for x in wanted]
-
-
-def _is_pair(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in x)
