@@ -123,17 +123,17 @@ def test_strato_knight_from_ab1_lands_on_every_plane() -> None:
     result = run("explain", "strato", "N", "--cell", "Ab1")
     assert destinations(result) == {
         "*": ["Aa3", "Ac3", "Ad2"],                           # in the plane
-        "o": ["Ba3", "Bc3", "Bd2", "Ca3", "Cc3", "Cd2"],      # plane changes never capture
+        "+": ["Ba3", "Bc3", "Bd2", "Ca3", "Cc3", "Cd2"],      # plane changes never capture
     }
     assert "plane A" in result.output and "plane C" in result.output
 
 
 def test_pawn_marks_moves_captures_and_first_moves() -> None:
     result = run("explain", "chess", "pawn", "--cell", "e2")
-    assert destinations(result) == {"o": ["e3"], "x": ["d3", "f3"], "i": ["e4"]}
-    assert "3 . . . x o x . ." in result.output
+    assert destinations(result) == {"+": ["e3"], "#": ["d3", "f3"], "^": ["e4"]}
+    assert "3 . . . # + # . ." in result.output
     black = run("explain", "chess", "p", "--cell", "e7")
-    assert destinations(black) == {"o": ["e6"], "x": ["d6", "f6"], "i": ["e5"]}
+    assert destinations(black) == {"+": ["e6"], "#": ["d6", "f6"], "^": ["e5"]}
     assert black.output.startswith("black pawn (p) on e7")
 
 
@@ -152,7 +152,7 @@ def test_fen_shows_the_real_legal_moves() -> None:
     fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"
     result = run("explain", "chess", "P", "--fen", fen, "--cell", "e5")
     assert result.exit_code == 0, result.output
-    assert destinations(result) == {"o": ["e6"], "x": ["d6"]}  # en passant is a capture
+    assert destinations(result) == {"+": ["e6"], "#": ["d6"]}  # en passant is a capture
     pinned = run("explain", "chess", "N", "--fen", "4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1")
     assert pinned.output.rstrip().endswith("0 destinations")  # pinned; no --cell needed
 
@@ -170,3 +170,14 @@ def test_explain_mistakes_exit_1(args: list[str], message: str) -> None:
     assert result.exit_code == 1
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_marks_never_read_as_piece_letters() -> None:
+    # Black's pieces are lower-case letters, among them any x, o or i a
+    # variant may use: the marks are never letters, so a drawing stays readable.
+    result = run("explain", "chess", "Q", "--cell", "d1", "--fen",
+                 "4k3/8/8/8/8/3p4/8/3QK3 w - - 0 1")
+    board = result.output.split("\n\n")[1]
+    symbols = {s for line in board.splitlines()[:-1] for s in line.split()[1:]}
+    assert symbols - {"."} == {"k", "Q", "K", "+", "#"}
+    assert not any(mark.isalpha() for mark in destinations(result))

@@ -50,7 +50,7 @@ def assert_user_error(result: Result, code: int = 1) -> None:
 def test_list_shows_bundled_variants_with_descriptions() -> None:
     result = run("list")
     assert result.exit_code == 0
-    assert {"chess", "trice"} <= {line.split()[0] for line in lines(result)}
+    assert {"chess", "trice"} <= {line.split()[0] for line in lines(result) if line}
     assert variantkit.load("trice").description in result.output
 
 
@@ -252,3 +252,12 @@ def test_python_dash_m() -> None:
                             capture_output=True, text=True, check=False, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "chess" in result.stdout and "trice" in result.stdout
+
+
+def test_list_shows_the_examples_of_a_checkout() -> None:
+    result = run("list")
+    examples = sorted((Path(__file__).parent.parent / "examples").glob("*.yaml"))
+    for path in examples:
+        assert variantkit.load(path).description in result.output
+    assert "examples/losalamos.yaml" in result.output or str(examples[0]) in result.output
+    assert "Examples load by path: variantkit show " in result.output

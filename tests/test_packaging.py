@@ -18,3 +18,12 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     data = config["tool"]["setuptools"]["package-dir"]
     assert (ROOT / data["variantkit.variants"] / "chess.yaml").is_file()
     assert (ROOT / data["variantkit.schemas"] / "variant.schema.json").is_file()
+
+
+def test_the_licence_is_an_spdx_string_for_a_setuptools_that_reads_it() -> None:
+    # A `license = {text = ...}` table makes setuptools 77 and later print a
+    # screenful of deprecation warnings on every install (`make demo`).
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["project"]["license"] == "MIT"
+    assert "setuptools>=77" in config["build-system"]["requires"]
+    assert all((ROOT / name).is_file() for name in config["project"]["license-files"])

@@ -43,9 +43,11 @@ def assert_round_trip(game: Game) -> str:
 
 @pytest.mark.parametrize("name, moves", [*LINES.items(), ("strato", STRATO_PROMOTION)])
 def test_scripted_lines_round_trip(name: str, moves: str) -> None:
-    text = assert_round_trip(played(name, moves))
+    game = played(name, moves)
+    text = assert_round_trip(game)
     assert f'[Variant "{name}"]' in text and "[FEN " not in text
-    assert moves.split()[-1] in text
+    last = game.pop()
+    assert game.san(last) in text.split()
 
 
 @pytest.mark.parametrize("name", one_per_board())
@@ -64,8 +66,9 @@ def test_layout() -> None:
     head, moves = text.split("\n\n")
     assert head.splitlines() == [
         '[Event "a \\"quoted\\" \\\\"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]',
-        '[White "Ann"]', '[Black "?"]', '[Result "0-1"]', '[Variant "chess"]']
-    assert moves == "1. f2f3 e7e5 2. g2g4 d8h4 0-1\n"
+        '[White "Ann"]', '[Black "?"]', '[Result "0-1"]', '[Variant "chess"]',
+        '[Termination "normal"]']
+    assert moves == "1. f3 e5 2. g4 Qh4# {black wins by checkmate} 0-1\n"
     assert parse_pgn(text)[0].tags["Event"] == 'a "quoted" \\'
     assert parse_pgn(text)[0].result == "0-1"
     # Long games wrap at 80 columns.
@@ -80,9 +83,9 @@ def test_fen_tag() -> None:
     game = played("chess", "g8h8 a1a8", fen)
     text = assert_round_trip(game)
     assert '[SetUp "1"]' in text and f'[FEN "{fen}"]' in text
-    assert "1... g8h8 2. a1a8 1-0" in text
+    assert "1... Kh8 2. Ra8# {white wins by checkmate} 1-0" in text
     promotion = played("chess", "a7a8q h7g6", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
-    assert "1. a7a8q h7g6 *" in assert_round_trip(promotion)
+    assert "1. a8=Q Kg6 *" in assert_round_trip(promotion)
 
 
 def test_reader_skips_comments_nags_and_variations() -> None:
@@ -110,7 +113,8 @@ def test_variant_given_and_default() -> None:
 @pytest.mark.parametrize("text, message", [
     ("1. e2e4 e7e5 2. e2e5 *", r"move 2\. e2e5: illegal move 'e2e5'"),
     ("1. e2e4 e7e5 2. g1f3 e7e6 *", r"move 2\.\.\. e7e6: .*black has no legal move from e7"),
-    ("1. Nf3 *", r"move 1\. Nf3: 'Nf3' is not a move here"),
+    ("1. Nf5 *", r"move 1\. Nf5: illegal move 'Nf5'; the legal knight moves are Na3, Nc3"),
+    ("1. Zz9 *", r"move 1\. Zz9: 'Zz9' is not a move here: expected SAN such as"),
     ("1. e7e8 *", r"move 1\. e7e8"),
     ("1. e2e4 { never closed", r"unclosed comment '\{' after move 1 \(e2e4\)"),
     ("1. e2e4 (1. d2d4 *", r"unclosed variation"),
@@ -126,3 +130,38 @@ def test_bad_pgn(text: str, message: str) -> None:
     with pytest.raises(PgnError, match=message):
         read_pgn(text)
     assert issubclass(PgnError, ValueError)
+
+
+def test_python_chess_reads_our_chess_pgn_and_we_read_its() -> None:
+    import io
+
+    import chess.pgn
+
+    game = played("chess", "f2f3 e7e5 g2g4 d8h4")
+    text = write_pgn(game, White="Ann")
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    assert [m.uci() for m in theirs.mainline_moves()] == [str(m) for m in game.move_stack]
+    assert theirs.headers["Termination"] == "normal" and theirs.headers["Result"] == "0-1"
+    assert theirs.end().board().fen() == game.fen()
+    # A longer engine game with castling, captures and checks, both ways.
+    engine_game = variantkit.load("chess").new_game()
+    engine = Engine(engine_game.variant)
+    for _ in range(24):
+        if engine_game.outcome():
+            break
+        engine_game.push(engine.best_move(engine_game, depth=1))
+    theirs = chess.pgn.read_game(io.StringIO(write_pgn(engine_game)))
+    assert theirs is not None and not theirs.errors
+    assert theirs.end().board().fen() == engine_game.fen()
+    exported = theirs.accept(chess.pgn.StringExporter(headers=True))
+    assert read_pgn(exported).fen() == engine_game.fen()
+
+
+def test_termination_tag() -> None:
+    going = write_pgn(played("chess", "e2e4"))
+    assert '[Termination "unterminated"]' in going and going.rstrip().endswith("1. e4 *")
+    resigned = write_pgn(played("chess", "e2e4"), Result="0-1")
+    assert '[Termination "normal"]' in resigned
+    assert '[Termination "adjudication"]' in write_pgn(played("chess", "e2e4"),
+                                                        Termination="adjudication")

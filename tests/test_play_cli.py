@@ -32,7 +32,7 @@ def test_scripted_game(tmp_path: Path) -> None:
     assert "illegal move 'e7e8': white has no legal move from e7" in out
     assert "'nonsense' is not a move here" in out
     assert "undo    take back" in out                                 # help
-    assert "a2a3 a2a4 b1a3" in out                                    # moves
+    assert "Na3 Nc3 Nf3 Nh3 a3 a4 b3" in out                          # moves
     assert "Taken back: " in out and " and e2e4." in out              # undo
     assert "\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n" in out  # fen
     assert "Black plays " in out
@@ -53,11 +53,12 @@ def test_engine_moves_first_and_input_ends() -> None:
 
 
 def test_game_over_is_announced() -> None:
-    result = run("play", "chess", "--fen", MATE_IN_ONE, input="a1a8\n")
-    assert result.exit_code == 0
-    assert "Game over: white wins by checkmate." in result.output
+    for entry in ("a1a8", "Ra8#", "Ra8"):  # move strings and SAN
+        result = run("play", "chess", "--fen", MATE_IN_ONE, input=f"{entry}\n")
+        assert result.exit_code == 0
+        assert "Game over: white wins by checkmate." in result.output
     result = run("play", "chess", "--fen", MATE_IN_ONE, "--as", "black", "--time", "0.2")
-    assert "White plays a1a8" in result.output
+    assert "White plays Ra8#" in result.output
     assert "Game over: white wins by checkmate." in result.output
 
 

@@ -24,6 +24,7 @@ from click.testing import CliRunner, Result
 import variantkit
 from variantkit.cli import cli
 from variantkit.game import Game
+from variantkit.pieces import type_of
 from variantkit.render import Disk, Hexagon, Rect, Sector, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -287,3 +288,54 @@ def test_png_is_not_blank(name: str) -> None:
     assert len(set(empty)) >= 3  # background and at least two cell colours
     changed = sum(a != b for a, b in zip(full, empty, strict=True))
     assert changed > 0.01 * len(full)  # the pieces show
+
+
+# --- piece figures ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", VARIANTS, ids=ids)
+def test_pieces_are_paths_not_font_glyphs(name: str) -> None:
+    game = start(name)
+    svg = render(game)
+    assert not re.search(r"&#(98(1[2-9]|2[0-3]));", svg)  # no chess symbols from a font
+    for element in pieces(ET.fromstring(svg)).values():
+        letter = element.attrib["data-piece"]
+        kind = game.variant.pieces.types[
+            type_of(game.variant.code_of_letter(letter) or 0)]
+        texts = list(element.iter(f"{SVG}text"))
+        if kind.glyph is None:
+            assert [t.text for t in texts] == [letter.upper()]  # a lettered disc
+        else:
+            assert not texts and list(element.iter(f"{SVG}path"))
+
+
+def test_every_figure_is_drawn_and_named_in_the_schema() -> None:
+    import json
+
+    from variantkit.render import GLYPHS, figure
+    def glyph_enums(node: object) -> list[set[str]]:
+        if isinstance(node, dict):
+            found = [set(node["glyph"]["enum"])] if "enum" in node.get("glyph", {}) else []
+            return found + [e for value in node.values() for e in glyph_enums(value)]
+        return [e for value in node for e in glyph_enums(value)] if isinstance(node, list) \
+            else []
+
+    schema = json.loads((EXAMPLES.parent / "schemas" / "variant.schema.json").read_text())
+    assert glyph_enums(schema) == [set(GLYPHS)]
+    for name in GLYPHS:
+        for black in (False, True):
+            drawing = (f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+                       f'<rect width="100" height="100" fill="#808080"/>'
+                       f'<g transform="translate(50 50)">{figure(name, 90, black)}</g></svg>')
+            pixels = rasterise(drawing)
+            dark = sum(max(p) < 60 for p in pixels)
+            light = sum(min(p) > 200 for p in pixels)
+            # White's figures: a white body in a black outline; Black's: a black body.
+            assert (light > 150 and dark > 30) if not black else dark > 500, (name, black)
+
+
+def test_stacked_planes_alternate_colours_in_all_three_coordinates() -> None:
+    fills = {e.attrib["data-cell"]: e.attrib["fill"]
+             for e in cell_shapes(ET.fromstring(render(start(str(EXAMPLES / "raumschach.yaml")))))}
+    assert fills["Aa1"] != fills["Ba1"] == fills["Ab1"] == fills["Aa2"] != fills["Ca1"]
+    assert fills["Aa1"] == fills["Bb1"] == fills["Ca1"] == fills["Bc2"]

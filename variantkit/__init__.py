@@ -9,8 +9,8 @@
 
 The pipeline, one module a stage: `loader` (YAML, schema) -> `board` (cell
 graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `game` and
-`outcome` (position engine) -> `notation` (position and move strings) ->
-`cli`.
+`outcome` (position engine) -> `notation` and `san` (position strings, move
+strings, standard algebraic notation) -> `cli`.
 """
 
 from __future__ import annotations

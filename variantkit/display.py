@@ -147,6 +147,11 @@ def _group_lines(game: Game, rows: list[list[int]],
     return title, lines
 
 
+def status_line(game: Game) -> str:
+    """The side to move, check or the result, and the position string, as plain text."""
+    return _status(game).plain.rstrip("\n")
+
+
 def _status(game: Game) -> Text:
     """Side to move, check or the game's end, and the position string."""
     status = Text(f"{game.turn.capitalize()} to move")

@@ -11,6 +11,7 @@ public `Move` value carries cell names for people.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -55,6 +56,46 @@ class Outcome(NamedTuple):
         return f"{who} by {self.reason.replace('-', ' ')}"
 
 
+class LegalMoves:
+    """A live view of a game's legal moves (see `Game.legal_moves`)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __call__(self) -> list[Move]:
+        """The legal moves as a list (the call form of earlier versions)."""
+        game = self._game
+        return [game._public(m) for m in game._legal()]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self())
+
+    def __len__(self) -> int:
+        return len(self._game._legal())
+
+    def count(self) -> int:
+        """How many legal moves there are."""
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return bool(self._game._legal())
+
+    def __contains__(self, move: object) -> bool:
+        """Whether a `Move` or a move string is legal here."""
+        if isinstance(move, Move) and move.promotion:
+            move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn)
+        if not isinstance(move, Move | str):
+            return False
+        return str(move) in {str(m) for m in self()}
+
+    def __repr__(self) -> str:
+        """`<LegalMoves (Na3, Nc3, ...)>`: the moves in SAN, as python-chess shows them."""
+        from variantkit.san import legal_san
+        return f"<LegalMoves ({', '.join(legal_san(self._game))})>"
+
+
 class Game:
     """A position of a variant with its move history."""
 
@@ -88,9 +129,12 @@ class Game:
         """The side to move: 'white' or 'black'."""
         return SIDES[self.stm]
 
-    def legal_moves(self) -> list[Move]:
-        """The legal moves in this position."""
-        return [self._public(m) for m in self._legal()]
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves in this position, as python-chess's
+        `board.legal_moves`: iterate it, `len()` or `count()` it, test
+        `move in game.legal_moves`; calling it (`game.legal_moves()`) gives a list."""
+        return LegalMoves(self)
 
     def push(self, move: Move | str) -> Move:
         """Play a legal move, given as a `Move` or a move string."""
@@ -98,6 +142,23 @@ class Game:
         public = self._public(internal)
         self._make(internal)
         return public
+
+    def san(self, move: Move | str) -> str:
+        """A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`,
+        `e8=Q+`, `D~g2`); see `variantkit.san`."""
+        from variantkit.san import san
+        return san(self, move)
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move that SAN or a move string names; raises `IllegalMoveError`."""
+        from variantkit.san import parse_san
+        return parse_san(self, text)
+
+    def push_san(self, text: str) -> Move:
+        """Play a move given in SAN (or as a move string); returns the `Move`."""
+        move = self.parse_san(text)
+        self.push(move)
+        return move
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
@@ -126,6 +187,19 @@ class Game:
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
+
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is in check and has no legal move."""
+        return self.is_check() and not self._legal()
+
+    def is_stalemate(self) -> bool:
+        """Whether the side to move is not in check and has no legal move
+        (what that means for the result is the variant's `end.stalemate`)."""
+        return not self.is_check() and not self._legal()
+
+    def is_game_over(self) -> bool:
+        """Whether the game has ended: `outcome()` is not None."""
+        return self.outcome() is not None
 
     def piece_at(self, cell: str) -> str | None:
         """The FEN letter on a cell (uppercase White), or None."""
@@ -164,6 +238,41 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.name} {self.fen()!r}>"
+
+    def __str__(self) -> str:
+        """The board as text, as `variantkit show` draws it (without the status lines)."""
+        from variantkit.display import board_renderable
+        return board_renderable(self, status=False).plain.rstrip("\n")
+
+    def _repr_svg_(self) -> str:
+        """The board in a notebook (Jupyter calls this)."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The board in a notebook, with the side to move, check or the
+        result, and the position string under it."""
+        from html import escape
+
+        from variantkit.display import status_line
+        return (f'<div class="variantkit">{self.svg()}<pre>'
+                f"{escape(status_line(self))}</pre></div>")
+
+    # -- internal API for the notation stage and the faces -------------------
+    def legal_internal(self) -> list[InternalMove]:
+        """The legal moves as internal tuples (from, to, promotion, kind, extra)."""
+        return self._legal()
+
+    def public_move(self, move: InternalMove) -> Move:
+        """The `Move` of an internal move tuple."""
+        return self._public(move)
+
+    def make_internal(self, move: InternalMove) -> None:
+        """Play a legal internal move (one `legal_internal` gave)."""
+        self._make(move)
+
+    def unmake_internal(self) -> None:
+        """Take back the last move."""
+        self._unmake()
 
     # -- placing pieces (used by the position-string reader) -----------------
     def place(self, cell: int, code: int) -> None:

@@ -1,12 +1,16 @@
 """Games as PGN (Portable Game Notation), for any variant.
 
-Moves are written as the library's move strings (`e2e4`, `Ae1Bg1`, `f1~g2`,
-`h2i1h`), numbered `1. e2e4 e7e5 2. ...`, after the seven standard tags
-(Event, Site, Date, Round, White, Black, Result) and a `Variant` tag; a game
-that does not start from the variant's setup also gets `SetUp "1"` and
-`FEN`.  Reading skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation
-marks (`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on
-the variant named by the `Variant` tag (chess when there is none) or on the
+Moves are written in standard algebraic notation (`Nf3`, `O-O`, `e8=Q+`,
+`D~g2`; see `variantkit.san`), numbered `1. e4 e5 2. ...`, after the seven
+standard tags (Event, Site, Date, Round, White, Black, Result), a `Variant`
+tag and a `Termination` tag (`normal` for a game that ended, `unterminated`
+for one that goes on); a game that does not start from the variant's setup
+also gets `SetUp "1"` and `FEN`.  A finished game's outcome is also given in
+words, in a comment before the result (`{black wins by checkmate}`).
+Reading accepts SAN and the library's move strings (`e2e4`, `Ae1Bg1`,
+`f1~g2`), skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation marks
+(`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on the
+variant named by the `Variant` tag (chess when there is none) or on the
 variant given.
 
     >>> import variantkit
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import Game
 from variantkit.loader import bundled_hint, bundled_names
+from variantkit.san import san_moves
 from variantkit.variant import Variant, load
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -75,7 +80,7 @@ class PgnRecord:
         number, side = game.fullmove, game.stm
         for text in self.moves:
             try:
-                game.push(text)
+                game.push_san(text)
             except IllegalMoveError as exc:
                 dots = "." if side == 0 else "..."
                 raise PgnError(f"move {number}{dots} {text}: {exc}") from exc
@@ -93,8 +98,8 @@ def write_pgn(game: Game, **tags: str) -> str:
     """The game as PGN text.  Keyword arguments set tags (`White="Ann"`);
     Result defaults to the game's outcome, or `*` while it goes on."""
     start = game.copy()
-    while start._stack:
-        start._unmake()
+    while start.plies:
+        start.pop()
     outcome = game.outcome()
     result = "*" if outcome is None else result_token(outcome.winner)
     values = {name: ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
@@ -104,8 +109,10 @@ def write_pgn(game: Game, **tags: str) -> str:
     if start_fen != game.variant.new_game().fen():
         values["SetUp"], values["FEN"] = "1", start_fen
     values.update(tags)
+    values.setdefault("Termination", "unterminated" if values["Result"] == "*" else "normal")
     head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in values.items())
-    return head + "\n" + _wrap(_movetext(start, game, values["Result"])) + "\n"
+    ending = [f"{{{outcome}}}"] if outcome is not None else []
+    return head + "\n" + _wrap(_movetext(start, game, ending + [values["Result"]])) + "\n"
 
 
 def read_games(text: str, variant: Variant | None = None) -> list[Game]:
@@ -169,19 +176,19 @@ def _where(record: PgnRecord) -> str:
     return f"after move {len(record.moves)} ({record.moves[-1]})"
 
 
-def _movetext(start: Game, game: Game, result: str) -> str:
+def _movetext(start: Game, game: Game, ending: list[str]) -> str:
+    """The numbered moves in SAN, then the `ending` tokens."""
     number, side = start.fullmove, start.stm
     tokens = []
-    for i, move in enumerate(game.move_stack):
+    for i, text in enumerate(san_moves(start, game.move_stack)):
         if side == 0:
             tokens.append(f"{number}.")
         elif i == 0:
             tokens.append(f"{number}...")
-        tokens.append(str(move))
+        tokens.append(text)
         number += side
         side = 1 - side
-    tokens.append(result)
-    return " ".join(tokens)
+    return " ".join(tokens + ending)
 
 
 def _wrap(text: str) -> str:

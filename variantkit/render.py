@@ -7,9 +7,12 @@ are rows of squares (planes side by side), polar boards a disk of rings and
 sectors, hex boards hexagons, graph boards a disk per cell at its declared
 position with lines hinting its links, and a topology with no drawing of its
 own (or a graph without positions) gets rows of squares from `board.layout`,
-like the text drawing; the joined edges of a wrapped grid are marked.  `render(game)` paints that
-geometry: cell colours and highlights, labels, pieces, and a legend for
-pieces that have no chess glyph.
+like the text drawing; the joined edges of a wrapped grid are marked.
+`render(game)` paints that geometry: cell colours and highlights, labels,
+pieces (figures drawn as vector paths for this project, or lettered discs),
+and a legend for the pieces that are not chess's own.  Cells of stacked
+grids are coloured by the parity of all three coordinates, as Raumschach's
+cube is.
 
 The SVG is written by hand (standard library only) and is plain ASCII.  Each
 cell is one element with `data-cell="<name>"`; each piece is a
@@ -32,12 +35,13 @@ from variantkit.board.polar import PolarTopology
 from variantkit.game import Game
 from variantkit.pieces import type_of
 
-__all__ = ["Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry", "render"]
+__all__ = ["GLYPHS", "Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry",
+           "figure", "render"]
 
 Point = tuple[float, float]
 
 UNIT = 60.0  # side of a square cell, in SVG user units
-FONT = "'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', 'Arial Unicode MS', sans-serif"
+FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"  # labels and disc letters only
 # Cell fills by board colour, for boards of two colours (0 is chess's a1, dark)
 # and of three (hex boards; 0 is the centre cell's).
 PALETTES = {2: ("#b58863", "#f0d9b5"), 3: ("#d18b47", "#ffce9e", "#e8ab6f")}
@@ -47,12 +51,122 @@ CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
 SEAM = "#c0392b"  # the joined edges of a wrapped board
-# The chess symbols a piece's `glyph:` may name: (White's outline, the filled one).
-GLYPHS = {
-    "king": ("\u2654", "\u265a"), "queen": ("\u2655", "\u265b"), "rook": ("\u2656", "\u265c"),
-    "bishop": ("\u2657", "\u265d"), "knight": ("\u2658", "\u265e"), "pawn": ("\u2659", "\u265f"),
-}
 
+# -- piece drawings ---------------------------------------------------------------
+#
+# Each figure is drawn for this project as vector paths in a 100 x 100 box
+# centred on the origin (y down, the base near y = 40), so that it looks the
+# same on every machine: no font is involved.  A part is (role, path data):
+# "body" parts are filled with the side's colour and outlined in black,
+# "line" parts are strokes and "dot" parts small fills in the contrasting
+# colour (black on White's pieces, white on Black's).
+
+
+def _circle(cx: float, cy: float, r: float) -> str:
+    """A circle as path data."""
+    return f"M {cx - r:g} {cy:g} a {r:g} {r:g} 0 1 0 {2 * r:g} 0 a {r:g} {r:g} 0 1 0 {-2 * r:g} 0 Z"
+
+
+BASE = "M -26 41 L 26 41 L 26 34 Q 26 29 21 29 L -21 29 Q -26 29 -26 34 Z"
+Part = tuple[str, str]
+FIGURES: dict[str, list[Part]] = {
+    "pawn": [
+        ("body", "M -15 30 C -15 14 -8 4 -7 -5 L 7 -5 C 8 4 15 14 15 30 Z"),
+        ("body", "M -12 -5 Q 0 -11 12 -5 Q 0 1 -12 -5 Z"),
+        ("body", _circle(0, -19, 12)),
+        ("body", BASE),
+    ],
+    "rook": [
+        ("body", "M -19 30 L -15 -13 L 15 -13 L 19 30 Z"),
+        ("body", "M -23 -13 L -23 -37 L -14 -37 L -14 -29 L -5 -29 L -5 -37 L 5 -37 "
+                 "L 5 -29 L 14 -29 L 14 -37 L 23 -37 L 23 -13 Z"),
+        ("line", "M -16 -3 L 16 -3 M -18 20 L 18 20"),
+        ("body", BASE),
+    ],
+    "bishop": [
+        ("body", "M -14 30 C -12 16 -8 8 -7 1 L 7 1 C 8 8 12 16 14 30 Z"),
+        ("body", "M -13 1 Q 0 -5 13 1 Q 0 7 -13 1 Z"),
+        ("body", "M 0 -36 C 15 -27 19 -12 10 -3 L -10 -3 C -19 -12 -15 -27 0 -36 Z"),
+        ("body", _circle(0, -39, 4.5)),
+        ("line", "M 5 -25 L -4 -12"),
+        ("body", BASE),
+    ],
+    "knight": [
+        ("body", "M 20 30 L -17 30 C -17 18 -6 10 -3 2 C -9 5 -17 8 -23 5 C -30 1 -30 -7 "
+                 "-24 -12 L -9 -25 L -10 -36 L -2 -29 L 5 -37 L 8 -28 C 22 -24 29 -7 26 12 "
+                 "C 25 20 21 25 20 30 Z"),
+        ("dot", _circle(-9, -16, 2.8)),
+        ("line", "M 9 -26 C 18 -19 22 -5 20 12 M -24 -2 L -20 -1"),
+        ("body", BASE),
+    ],
+    "queen": [
+        ("body", "M -21 30 L -28 -21 L -17 3 L -14 -29 L -6 -1 L 0 -34 L 6 -1 L 14 -29 "
+                 "L 17 3 L 28 -21 L 21 30 Z"),
+        *[("body", _circle(x, y, 4.5)) for x, y in
+          ((-28, -23), (-14, -31), (0, -36), (14, -31), (28, -23))],
+        ("line", "M -20 18 Q 0 12 20 18"),
+        ("body", BASE),
+    ],
+    "king": [
+        ("body", "M -3 -14 L -3 -25 L -10 -25 L -10 -31 L -3 -31 L -3 -39 L 3 -39 L 3 -31 "
+                 "L 10 -31 L 10 -25 L 3 -25 L 3 -14 Z"),
+        ("body", "M -21 30 C -31 12 -31 -11 -14 -12 C -6 -12 -2 -6 0 1 C 2 -6 6 -12 14 -12 "
+                 "C 31 -11 31 12 21 30 Z"),
+        ("line", "M 0 1 L 0 16 M -21 18 Q 0 11 21 18"),
+        ("body", BASE),
+    ],
+    "diplomat": [  # a bust in a top hat, with a tie
+        ("body", "M -25 41 C -25 17 -13 9 0 9 C 13 9 25 17 25 41 Z"),
+        ("dot", "M 0 11 L -4 21 L 0 33 L 4 21 Z"),
+        ("body", _circle(0, -6, 12)),
+        ("body", "M -11 -18 L -11 -40 L 11 -40 L 11 -18 Z"),
+        ("body", "M -19 -15 L 19 -15 L 19 -20 L -19 -20 Z"),
+        ("line", "M -11 -24 L 11 -24"),
+    ],
+    "horse": [  # a horseshoe, heels up
+        ("body", "M -25 -30 C -32 2 -22 33 0 35 C 22 33 32 2 25 -30 L 13 -30 C 16 -3 11 21 "
+                 "0 22 C -11 21 -16 -3 -13 -30 Z"),
+        *[("dot", _circle(x, y, 2.2)) for x, y in
+          ((-20, -16), (-20, 2), (-14, 19), (20, -16), (20, 2), (14, 19))],
+    ],
+    "cannon": [  # a barrel on a wheel
+        ("body", "M -31 -1 L 21 -24 L 27 -11 L -25 12 Z"),
+        ("body", "M 19 -28 L 24 -30 L 32 -12 L 27 -10 Z"),
+        ("body", _circle(-4, 22, 16)),
+        ("line", "M -4 8 L -4 36 M -18 22 L 10 22 M -14 12 L 6 32 M -14 32 L 6 12"),
+        ("dot", _circle(-4, 22, 3.5)),
+    ],
+}
+# Compound pieces: figures overlapped, each (figure, dx, dy, scale), the
+# knight in front on the right, as chess-variant diagrams often draw them.
+COMPOUNDS: dict[str, list[tuple[str, float, float, float]]] = {
+    "archbishop": [("bishop", -11, 4, 0.84), ("knight", 12, 8, 0.76)],
+    "chancellor": [("rook", -11, 4, 0.84), ("knight", 12, 8, 0.76)],
+    "amazon": [("queen", -10, 4, 0.84), ("knight", 13, 8, 0.76)],
+}
+# The names a piece's `glyph:` may use; a piece without one is a lettered disc.
+GLYPHS = (*FIGURES, *COMPOUNDS)
+ORTHODOX = ("king", "queen", "rook", "bishop", "knight", "pawn")
+
+
+def figure(glyph: str, size: float, black: bool) -> str:
+    """A piece's figure as SVG, `size` units across, centred on the origin."""
+    face, ink = ("#1e1e1e", "#ffffff") if black else ("#ffffff", "#1e1e1e")
+    layers = COMPOUNDS.get(glyph, [(glyph, 0.0, 0.0, 1.0)])
+    out = [f'<g transform="scale({_num(size / 100)})" stroke-linejoin="round" '
+           f'stroke-linecap="round">']
+    for name, dx, dy, scale in layers:
+        out.append(f'<g transform="translate({_num(dx)} {_num(dy)}) scale({scale})">')
+        for role, d in FIGURES[name]:
+            if role == "body":
+                out.append(f'<path d="{d}" fill="{face}" stroke="#000000" stroke-width="3"/>')
+            elif role == "line":
+                out.append(f'<path d="{d}" fill="none" stroke="{ink}" stroke-width="2.5"/>')
+            else:
+                out.append(f'<path d="{d}" fill="{ink}"/>')
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
 
 # -- geometry -------------------------------------------------------------------
 
@@ -419,7 +533,7 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
     fairy = sorted({type_of(code) for code in game.cells
-                    if code and variant.pieces.types[type_of(code)].glyph is None})
+                    if code and variant.pieces.types[type_of(code)].glyph not in ORTHODOX})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
     width, height = geo.width, geo.height + legend_rows * LEGEND_ROW
     scale = 1.0 if size is None else size / width
@@ -439,7 +553,7 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     palette = PALETTES[3 if max(board.colours, default=0) >= 2 else 2]
     for cell, shape in enumerate(geo.shapes):
         tag, attrs = shape.element()
-        base = palette[board.colours[cell] % len(palette)]
+        base = palette[_colour(board, cell) % len(palette)]
         mark = marks.get(cell)
         fill = {"check": CHECK, "last-move": _mix(base, LAST_MOVE, 0.55),
                 "highlight": _mix(base, MARKED, 0.55)}.get(mark or "", base)
@@ -462,6 +576,14 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     out.extend(_legend(game, fairy, geo))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _colour(board: Board, cell: int) -> int:
+    """The cell's colour as drawn: the board's colour, and on stacked planes
+    alternating from plane to plane too, so that the colour follows the
+    parity of all three coordinates (a Raumschach bishop keeps its colour)."""
+    plane = board.topology.plane_of(cell)
+    return board.colours[cell] + (plane or 0)
 
 
 def _frames(board: Board, geo: Geometry) -> list[str]:
@@ -508,8 +630,8 @@ def _labels(geo: Geometry) -> list[str]:
 
 
 def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
-    """One piece around its cell's anchor: a chess glyph, or a lettered disc
-    (white with a black letter for White, the reverse for Black)."""
+    """One piece around its cell's anchor: the figure its `glyph:` names, or
+    a lettered disc (white with a black letter for White, the reverse for Black)."""
     variant = game.variant
     kind = variant.pieces.types[type_of(code)]
     letter = variant.letter_of_code(code)
@@ -517,20 +639,10 @@ def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
     x, y = geo.shapes[cell].anchor
     head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
-    p = geo.piece
     if kind.glyph is not None:
-        outline, solid = GLYPHS[kind.glyph]
-        size = 0.95 * p
-        # Glyphs sit on the baseline; this lowers their middle onto the anchor.
-        text = (f'<text y="{_num(0.33 * size)}" font-size="{_num(size)}" '
-                f'text-anchor="middle"')
-        if black:
-            body = f'{text} fill="#000000">{_text(solid)}</text>'
-        else:  # the solid glyph in white fills the outline's inside
-            body = (f'{text} fill="#ffffff">{_text(solid)}</text>'
-                    f'{text} fill="#000000">{_text(outline)}</text>')
+        body = figure(kind.glyph, geo.piece, bool(black))
     else:
-        body = _disc(letter.upper(), 0.8 * p, bool(black))
+        body = _disc(letter.upper(), 0.8 * geo.piece, bool(black))
     return f"{head}{body}</g>"
 
 
@@ -552,7 +664,7 @@ def _legend_per_row(width: float) -> int:
 
 
 def _legend(game: Game, fairy: list[int], geo: Geometry) -> list[str]:
-    """Letter -> name for the pieces drawn as lettered discs."""
+    """Figure -> name for the pieces that are not chess's own."""
     if not fairy:
         return []
     per_row = _legend_per_row(geo.width)
@@ -562,8 +674,10 @@ def _legend(game: Game, fairy: list[int], geo: Geometry) -> list[str]:
         x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
         y = geo.height + (i // per_row + 0.4) * LEGEND_ROW
         size = 0.28 * UNIT
+        drawing = figure(kind.glyph, 0.6 * UNIT, False) if kind.glyph is not None \
+            else _disc(kind.letter, 0.45 * UNIT, False)
         out.append(f'<g data-legend="{_text(kind.letter)}" transform="translate({_num(x)} '
-                   f'{_num(y)})">{_disc(kind.letter, 0.45 * UNIT, False)}'
+                   f'{_num(y)})">{drawing}'
                    f'<text x="{_num(0.4 * UNIT)}" y="{_num(0.36 * size)}" '
                    f'font-size="{_num(size)}" fill="{INK}">'
                    f'{_text(kind.name.replace("-", " ").capitalize())}</text></g>')

@@ -222,8 +222,9 @@ def _relative(target: Path, folder: Path) -> str:
 # --- explain --------------------------------------------------------------------
 
 # Marks drawn on destination cells, in legend order.  "take" is a capture,
-# or a suborn for a piece that converts.
-BOTH, MOVE_ONLY, TAKE_ONLY, INITIAL = "*", "o", "x", "i"
+# or a suborn for a piece that converts.  None is a letter, so a mark never
+# reads as a piece (piece letters are letters; an empty cell is '.').
+BOTH, MOVE_ONLY, TAKE_ONLY, INITIAL = "*", "+", "#", "^"
 
 
 @cli.command()

@@ -121,7 +121,7 @@ def game_for(variant_name: str, fen: str | None, moves: tuple[str, ...]) -> Game
     for text in moves:
         for move in text.split():
             try:
-                game.push(move)
+                game.push_san(move)
             except IllegalMoveError as exc:
                 fail(str(exc))
     return game

@@ -1,7 +1,7 @@
 """Commands that look at variants and positions: list, setup, validate,
 perft, moves, show.
 
-    variantkit list [TEXT] [--board BOARD]
+    variantkit list [TEXT] [--board BOARD]   (bundled variants, and the examples of a checkout)
     variantkit setup VARIANT NUMBER
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -33,6 +34,7 @@ from variantkit.cli.common import (
 )
 from variantkit.display import board_text
 from variantkit.errors import VariantError
+from variantkit.loader import bundled_dir
 
 
 @cli.command("list")
@@ -40,31 +42,39 @@ from variantkit.errors import VariantError
 @click.option("--board", "board_filter", metavar="BOARD",
               help="Only variants on this board, as the group headings write it (8x8, 10x10).")
 def list_command(text: str | None, board_filter: str | None) -> None:
-    """List the bundled variants, grouped by board; TEXT keeps those whose
-    name or description contains it."""
+    """List the bundled variants, and the example files of a source checkout,
+    grouped by board; TEXT keeps those whose name or description contains it."""
+    rows = [(name, name) for name in variantkit.variants()]
+    examples = examples_dir()
+    found = [] if examples is None else sorted(examples.glob("*.yaml"))
+    rows += [(_shown(path), str(path)) for path in found]
     groups: dict[str, list[tuple[str, str]]] = {}
-    for name in variantkit.variants():
+    for label, source in rows:
         try:
-            variant = variantkit.load(name)
+            variant = variantkit.load(source)
             board, description = board_label(variant.document.data["board"],
                                              variant.board.size), variant.description
         except VariantError:
             board, description = "?", "(does not load: run `variantkit validate`)"
-        if text and text.lower() not in f"{name} {description}".lower():
+        if text and text.lower() not in f"{label} {description}".lower():
             continue
         if board_filter and board_filter != board:
             continue
-        groups.setdefault(board, []).append((name, description))
+        groups.setdefault(board, []).append((label, description))
     if not groups:
-        fail("no bundled variant matches")
-    width = max(len(name) for group in groups.values() for name, _ in group)
+        fail("no bundled variant or example matches")
+    width = max(len(label) for group in groups.values() for label, _ in group)
     color = use_color()
     for board in sorted(groups, key=lambda b: (-len(groups[b]), b)):
         heading = f"{board} ({len(groups[board])})"
         click.echo(click.style(heading, bold=True) if color else heading)
-        for name, description in groups[board]:
-            shown = click.style(name.ljust(width), bold=True) if color else name.ljust(width)
+        for label, description in groups[board]:
+            shown = click.style(label.ljust(width), bold=True) if color else label.ljust(width)
             click.echo(f"  {shown}  {description}".rstrip())
+    footer = (f"Examples load by path: variantkit show {_shown(found[0])}" if found else
+              "More games written in YAML are in the examples/ folder of the source "
+              "repository; load them by path.")
+    click.echo(f"\n{footer}")
 
 
 def board_label(board: dict[str, Any], size: int) -> str:
@@ -75,6 +85,20 @@ def board_label(board: dict[str, Any], size: int) -> str:
         return f"{grid['files']}x{grid['ranks']}" + (f"x{planes}" if planes > 1 else "")
     topology = next((key for key in board if key != "regions"), "board")
     return f"{topology} {size}"
+
+
+def examples_dir() -> Path | None:
+    """The example variant files beside the package in a source checkout, if any."""
+    folder = bundled_dir().parent / "examples"
+    return folder if folder.is_dir() and any(folder.glob("*.yaml")) else None
+
+
+def _shown(path: Path) -> str:
+    """A path as a user would type it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 @cli.command()

@@ -31,10 +31,12 @@ from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError
 from variantkit.game import SIDES, Game
 from variantkit.pgn import result_token, write_pgn
+from variantkit.san import legal_san
 
 HELP = """\
-Enter a move string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
-  moves   the legal moves
+Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2) or as a move string (e2e4,
+e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
+  moves   the legal moves, in SAN
   undo    take back the engine's last move and yours
   fen     the position string
   resign  give up the game
@@ -76,9 +78,10 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             break
         if game.stm != human:
             move = engine.best_move(game, depth=depth, time_limit=seconds)
+            written = game.san(move)
             game.push(move)
             info = engine.info
-            click.echo(f"{SIDES[1 - game.stm].capitalize()} plays {move} (depth {info.depth}, "
+            click.echo(f"{SIDES[1 - game.stm].capitalize()} plays {written} (depth {info.depth}, "
                        f"score {info.score_text}, {info.nodes:,} nodes, {info.seconds:.2f} s)\n")
             show(game)
             continue
@@ -113,7 +116,7 @@ def answer(game: Game, entry: str) -> None:
     if entry in ("help", "?"):
         click.echo(HELP)
     elif entry == "moves":
-        click.echo(" ".join(sorted(str(m) for m in game.legal_moves())))
+        click.echo(" ".join(sorted(legal_san(game))))
     elif entry == "fen":
         click.echo(game.fen())
     elif entry == "undo":
@@ -128,7 +131,7 @@ def answer(game: Game, entry: str) -> None:
                    else f"No legal move from {entry}.")
     elif entry:
         try:
-            game.push(entry)
+            game.push_san(entry)
         except IllegalMoveError as exc:
             click.echo(f"{exc} (type 'moves' for all legal moves, 'help' for commands)")
             return
