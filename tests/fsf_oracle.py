@@ -46,7 +46,9 @@ DRAWN_BY_CLAIM = frozenset({"repetition", "move-rule"})
 SHALLOW = frozenset({
     "almost", "amazon", "berolina", "capablanca", "centaur", "chancellor", "embassy",
     "georgian", "gothic", "grand", "janus", "modern", "newzealand", "nightrider",
-    "opulent", "pawnsideways", "perfect", "tencubed"})
+    "opulent", "pawnsideways", "perfect", "tencubed",
+    # Hoppers and palaces: their depth-3 trees run under `make oracle`.
+    "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper"})
 
 
 def perft_depth(name: str) -> int:
@@ -173,7 +175,8 @@ class Oracle:
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"
             return
-        ended, value = pyffish.is_immediate_game_end(self.name, sf_fen, [])
+        # Some ends need the history too (janggi: two passes in a row).
+        ended, value = pyffish.is_immediate_game_end(self.name, self.start_fen, played)
         if ended:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (immediate end)"

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # family leads from A to B, one leads back from B to A.
 STEP_FAMILIES = ("orthogonal", "diagonal", "vertical")
 # Keys of a move whose value is a region reference (or one per side).
-REGION_KEYS = ("jump", "from-region", "to-region")
+REGION_KEYS = ("jump", "from-region", "to-region", "within")
 SHOWN = 5  # cells named in a message before "..."
 
 
@@ -91,7 +91,8 @@ def adjacency_symmetric(variant: Variant) -> list[Problem]:
 
 def pieces_move(variant: Variant) -> list[Problem]:
     """Warn about a piece that cannot move from any cell of the empty board,
-    for either side (a suborn counts as a move: it needs an enemy piece)."""
+    for either side (a suborn or a hop counts as a move: it needs another
+    piece)."""
     components = variant.pieces.components
     broken = _broken(variant, ("pieces",))
     problems = []
@@ -99,7 +100,7 @@ def pieces_move(variant: Variant) -> list[Problem]:
         if kind.name in broken:
             continue
         mine = [components[i] for i in kind.components]
-        if any(c.flags.mode & CONVERT for c in mine):
+        if any(c.flags.mode & CONVERT or c.flags.hop is not None for c in mine):
             continue
         if not any(reach(table, 0) for c in mine for side in c.tables for table in side):
             problems.append(variant.document.problem(

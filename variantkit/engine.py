@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.game import CASTLE, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
 from variantkit.pieces import piece_code
 from variantkit.variant import Variant
 
@@ -277,7 +277,8 @@ class Engine:
         cells, value = self._game.cells, self._value
         if kind == SUBORN:
             return 2 * value[cells[to]]
-        gain = value[cells[extra if kind == EN_PASSANT else to]] if kind != CASTLE else 0
+        gain = value[cells[extra if kind == EN_PASSANT else to]] \
+            if kind not in (CASTLE, PASS) else 0
         if promo:
             gain += value[promo] - value[cells[frm]]
         return gain

@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import IllegalMoveError
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
 
 if TYPE_CHECKING:
-    from variantkit.variant import Variant
+    from variantkit.variant import AttackEntry, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
-# castling index, or unused.
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN = range(5)
+# castling index, or unused.  A pass is written from and to the cell of the
+# royal piece that may pass.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS = range(6)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
@@ -45,7 +46,7 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material')."""
+    'insufficient-material', 'double-pass')."""
 
     winner: str | None
     reason: str
@@ -289,21 +290,40 @@ class Game:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
         bb = self.bb
         found = 0
-        for component, codes, initial in self.variant.attack_components[side]:
+        for component, codes, initial, barred in self.variant.attack_components[side]:
             pieces = 0
             for code in codes:
                 pieces |= bb[code]
             pieces &= side_mask & self.unmoved if initial else side_mask
-            if pieces:
+            if not pieces:
+                continue
+            if barred:
+                screens = 0
+                for code in barred:
+                    screens |= bb[code]
+                found |= component.attackers(side, target, occupied, screens & occupied) & pieces
+            else:
                 found |= component.attackers(side, target, occupied) & pieces
         return found
 
     def _pin_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells whose vacating might expose `king`: every cell between it
         and an enemy slider that reaches it on an empty board."""
+        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+
+    def _screen_risk(self, king: int, them: int, occupied: int) -> int:
+        """Cells where a piece would become the screen of an enemy hopper
+        aiming at `king`: the empty ones, and where a screen's type matters
+        also the occupied ones (a capture there changes the screen's type)."""
+        lines = self._lines_to(king, them, self.variant.hop_components[them])
+        return lines if self.variant.typed_screens else lines & ~occupied
+
+    def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
+        """The cells between `king` and the enemy pieces of these components
+        that reach it on an empty board."""
         bb = self.bb
         risk = 0
-        for component, codes, _ in self.variant.slider_components[them]:
+        for component, codes, _, _ in entries:
             sources = component.xray_sources[them][king]
             if not sources:
                 continue
@@ -316,7 +336,7 @@ class Game:
                 low = sources & -sources
                 risk |= between[low]
                 sources ^= low
-        return risk & occupied
+        return risk
 
     def _legal(self) -> list[InternalMove]:
         v = self.variant
@@ -327,6 +347,11 @@ class Game:
         king_bit = 1 << king
         checkers = self._attackers(king, them, occupied, enemy)
         risk = -1 if checkers else self._pin_risk(king, them, occupied)
+        # Cells a piece may not move onto without a test: it may complete a
+        # hopper's screen.
+        landing_risk = self._screen_risk(king, them, occupied) \
+            if v.hop_components[them] and not checkers else 0
+        typed_screens = v.typed_screens
         attackers = self._attackers
         cells = self.cells
         unmoved = self.unmoved
@@ -343,20 +368,29 @@ class Game:
             frm = low.bit_length() - 1
             code = cells[frm]
             is_king = low == king_bit
+            # Destinations whose legality needs a test: all of them for a
+            # piece that may be pinned, else those that may complete a screen.
+            tested = -1 if low & risk else landing_risk
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
             promotion = promotions.get(code)
-            for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
+            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
+                    in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
-                reached = reach(tables[frm], occupied)
+                if limits is None:
+                    reached = reach(tables[frm], occupied)
+                    capturable = enemy
+                else:
+                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                              limits)
                 if mode & CONVERT:
                     self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
                     continue
                 targets = 0
                 if mode & CAPTURE:
-                    targets = reached & enemy
+                    targets = reached & capturable
                 if mode & MOVE:
                     targets |= reached & ~occupied
                 targets &= allowed & ~done
@@ -382,8 +416,10 @@ class Game:
                     if is_king:
                         if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif (low & risk or gone != tbit) and attackers(
-                            king, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                    elif (tbit & tested or gone != tbit) and (
+                            self._exposes((frm, to, 0, kind, extra)) if typed_screens
+                            else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
+                                           enemy & ~gone)):
                         continue
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
@@ -398,7 +434,61 @@ class Game:
                         append((frm, to, 0, kind, extra))
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
+            if v.pass_codes[cells[king]]:
+                append((king, king, 0, PASS, 0))
+        if v.facing_must_break and self.royals_face():
+            out = self._breaking_facing(out)
         return out
+
+    # -- royal pieces facing each other ---------------------------------------
+    def royals_face(self) -> bool:
+        """Whether the two royal pieces face each other on an open line of the
+        variant's `royal-facing` rule."""
+        facing = self.variant.facing
+        if facing is None:
+            return False
+        us = self.stm
+        return bool(facing.attackers(1 - us, self.royal[us], self.side_bb[0] | self.side_bb[1])
+                    & 1 << self.royal[1 - us])
+
+    def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Under the must-break rule, with the royal pieces facing: the moves
+        that break it, and the pass."""
+        out = []
+        for move in moves:
+            if move[3] != PASS:
+                self._make(move)
+                still = self.royals_face()
+                self._unmake()
+                if still:
+                    continue
+            out.append(move)
+        return out
+
+    def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
+                       limits: Limits) -> tuple[int, int]:
+        """What a generator with piece-type limits reaches, and which enemy
+        cells it may capture."""
+        bb = self.bb
+        key = occupied
+        if limits.barred:
+            screens = 0
+            for code in limits.barred:
+                screens |= bb[code]
+            key |= screens << limits.shift
+        for code in limits.immune:
+            enemy &= ~bb[code]
+        return reach(table, key), enemy
+
+    def _exposes(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the mover's royal piece attacked, tested on
+        the position after it."""
+        us = self.stm
+        self._make(move)
+        exposed = bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                                       self.side_bb[1 - us]))
+        self._unmake()
+        return exposed
 
     def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
                  checkers: int, king: int, out: list[InternalMove]) -> None:
@@ -478,6 +568,8 @@ class Game:
             self.place(to, victim ^ 1)
             self.unmoved &= ~tbit  # a changed piece, as a position string would read it
             self.halfmove += 1
+        elif kind == PASS:
+            self.halfmove += 1
         else:
             captured_cell = extra if kind == EN_PASSANT else to
             captured = cells[captured_cell]
@@ -532,6 +624,8 @@ class Game:
         elif kind == SUBORN:
             self._lift(to)
             self.place(to, captured)
+        elif kind == PASS:
+            pass
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]

@@ -225,7 +225,11 @@ def _read_text(path: Path, shown: str) -> str:
 
 def _read_file(path: Path, shown: str) -> Document:
     """One file's own declaration (no inheritance) with its marks."""
-    text = _read_text(path, shown)
+    return _parse(_read_text(path, shown), shown)
+
+
+def _parse(text: str, shown: str) -> Document:
+    """A declaration from YAML text, `shown` naming it in problems."""
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:  # pyyaml checks the characters first
@@ -704,6 +708,33 @@ def validate(doc: Document) -> list[Problem]:
     return _sorted(
         p for error in _validator().iter_errors(doc.data) for p in _schema_problems(doc, error)
     )
+
+
+def document_text(doc: Document) -> str:
+    """The declaration as one self-contained YAML text: what it inherits is
+    already merged in, so the text loads anywhere, without the files it came
+    from (a worker of a cluster, another machine)."""
+    return yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True)
+
+
+def load_text(text: str, shown: str = "<text>") -> Document:
+    """Read a variant from YAML text, `shown` naming it in problems, and check
+    its shape like `load_document`.  The text may inherit only a bundled
+    variant: there is no folder to look for a parent file in."""
+    doc = _parse(text, shown)
+    if "inherits" in doc.data:
+        parent_name = doc.data["inherits"]
+        bundled = bundled_dir() / f"{parent_name}.yaml"
+        if not isinstance(parent_name, str) or parent_name not in bundled_names():
+            raise VariantError([doc.problem(
+                ("inherits",), f"inherits: a variant given as text can inherit only a bundled "
+                f"variant ({', '.join(bundled_names())}), not {_show(parent_name)}",
+                "inherit-not-found")])
+        doc = _inherit(_load(bundled, str(bundled), (bundled.resolve(),)), doc)
+    problems = validate(doc)
+    if problems:
+        raise VariantError(problems)
+    return doc
 
 
 def load_document(name_or_path: str | Path) -> Document:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import SIDES, Game, InternalMove, Outcome
+from variantkit.game import PASS, SIDES, Game, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
 
@@ -25,6 +25,11 @@ def outcome(game: Game) -> Outcome | None:
         return Outcome(None, "insufficient-material")
     if not legal:
         return _result(end.stalemate, mover, other, "stalemate")
+    if end.double_pass is not None and _passed_twice(game):
+        return _result(end.double_pass, mover, other, "double-pass")
+    if end.facing_pass is not None and game._stack and game._stack[-1][0][3] == PASS \
+            and game.royals_face():
+        return _result(end.facing_pass, mover, other, "facing-pass")
     claim = end.draw_timing == "on-claim"
     # Where draws are claimed, longer counts end the game by themselves
     # first (FIDE: fivefold repetition, seventy-five moves).
@@ -45,6 +50,12 @@ def _result(result: str, mover: str, other: str, reason: str) -> Outcome:
     """`result` is seen from the side to move: win, loss or draw."""
     winner = {"win": mover, "loss": other}.get(result)
     return Outcome(winner, reason)
+
+
+def _passed_twice(game: Game) -> bool:
+    """Whether the last two moves were passes, one by each side."""
+    stack = game._stack
+    return len(stack) >= 2 and stack[-1][0][3] == PASS and stack[-2][0][3] == PASS
 
 
 def _move_rule(game: Game, plies: int, claim: bool) -> bool:

@@ -31,13 +31,25 @@ from variantkit.pieces import (
     Flags,
     PieceSet,
     compile_pieces,
+    line_attack,
     piece_code,
     reach,
     type_of,
 )
 
 T = TypeVar("T")
+# (component, piece codes that have it, attacks only while unmoved,
+# piece codes that may not serve as its screens)
+AttackEntry = tuple[Component, list[int], bool, tuple[int, ...]]
 ZOBRIST_SEED = 0x5EED_C0DE  # fixed, so position hashes are stable across runs
+
+
+class Limits(NamedTuple):
+    """Piece types that change what one generator may do."""
+
+    barred: tuple[int, ...]    # codes (both sides) that may not serve as its screens
+    shift: int                 # where their cells go in a table key
+    immune: tuple[int, ...]    # enemy codes it may not capture
 
 
 class Generator(NamedTuple):
@@ -50,6 +62,7 @@ class Generator(NamedTuple):
     may_give_check: bool
     passed: dict[tuple[int, int], int]
     victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
+    limits: Limits | None      # piece types it may not hop over or capture
 
 
 @dataclass
@@ -103,6 +116,8 @@ class EndRules:
     automatic_repetition: int | None = None
     automatic_move_rule: int | None = None
     insufficient: list[MaterialPattern] = field(default_factory=list)
+    double_pass: str | None = None   # the result when both sides pass in a row
+    facing_pass: str | None = None   # the result of a pass while the royals face
 
 
 class Variant:
@@ -135,6 +150,14 @@ class Variant:
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
                           piece_index={name: i for i, name in enumerate(data["pieces"])})
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
+        facing = data.get("royal-facing")
+        self.facing: Component | None = None if facing is None else self._located(
+            ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
+        # "forbidden": no move may leave the royal pieces facing (the flying
+        # general); "must-break": a move may bring them face to face, and
+        # the opponent must then break it or pass (janggi's bikjang).
+        self.facing_rule: str = (facing or {}).get("rule", "forbidden")
+        self.facing_must_break = self.facing is not None and self.facing_rule == "must-break"
         self._check_pieces(data["pieces"])
         self._check_cell_names()
         self._build_codes()
@@ -293,6 +316,11 @@ class Variant:
                     f"piece '{name}' uses letter '{letter}', already used by '{seen[letter]}'",
                     "duplicate-letter"))
             seen[letter] = name
+        for t in self.pieces.types:
+            if t.passes and not t.royal:
+                self.problems.append(self.document.problem(
+                    ("pieces", t.name, "pass"), f"piece '{t.name}' may pass but is not royal: "
+                    "a pass is written from the royal piece's cell to itself", "pass-not-royal"))
         if not any(t.royal for t in self.pieces.types):
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
@@ -329,6 +357,8 @@ class Variant:
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
         self.resets_clock = [False] * n_codes
+        # Royal pieces that may pass (hand the turn over without moving).
+        self.pass_codes = [False] * n_codes
         self.generators: list[list[Generator]] = [[] for _ in range(n_codes)]
         attack: list[dict[int, list[int]]] = [{}, {}]
         for t in self.pieces.types:
@@ -336,12 +366,14 @@ class Variant:
                 code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
                 self.resets_clock[code] = t.resets_clock
+                self.pass_codes[code] = t.passes
                 for ci in t.components:
                     comp = self.pieces.components[ci]
                     f = comp.flags
                     self.generators[code].append(Generator(
                         comp.tables[side], f.mode, f.initial, f.en_passant,
-                        f.may_give_check, comp.passed[side], self._victims(f, side)))
+                        f.may_give_check, comp.passed[side], self._victims(f, side),
+                        self._limits(comp, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
         self.clock_kept = [self._clock_kept(code) for code in range(n_codes)]
@@ -350,13 +382,39 @@ class Variant:
         self.unmoved_codes = [code for code in range(2, n_codes)
                               if any(g.initial for g in self.generators[code])]
         comps = self.pieces.components
-        # (component, piece codes that have it, attacks only while unmoved)
-        self.attack_components: list[list[tuple[Component, list[int], bool]]] = [
-            [(comps[ci], codes, comps[ci].flags.initial) for ci, codes in attack[s].items()]
-            for s in range(2)]
+        # (component, piece codes that have it, attacks only while unmoved,
+        # piece codes that may not serve as its screens)
+        self.attack_components: list[list[AttackEntry]] = [
+            [(comps[ci], codes, comps[ci].flags.initial, self._barred(comps[ci]))
+             for ci, codes in attack[s].items()] for s in range(2)]
+        if self.facing is not None and self.facing_rule == "forbidden":
+            for s in range(2):
+                royals = [piece_code(t.index, s) for t in self.pieces.types if t.royal]
+                self.attack_components[s].append((self.facing, royals, False, ()))
         self.slider_components = [
             [entry for entry in self.attack_components[s] if any(entry[0].xray_sources[s])]
             for s in range(2)]
+        # Hoppers: a piece moving onto their line may give them a screen.
+        self.hop_components = [
+            [entry for entry in self.slider_components[s] if entry[0].flags.hop is not None]
+            for s in range(2)]
+        # Whether a screen's piece type matters: then the legality of a move
+        # is tested on the position after it, where every piece's type is known.
+        self.typed_screens = any(entry[3] for side in self.attack_components for entry in side)
+
+    def _barred(self, component: Component) -> tuple[int, ...]:
+        """Piece codes, of both sides, that may not serve as the component's screens."""
+        hop = component.flags.hop
+        if hop is None:
+            return ()
+        return tuple(piece_code(t, side) for t in sorted(hop.barred) for side in range(2))
+
+    def _limits(self, component: Component, side: int) -> Limits | None:
+        barred = self._barred(component)
+        immune = tuple(piece_code(t, 1 - side) for t in sorted(component.flags.cannot_capture))
+        if not barred and not immune:
+            return None
+        return Limits(barred, component.shift, immune)
 
     def _clock_kept(self, code: int) -> list[int] | None:
         """Per from-cell, the landing cells that only primitives declared
@@ -507,7 +565,8 @@ class Variant:
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
-            automatic_move_rule=spec.get("automatic-move-rule"))
+            automatic_move_rule=spec.get("automatic-move-rule"),
+            double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))

@@ -267,6 +267,8 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
                f"{where}\n")
     click.echo(_draw(game, marks))
     click.echo(_legend(v, kind, marks))
+    if fen is None and any(v.pieces.components[i].flags.hop for i in kind.components):
+        click.echo("its hops need a piece to jump: give --fen to see them")
 
 
 def _find_piece(v: Variant, text: str, side: str | None) -> tuple[PieceType, int]:

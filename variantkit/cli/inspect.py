@@ -5,6 +5,7 @@ perft, moves, show.
     variantkit setup VARIANT NUMBER
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
+        [--workers N] [--cluster ADDRESS]
     variantkit moves VARIANT [--fen F] [--moves M...] [--count]
     variantkit show VARIANT [--fen F] [--moves M...]
 """
@@ -19,6 +20,7 @@ from typing import Any
 import click
 
 import variantkit
+from variantkit.cli.analyze import cluster_options, perft_on_cluster
 from variantkit.cli.common import (
     EXIT_ERROR,
     EXIT_UNREADABLE,
@@ -149,14 +151,22 @@ def validate(files: tuple[str, ...], output: str) -> None:
 @click.argument("depth")
 @position_options
 @click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
+@cluster_options
 def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
-          divide: bool) -> None:
-    """Count the move sequences DEPTH plies deep from a position."""
+          divide: bool, workers: int | None, address: str | None) -> None:
+    """Count the move sequences DEPTH plies deep from a position (on a
+    cluster with --workers or --cluster)."""
     if not (depth.isascii() and depth.isdigit()) or int(depth) < 1:
         fail(f"depth must be a whole number >= 1, not '{depth}'")
     plies = int(depth)
     game = game_for(variant, fen, moves)
-    if not divide:
+    if workers or address:
+        counts = perft_on_cluster(game, plies, workers, address)
+        if divide:
+            for first, count in counts.items():
+                click.echo(f"{first}: {count}")
+        total = sum(counts.values())
+    elif not divide:
         total = variantkit.perft(game, plies)
     else:
         total = 0
