@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from variantkit.errors import DeclarationError, Problem
+from variantkit.loader import promotion_rules
 from variantkit.pieces import CONVERT, PRIMITIVES, reach
 
 if TYPE_CHECKING:
@@ -116,8 +117,10 @@ def regions_used(variant: Variant) -> list[Problem]:
     document = variant.document
     data = document.data
     used: set[str] = set()
-    promotion = data.get("promotion") or {}
-    used.update(_names((promotion.get("regions") or {}).values()))
+    used.update(_names((data.get("numbered-setups") or {}).get("regions", {}).values()))
+    for rule in promotion_rules(data.get("promotion")):
+        for key in ("regions", "optional"):
+            used.update(_names((rule.get(key) or {}).values()))
     for condition in (data.get("end") or {}).get("conditions", []):
         used.update(_names((condition.get("reached") or {}).values()))
     for spec in data["pieces"].values():

@@ -115,6 +115,10 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # The castling moves of this game: the variant's, or under free
+        # castling those of the start position (set by the position reader).
+        self.castlings = variant.castlings
+        self.castlings_by_side = variant.castlings_by_side
         self._stack: list[tuple[Any, ...]] = []
         # Repetition keys of the positions before each move on the stack,
         # filled by the outcome rules as they need them; an entry stays valid
@@ -233,7 +237,7 @@ class Game:
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
-                     "fullmove", "hash"):
+                     "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
         other._keys = list(self._keys)
@@ -371,8 +375,9 @@ class Game:
         unmoved = self.unmoved
         out: list[InternalMove] = []
         append = out.append
-        promo_region = v.promotion_regions[us]
-        promo_codes = v.promotion_codes[us]
+        promotions = v.promotions[us]
+        limit = v.promotion_limit
+        bb = self.bb
         first_move = v.first_move_rule and unmoved
         pieces = own
         while pieces:
@@ -387,6 +392,7 @@ class Game:
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
+            promotion = promotions.get(code)
             for tables, mode, initial, ep, quiet_check, passed, victims, limits \
                     in v.generators[code]:
                 if initial and not unmoved & low:
@@ -436,9 +442,12 @@ class Game:
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promo_codes and tbit & promo_region and code in promo_codes:
-                        for promo in promo_codes[code]:
-                            append((frm, to, promo, kind, extra))
+                    if promotion and tbit & promotion.region:
+                        for promo in promotion.choices:
+                            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+                                append((frm, to, promo, kind, extra))
+                        if tbit & promotion.optional:
+                            append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
         if not checkers:
@@ -531,7 +540,7 @@ class Game:
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
         v = self.variant
-        for index, c in v.castlings_by_side[us]:
+        for index, c in self.castlings_by_side[us]:
             if occupied & c.empty or not c.in_place(self):
                 continue
             if v.first_move_rule and not v.first_move_castling \
@@ -564,7 +573,7 @@ class Game:
         self.ep_target, self.ep_victim = 0, -1
         fbit, tbit = 1 << frm, 1 << to
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_from)
             self._lift(c.rook_from)
             self.place(c.king_to, c.king_code)
@@ -594,7 +603,13 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            self.halfmove = 0 if captured or v.resets_clock[code] else self.halfmove + 1
+            if captured:
+                self.halfmove = 0
+            elif v.resets_clock[code]:
+                kept = v.clock_kept[code]
+                self.halfmove = self.halfmove + 1 if kept and kept[frm] >> to & 1 else 0
+            else:
+                self.halfmove += 1
             if kind == DOUBLE:
                 self.ep_target, self.ep_victim = extra, to
         if us:
@@ -615,12 +630,11 @@ class Game:
         if len(self._keys) > len(self._stack) + 1:
             del self._keys[len(self._stack) + 1:]
         frm, to, _, kind, extra = move
-        v = self.variant
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_to)
             self._lift(c.rook_to)
             self.place(c.king_from, c.king_code)
@@ -648,8 +662,10 @@ class Game:
     # -- move conversion ----------------------------------------------------
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
-        frm, to, promo, kind, _ = move
+        frm, to, promo, kind, extra = move
         letter = self.variant.letter_of_code(promo).lower() if promo else None
+        if kind == CASTLE and self.variant.free_castling:
+            to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)
 
     def _public_at(self, index: int) -> Move:

@@ -164,7 +164,7 @@ def _some_move_leads_to(game: Game, condition: Callable[[], bool],
 def repetition_key(game: Game) -> int:
     v = game.variant
     key = game.hash ^ (v.turn_key if game.stm else 0) ^ game.state_key()
-    for i, c in enumerate(v.castlings):
+    for i, c in enumerate(game.castlings):
         if c.in_place(game):
             key ^= v.right_keys[i % len(v.right_keys)]
     tracked = 0

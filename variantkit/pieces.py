@@ -179,6 +179,9 @@ class Flags:
     initial: bool = False
     en_passant: str | None = None
     may_give_check: bool = True
+    # False: a move by this primitive keeps the half-move clock running even
+    # when the piece's moves reset it (a pawn's sideways step).
+    resets_clock: bool = True
     # For suborn: the piece types that may be converted (None: any non-royal).
     suborn_types: frozenset[int] | None = None
     hop: Hop | None = None
@@ -606,6 +609,7 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int],
     return Flags(mode=mode, initial=bool(spec.get("initial", False)),
                  en_passant=en_passant,
                  may_give_check=bool(spec.get("may-give-check", True)),
+                 resets_clock=bool(spec.get("resets-clock", True)),
                  suborn_types=suborn_types, hop=_hop(spec, piece_index),
                  cannot_capture=cannot_capture)
 

@@ -122,9 +122,9 @@ def parse_san(game: Game, text: str) -> Move:
 
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
-    promoting = set(variant.promotion_codes[game.stm])
+    promoting = set(variant.promotions[game.stm])
     legal = game.legal_internal()
-    castles = _castle_names(variant, game.stm) if any(m[3] == CASTLE for m in legal) else {}
+    castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
@@ -141,10 +141,21 @@ def _entries(game: Game) -> list[_Entry]:
     return out
 
 
-def _castle_names(variant: Variant, side: int) -> dict[int, str]:
+def _castle_names(game: Game, side: int) -> dict[int, str]:
     """Castling index -> `O-O` or `O-O-O`, for the castlings written so: a
     king with exactly two castlings that keep it on its plane, the rooks at
-    different distances."""
+    different distances in the variant's declaration.  Under free castling
+    a game's castlings are named after the declared ones they follow."""
+    variant = game.variant
+    names = _declared_castle_names(variant, side)
+    if not variant.free_castling:
+        return names
+    by_right = {variant.castlings[i].right: name for i, name in names.items()}
+    return {index: by_right[c.right] for index, c in game.castlings_by_side[side]
+            if c.right in by_right}
+
+
+def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
     topology = variant.board.topology
     by_king: dict[int, list[tuple[int, int]]] = {}
     for index, c in variant.castlings_by_side[side]:

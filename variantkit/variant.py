@@ -10,6 +10,7 @@ happen along the way, each reported as a located `Problem`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from variantkit.betza import moves_of
-from variantkit.board import Board, build_board
+from variantkit.board import Board, GridTopology, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, GeneralGame
 from variantkit.limits import MAX_MOVES, MAX_PIECES, Budget
-from variantkit.loader import Document, load_document, load_document_text
+from variantkit.loader import Document, load_document, load_document_text, promotion_rules
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
@@ -89,6 +90,14 @@ class Castling:
         return game.unmoved & self.need == self.need \
             and game.cells[self.king_from] == self.king_code \
             and game.cells[self.rook_from] == self.rook_code
+
+
+class Promotion(NamedTuple):
+    """How one piece code promotes."""
+
+    region: int     # landing here promotes
+    optional: int   # ...except that here the piece may also stay as it is
+    choices: list[int]
 
 
 @dataclass
@@ -201,8 +210,14 @@ class Variant:
             c = self._located(("castling", i), partial(self._castling, i, spec))
             if c is not None:
                 self.castlings.append(c)
-        self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
-                                  for s in range(2)]
+        self.castlings_by_side = by_side(self.castlings)
+        # Castling from wherever king and rook start (Chess960): the declared
+        # entries are the standard array's and say which way each right goes.
+        self.free_castling = bool(data.get("free-castling", False))
+        if self.free_castling and not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("free-castling",), "free-castling needs a grid board: rights are written "
+                "by file", "free-castling-board"))
         self.end = self._end_rules(data.get("end", {}))
         self.blast: list[int] = []
         self.blast_immune: list[int] = []
@@ -228,6 +243,14 @@ class Variant:
                 self.new_game()
             except InvalidFenError as exc:
                 self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+        if "numbered-setups" in data and not any(p.severity == "error" for p in self.problems):
+            try:
+                self.numbered_setup(0)
+            except (ValueError, KeyError, DeclarationError) as exc:
+                message = exc.message if isinstance(exc, DeclarationError) else \
+                    f"unknown piece {exc}" if isinstance(exc, KeyError) else str(exc)
+                self.problems.append(document.problem(
+                    ("numbered-setups",), f"numbered-setups: {message}", "bad-numbered-setups"))
         self.problems += run_checks(self)
         if any(p.severity == "error" for p in self.problems):
             raise VariantError(sorted(self.problems, key=_problem_order))
@@ -246,6 +269,49 @@ class Variant:
             if initial or not g.initial:
                 bits |= reach(g.tables[cell], 1 << cell)
         return bits
+
+    def numbered_setup(self, number: int) -> str:
+        """The start position numbered `number` among the variant's shuffled
+        setups (`numbered-setups`); raises ValueError when there is none.
+
+        Each step places its pieces on the free cells of White's region (of
+        one colour if asked): the choice is one digit of the number, the
+        first step the lowest digit, cells chosen as combinations in cell
+        order.  Black's pieces stand on the same files of its region."""
+        from variantkit.notation import parse_placement, placement
+        spec = self.document.data.get("numbered-setups")
+        if spec is None:
+            raise ValueError(f"{self.name} has no numbered setups")
+        board = self.board
+        rows = [board.cells_of(board.resolve_region(spec["regions"][side]))
+                for side in ("white", "black")]
+        placed = parse_placement(self, self.setup_fen.split()[0])
+        for row in rows:
+            for cell in row:
+                placed.pop(cell, None)
+        free = list(range(len(rows[0])))
+        left, count = number, 1
+        for step in spec["steps"]:
+            names = step["pieces"]
+            colour = step.get("colour-of")
+            usable = [i for i in free if colour is None
+                      or board.colours[rows[0][i]] == board.colours[board.cell(colour)]]
+            choices = list(itertools.combinations(usable, len(names)))
+            if not choices:
+                raise ValueError(f"numbered-setups: no room for {', '.join(names)}")
+            left, digit = divmod(left, len(choices))
+            count *= len(choices)
+            for index, name in zip(choices[digit], names, strict=True):
+                kind = self.pieces.by_name[name].index
+                for side in range(2):
+                    placed[rows[side][index]] = piece_code(kind, side)
+                free.remove(index)
+        if left or number < 0:
+            raise ValueError(f"{self.name} numbers its setups from 0 to {count - 1}")
+        shuffled = Game(self)
+        for cell, code in placed.items():
+            shuffled.place(cell, code)
+        return self.new_game(" ".join([placement(shuffled), *self.setup_fen.split()[1:]])).fen()
 
     def letter_of_code(self, code: int) -> str:
         """The FEN letter of a piece code (uppercase for White)."""
@@ -409,6 +475,7 @@ class Variant:
                         self._limits(comp, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
+        self.clock_kept = [self._clock_kept(code) for code in range(n_codes)]
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
@@ -448,6 +515,27 @@ class Variant:
             return None
         return Limits(barred, component.shift, immune)
 
+    def _clock_kept(self, code: int) -> list[int] | None:
+        """Per from-cell, the landing cells that only primitives declared
+        `resets-clock: false` reach (moves there keep the clock running), or
+        None when all of a piece's moves reset it."""
+        comps = [self.pieces.components[ci] for ci in
+                 self.pieces.types[type_of(code)].components] if code >= 2 else []
+        if not self.resets_clock[code] or all(c.flags.resets_clock for c in comps):
+            return None
+        side = code & 1
+        kept = []
+        for cell in range(self.board.size):
+            quiet = loud = 0
+            for comp in comps:
+                reached = reach(comp.tables[side][cell], 1 << cell)
+                if comp.flags.resets_clock:
+                    loud |= reached
+                else:
+                    quiet |= reached
+            kept.append(quiet & ~loud)
+        return kept
+
     def _victims(self, flags: Flags, side: int) -> tuple[int, ...]:
         """Enemy piece codes a suborn may convert: never a royal piece."""
         if not flags.mode & CONVERT:
@@ -467,32 +555,55 @@ class Variant:
             out.append(kind.index)
         return out
 
-    def _build_promotion(self, spec: dict[str, Any] | None) -> None:
-        self.promotion_regions = [0, 0]
-        self.promotion_codes: list[dict[int, list[int]]] = [{}, {}]
-        if not spec:
-            return
-        movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
-        choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
-        for i, name in enumerate(spec.get("choices", [])):
+    def _build_promotion(self, spec: dict[str, Any] | list[dict[str, Any]] | None) -> None:
+        """Per side, the promoting piece codes and how each promotes."""
+        self.promotions: list[dict[int, Promotion]] = [{}, {}]
+        self.promotion_limit = [0] * self.n_codes  # 0: no limit
+        for index, rule in enumerate(promotion_rules(spec)):
+            path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
+                else ("promotion",)
+            self._promotion_rule(path, rule)
+
+    def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
+        movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
+        for name, count in rule.get("limit", {}).items():
+            for kind in self._piece_codes((*path, "limit"), [name]):
+                for side in range(2):
+                    self.promotion_limit[piece_code(kind, side)] = count
+        choices = rule.get("choices", [])
+        per_side = [((*path, "choices", side), choices[side]) for side in ("white", "black")] \
+            if isinstance(choices, dict) else [((*path, "choices"), choices)] * 2
+        kinds_at: dict[tuple[str | int, ...], list[int]] = {}
+        for where, names in per_side:
+            if where not in kinds_at:
+                kinds_at[where] = self._promotion_choices(where, names)
+        for side, side_name in enumerate(("white", "black")):
+            kinds = kinds_at[per_side[side][0]]
+            region = rule.get("regions", {}).get(side_name)
+            if region is None:
+                self.problems.append(self.document.problem(
+                    (*path, "regions"), f"no promotion region for {side_name}",
+                    "missing-region"))
+                continue
+            bits = self._located((*path, "regions", side_name),
+                                 partial(self.board.resolve_region, region)) or 0
+            optional = rule.get("optional", {}).get(side_name)
+            optional_bits = 0 if optional is None else self._located(
+                (*path, "optional", side_name),
+                partial(self.board.resolve_region, optional)) or 0
+            for kind in movers:
+                self.promotions[side][piece_code(kind, side)] = Promotion(
+                    bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
+
+    def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
+        """The piece types of a list of promotion choices: no royal piece."""
+        for i, name in enumerate(names):
             if self.one_royal and name in self.pieces.by_name \
                     and self.pieces.by_name[name].royal:
                 self.problems.append(self.document.problem(
-                    ("promotion", "choices", i),
-                    f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
-        for side, side_name in enumerate(("white", "black")):
-            region = spec.get("regions", {}).get(side_name)
-            if region is None:
-                self.problems.append(self.document.problem(
-                    ("promotion", "regions"), f"no promotion region for {side_name}",
-                    "missing-region"))
-                continue
-            bits = self._located(("promotion", "regions", side_name),
-                                 partial(self.board.resolve_region, region))
-            self.promotion_regions[side] = bits or 0
-            for kind in movers:
-                self.promotion_codes[side][piece_code(kind, side)] = [
-                    piece_code(c, side) for c in choices]
+                    (*path, i), f"a piece may not promote to the royal piece '{name}'",
+                    "royal-promotion"))
+        return self._piece_codes(path, names)
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
@@ -528,19 +639,8 @@ class Variant:
             raise DeclarationError(
                 f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
                 "castling-setup")
-        home = set(segment(board, k0, r0, k1))
-        landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
-        span = set()
-        for a in landing:
-            for b in landing:
-                span |= set(segment(board, a, b, k1))
-        empty = (home | span) - {k0, r0}
-        # Only a royal king must not castle out of, through or into attack.
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0] \
-            if self.royal_code[king_code] else []
-        return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
-                        rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
-                        need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+        return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code,
+                               royal=bool(self.royal_code[king_code]))
 
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""
@@ -664,8 +764,33 @@ def _parts(move: dict[str, Any]) -> int:
     return 1
 
 
+def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
+    """Each side's castling moves with their indices."""
+    return [[(i, c) for i, c in enumerate(castlings) if c.side == s] for s in range(2)]
+
+
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
+
+
+def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple[int, int],
+                    king_code: int, rook_code: int, royal: bool) -> Castling:
+    """A castling move from its four cells: the cells to keep empty and the
+    cells the king may not be attacked on follow from the lines between them
+    (only a royal king must not castle out of, through or into attack)."""
+    (k0, k1), (r0, r1) = king, rook
+    home = set(segment(board, k0, r0, k1))
+    landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
+    span = set()
+    for a in landing:
+        for b in landing:
+            span |= set(segment(board, a, b, k1))
+    empty = (home | span) - {k0, r0}
+    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0] \
+        if royal else []
+    return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
+                    rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
+                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
 
 
 def segment(board: Board, a: int, b: int, towards: int) -> list[int]:

@@ -31,7 +31,7 @@ from variantkit.cli.common import (
 from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError, quote
 from variantkit.game import Game, Move
-from variantkit.loader import bundled_names, resolve, schema_path
+from variantkit.loader import bundled_names, promotion_rules, resolve, schema_path
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
 from variantkit.variant import Variant
 
@@ -200,7 +200,10 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
     board = variant.document.data["board"]
     topology = next(k for k in board if k != "regions")
     types = variant.pieces.types
-    promotion = variant.document.data.get("promotion") or {}
+    rules = promotion_rules(variant.document.data.get("promotion"))
+    choices = rules[0].get("choices", []) if rules else []
+    if isinstance(choices, dict):
+        choices = choices["white"]
     repetition = variant.end.repetition
     return DERIVED.format(
         **fields, parent=variant.name, inherits=inherits,
@@ -210,7 +213,7 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
         pieces=_comment(f"pieces: merged into {variant.name}'s pieces: "
                         + ", ".join(f"{t.name} ({t.letter})" for t in types) + "."),
         letter=next((x for x in SPARE_LETTERS if x not in variant.pieces.by_letter), "W"),
-        setup=variant.setup_fen, choices=", ".join(promotion.get("choices", [])),
+        setup=variant.setup_fen, choices=", ".join(choices),
         castlings=f"{len(variant.castlings)} entries" if variant.castlings else "none",
         stalemate=variant.end.stalemate,
         repetition="null" if repetition is None else repetition)
