@@ -12,7 +12,7 @@ $(BIN)/variantkit: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/variantkit
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	touch $@
 
 demo: $(BIN)/variantkit
@@ -32,6 +32,10 @@ oracle: $(VENV)/.test-deps
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py
 	$(BIN)/python benchmarks/load_bench.py
+
+.PHONY: bench-cluster
+bench-cluster: $(VENV)/.test-deps
+	$(BIN)/python benchmarks/cluster_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

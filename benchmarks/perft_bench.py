@@ -41,7 +41,8 @@ CHESS_CASES: list[tuple[str, str | None, int]] = [
     ("start", None, 4),
     ("kiwipete", KIWIPETE, 3),
 ]
-VARIANT_CASES: list[tuple[str, int]] = [("trice", 3), ("strato", 3), ("diplomat", 4)]
+VARIANT_CASES: list[tuple[str, int]] = [("trice", 3), ("strato", 3), ("diplomat", 4),
+                                        ("xiangqi", 3), ("janggicasual", 3)]
 MEMORY_DEPTHS = (3, 4, 5)
 ROOT = Path(__file__).resolve().parent.parent
 # (case, variant, board): each generated board, then the same game on a graph.

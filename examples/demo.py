@@ -1,7 +1,8 @@
-"""What `make demo` runs: every bundled variant validated, drawn and counted.
+"""What `make demo` runs: a few bundled variants validated, drawn and counted.
 
-For each variant: load (and so validate) its file, draw the start position,
-and count the move sequences to depths 1, 2 and 3 (perft) with their times.
+For each variant shown: load (and so validate) its file, draw the start
+position, and count the move sequences to depths 1, 2 and 3 (perft) with
+their times.  The whole catalogue is `variantkit list`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from variantkit.cli.common import use_color
 from variantkit.display import board_text
 
 MAX_DEPTH = 3
+# One game per kind of board: a grid, a wider grid, stacked planes, a disk.
+SHOWN = ("chess", "capablanca", "strato", "diplomat")
 
 
 def demo(name: str, color: bool) -> bool:
@@ -42,7 +45,9 @@ def demo(name: str, color: bool) -> bool:
 
 def main() -> int:
     color = use_color()
-    results = [demo(name, color) for name in variantkit.variants()]
+    results = [demo(name, color) for name in SHOWN]
+    others = len(variantkit.variants()) - len(SHOWN)
+    print(f"... and {others} more bundled variants: see `variantkit list`.")
     return 0 if all(results) else 1
 
 

@@ -10,10 +10,9 @@ from click.testing import CliRunner, Result
 
 import variantkit
 from variantkit.cli import cli
-from variantkit.loader import schema_path
+from variantkit.loader import bundled_dir, schema_path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args))
@@ -88,7 +87,7 @@ def test_new_from_a_bundled_variant(tmp_path: Path, parent: str) -> None:
 def test_new_from_a_file_inherits_it_by_relative_path(tmp_path: Path) -> None:
     source = tmp_path / "lib" / "base.yaml"
     source.parent.mkdir()
-    source.write_text((EXAMPLES / "losalamos.yaml").read_text(encoding="utf-8")
+    source.write_text((bundled_dir() / "losalamos.yaml").read_text(encoding="utf-8")
                       .replace("../schemas", str(schema_path().parent)), encoding="utf-8")
     path = tmp_path / "child.yaml"
     assert run("new", "child", "--from", str(source), "-o", str(path)).exit_code == 0
@@ -100,7 +99,7 @@ def test_new_refuses_a_parent_file_outside_the_new_files_folder(tmp_path: Path) 
     # A variant may inherit only files in its own folder or below it.
     path = tmp_path / "out" / "child.yaml"
     path.parent.mkdir()
-    result = run("new", "child", "--from", str(EXAMPLES / "losalamos.yaml"), "-o", str(path))
+    result = run("new", "child", "--from", str(EXAMPLES / "glinski.yaml"), "-o", str(path))
     assert result.exit_code == 1
     assert "folder" in result.output
     assert not path.exists()

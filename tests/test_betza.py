@@ -192,9 +192,8 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
 # -- errors -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("betza", "part"), [
-    ("mRcpR", "'p' (hopper) is not supported"),
-    ("gQ", "'g' (grasshopper) is not supported"),
-    ("nN", "'nN'"),
+    ("pN", "'pN': p (hopper) goes with a rider"),
+    ("nK", "'nK'"),
     ("fceF", "'e' (en passant) is not supported"),
     ("jN", "'j'"),
     ("Rx", "unknown letter 'x'"),
@@ -215,11 +214,12 @@ variantkit: 1
 name: bad
 inherits: {CHESS}
 pieces:
-  cannon: {{letter: X, betza: mRcpR}}
+  cannon: {{letter: X, betza: mRcpN}}
 """)
     result = CliRunner().invoke(cli, ["validate", str(path)])
     assert result.exit_code == 1
-    assert f"{path}:5:30: [error] betza 'mRcpR': 'p' (hopper) is not supported" in result.output
+    assert f"{path}:5:30: [error] betza 'mRcpN': 'pN': p (hopper) goes with a rider" \
+        in result.output
     assert result.output.rstrip().endswith("^")
     assert "(bad-betza)" in result.output
 
@@ -248,25 +248,36 @@ def test_a_piece_has_exactly_one_of_moves_and_betza(tmp_path: Path) -> None:
 
 # -- Fairy-Stockfish custom pieces --------------------------------------------------
 
-SF_PIECES = {"A": "NN", "C": "B2ND", "D": "fsWvN", "E": "mQcN"}
-SF_START = "racqkder/pppppppp/8/8/8/8/PPPPPPPP/RACQKDER w KQkq - 0 1"
+# (variant name, {letter: betza}, start position): each set of pieces plays
+# random games against the same Betza strings given to Fairy-Stockfish.
+SF_PIECE_SETS = [
+    ("betzatest", {"A": "NN", "C": "B2ND", "D": "fsWvN", "E": "mQcN"},
+     "racqkder/pppppppp/8/8/8/8/PPPPPPPP/RACQKDER w KQkq - 0 1"),
+    # Hoppers and lame leapers: the cannons, the grasshoppers, xiangqi's horse
+    # and janggi's elephant.
+    ("hoppertest", {"A": "mRcpR", "C": "pR", "D": "gQ", "E": "nN", "F": "nZ", "G": "gB"},
+     "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1"),
+]
 
 
-def test_custom_pieces_move_as_in_fairy_stockfish(tmp_path: Path) -> None:
-    pyffish.load_variant_config("[betzatest:chess]\n" + "".join(
+@pytest.mark.parametrize(("name", "pieces", "start"), SF_PIECE_SETS)
+def test_custom_pieces_move_as_in_fairy_stockfish(tmp_path: Path, name: str,
+                                                  pieces: dict[str, str], start: str) -> None:
+    pyffish.load_variant_config(f"[{name}:chess]\n" + "".join(
         f"customPiece{i} = {letter.lower()}:{betza}\n"
-        for i, (letter, betza) in enumerate(SF_PIECES.items(), 1)) + f"startFen = {SF_START}\n")
+        for i, (letter, betza) in enumerate(pieces.items(), 1)) + f"startFen = {start}\n")
     path = tmp_path / "custom.yaml"
-    path.write_text(f"variantkit: 1\nname: betzatest\ninherits: {CHESS}\npieces:\n" + "".join(
+    path.write_text(f"variantkit: 1\nname: {name}\ninherits: {CHESS}\npieces:\n" + "".join(
         f"  p{letter.lower()}: {{letter: {letter}, betza: {betza}}}\n"
-        for letter, betza in SF_PIECES.items()) + f"setup: {SF_START}\n")
+        for letter, betza in pieces.items()) + f"setup: {start}\n")
     variant = variantkit.load(str(path))
     rng = random.Random(4)
     for _ in range(4):
         game, played = variant.new_game(), []
         for _ in range(60):
             moves = moves_of_game(game)
-            assert moves == set(pyffish.legal_moves("betzatest", SF_START, played)), game.fen()
+            assert moves == set(pyffish.legal_moves(name, start, played)), game.fen()
+            assert game.is_check() == pyffish.gives_check(name, start, played), game.fen()
             if not moves:
                 break
             move = rng.choice(sorted(moves))

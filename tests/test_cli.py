@@ -54,6 +54,18 @@ def test_list_shows_bundled_variants_with_descriptions() -> None:
     assert variantkit.load("trice").description in result.output
 
 
+def test_list_groups_by_board_and_filters() -> None:
+    result = run("list")
+    headings = [line for line in lines(result) if line and line[0].isalnum()]
+    assert headings[0].startswith("8x8 (") and "8x8x3 (1)" in headings
+
+    def names(*args: str) -> list[str]:
+        return [line.split()[0] for line in lines(run("list", *args)) if line.startswith("  ")]
+    assert "capablanca" in names("--board", "10x8") and "chess" not in names("--board", "10x8")
+    assert names("CIRCULAR") == ["diplomat"]
+    assert run("list", "no such words").exit_code == 1
+
+
 def test_validate_ok(tmp_path: Path) -> None:
     copy = write(tmp_path, "mine.yaml", (bundled_dir() / "chess.yaml").read_text("utf-8"))
     result = run("validate", copy, "trice")
@@ -248,5 +260,5 @@ def test_list_shows_the_examples_of_a_checkout() -> None:
     examples = sorted((Path(__file__).parent.parent / "examples").glob("*.yaml"))
     for path in examples:
         assert variantkit.load(path).description in result.output
-    assert "examples/losalamos.yaml" in result.output or str(examples[0]) in result.output
+    assert f"examples/{examples[0].name}" in result.output or str(examples[0]) in result.output
     assert "Examples load by path: variantkit show " in result.output

@@ -259,3 +259,24 @@ def test_move_values_and_variant_names_are_checked() -> None:
         game.push(42)  # type: ignore[arg-type]
     with pytest.raises(VariantError, match="no variant given"):
         variantkit.load("")
+
+
+def test_bad_end_conditions_are_located(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, """\
+variantkit: 1
+name: x
+inherits: CHESS
+end:
+  conditions:
+    - {checks: 3, result: win}
+    - {checks: 5, result: win}
+    - {extinct: [queen], result: loss, answer: draw}
+    - {extinct: [wizard], result: loss}
+""")
+    assert [f[:3] for f in found] == [(7, 7, "bad-end-condition"), (8, 7, "bad-end-condition"),
+                                      (9, 18, "unknown-piece")]
+
+
+def test_check_all_needs_several_royals(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, "variantkit: 1\nname: x\ninherits: CHESS\nroyals: {check: all}\n")
+    assert [f[:3] for f in found] == [(4, 17, "bad-royals")]

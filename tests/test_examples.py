@@ -1,18 +1,15 @@
-"""The example variant files (examples/*.yaml), and Los Alamos chess against
-Fairy-Stockfish.
+"""The example variant files (examples/*.yaml), the tutorial's Los Alamos
+chess, and `make demo`.
 
-Every example must validate and load as it stands, since the README's tutorial
-points at them.  `examples/losalamos.yaml` is written from scratch (no
-`inherits`), and pyffish ships the same game as its variant `losalamos`, so
-its legal moves are the reference: perft 1-3 from the start, then the legal
-move sets, FEN fields and check status along seeded random games.  pyffish
-writes moves as variantkit does (`a5a6q` for a promotion), so move strings are
-compared unchanged.
+Every example must validate and load as it stands, since the README points
+at them.  Los Alamos chess, the tutorial's worked example, is bundled
+(`variants/losalamos.yaml`) under Fairy-Stockfish's name, so
+`tests/test_fsf_catalogue.py` compares it with pyffish; here are the
+tutorial's own claims about it.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pyffish
@@ -21,18 +18,19 @@ from click.testing import CliRunner
 
 import variantkit
 from variantkit.cli import cli
+from variantkit.loader import bundled_dir
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))
-LOSALAMOS_FILE = EXAMPLES / "losalamos.yaml"
+LOSALAMOS_FILE = bundled_dir() / "losalamos.yaml"
 LOSALAMOS_START = "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1"
 SF = "losalamos"
-# Published figures for the Los Alamos start position (Fairy-Stockfish agrees).
+# The tutorial's figures for the Los Alamos start position.
 START_PERFT = {1: 10, 2: 100, 3: 1212}
 
 
-def test_there_are_examples_and_los_alamos_is_one() -> None:
-    assert LOSALAMOS_FILE in EXAMPLE_FILES
+def test_there_are_examples() -> None:
+    assert EXAMPLE_FILES
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
@@ -52,7 +50,7 @@ def test_example_validates_and_loads(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def losalamos() -> variantkit.Variant:
-    return variantkit.load(LOSALAMOS_FILE)
+    return variantkit.load("losalamos")
 
 
 def test_los_alamos_is_written_from_scratch() -> None:
@@ -72,18 +70,9 @@ def test_los_alamos_declaration(losalamos: variantkit.Variant) -> None:
         "loss", "draw", 3, 50)
 
 
-def sf_perft(fen: str, moves: list[str], depth: int) -> int:
-    legal = pyffish.legal_moves(SF, fen, moves)
-    if depth == 1:
-        return len(legal)
-    return sum(sf_perft(fen, moves + [m], depth - 1) for m in legal)
-
-
 @pytest.mark.parametrize("depth", [1, 2, 3])
-def test_los_alamos_perft_equals_fairy_stockfish(losalamos: variantkit.Variant,
-                                                 depth: int) -> None:
-    ours = variantkit.perft(losalamos.new_game(), depth)
-    assert ours == sf_perft(LOSALAMOS_START, [], depth) == START_PERFT[depth]
+def test_los_alamos_perft_is_the_tutorials(losalamos: variantkit.Variant, depth: int) -> None:
+    assert variantkit.perft(losalamos.new_game(), depth) == START_PERFT[depth]
 
 
 def test_no_double_step_no_castling_and_three_promotions(losalamos: variantkit.Variant) -> None:
@@ -98,96 +87,15 @@ def test_no_double_step_no_castling_and_three_promotions(losalamos: variantkit.V
         m for m in pyffish.legal_moves(SF, game.fen(), []) if m.startswith("b5"))
 
 
-def our_moves(game: variantkit.Game) -> set[str]:
-    moves = [str(m) for m in game.legal_moves()]
-    assert len(moves) == len(set(moves)), f"duplicate moves in {game.fen()}"
-    return set(moves)
-
-
-def test_random_games_agree_with_fairy_stockfish(losalamos: variantkit.Variant) -> None:
-    rng = random.Random(1956)
-    positions = 0
-    games = 0
-    while positions < 300:
-        games += 1
-        game = losalamos.new_game()
-        played: list[str] = []
-        for _ in range(120):
-            where = f"game {games}, after {' '.join(played) or 'no moves'}"
-            ours = our_moves(game)
-            theirs = set(pyffish.legal_moves(SF, LOSALAMOS_START, played))
-            assert ours == theirs, (f"legal moves differ in {where}\n"
-                                    f"  missing: {sorted(theirs - ours)}\n"
-                                    f"  extra: {sorted(ours - theirs)}")
-            sf_fen = pyffish.get_fen(SF, LOSALAMOS_START, played).split()
-            # Placement, side to move, castling, en passant (always '-').
-            assert game.fen().split()[:4] == sf_fen[:4], where
-            assert game.is_check() == pyffish.gives_check(SF, LOSALAMOS_START, played), where
-            positions += 1
-            if not ours:
-                assert game.outcome() is not None, where
-                break
-            move = rng.choice(sorted(ours))
-            game.push(move)
-            played.append(move)
-    assert games >= 3
-
-
-# --- Capablanca Chess ------------------------------------------------------------
-
-CAPABLANCA_START = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
-
-
-@pytest.fixture(scope="module")
-def capablanca() -> variantkit.Variant:
-    return variantkit.load(EXAMPLES / "capablanca.yaml")
-
-
-def capablanca_perft(moves: list[str], depth: int) -> int:
-    legal = pyffish.legal_moves("capablanca", CAPABLANCA_START, moves)
-    if depth == 1:
-        return len(legal)
-    return sum(capablanca_perft(moves + [m], depth - 1) for m in legal)
-
-
-@pytest.mark.parametrize("depth", [1, 2, 3])
-def test_capablanca_perft_equals_fairy_stockfish(capablanca: variantkit.Variant,
-                                                 depth: int) -> None:
-    assert capablanca.new_game().fen() == CAPABLANCA_START
-    assert variantkit.perft(capablanca.new_game(), depth) == capablanca_perft([], depth)
-
-
-def test_capablanca_random_positions_agree_with_fairy_stockfish(
-        capablanca: variantkit.Variant) -> None:
-    """Perft 2 from positions along seeded random games, move sets at every ply."""
-    rng = random.Random(1921)
-    checked = 0
-    for _ in range(6):
-        game = capablanca.new_game()
-        played: list[str] = []
-        for ply in range(80):
-            ours = our_moves(game)
-            assert ours == set(pyffish.legal_moves("capablanca", CAPABLANCA_START, played)), \
-                f"after {' '.join(played)}"
-            if ply % 20 == 10:
-                assert variantkit.perft(game, 2) == capablanca_perft(played, 2), \
-                    f"perft 2 after {' '.join(played)}"
-                checked += 1
-            if not ours:
-                break
-            move = rng.choice(sorted(ours))
-            game.push(move)
-            played.append(move)
-    assert checked >= 12
-
-
-def test_make_demo_runs_for_every_bundled_variant() -> None:
-    """`make demo` is the README's first step: it must run and cover each variant."""
+def test_make_demo_runs_and_shows_a_few_variants() -> None:
+    """`make demo` is the README's first step: it must run, show a few games
+    and point at the rest."""
     import subprocess
     import sys
     result = subprocess.run([sys.executable, str(EXAMPLES / "demo.py")], capture_output=True,
                             text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stderr
-    for name in variantkit.variants():
-        assert f"{name}: ok" in result.stdout
+    shown = [name for name in variantkit.variants() if f"\n{name}: ok" in result.stdout]
+    assert 2 <= len(shown) <= 6, shown
+    assert "variantkit list" in result.stdout
     assert "Traceback" not in result.stderr

@@ -9,16 +9,14 @@ wide) and a few seeded random games; `make oracle` goes deeper and plays more.
 from __future__ import annotations
 
 import pytest
-from fsf_oracle import Oracle, fsf_variants
+from fsf_oracle import Oracle, fsf_variants, perft_depth
 
-# Variants whose depth-3 tree costs more than a few seconds through pyffish.
-SHALLOW: dict[str, int] = {}
 NAMES = fsf_variants()
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_perft_tree_equals_pyffish(name: str) -> None:
-    Oracle(name).walk(SHALLOW.get(name, 3))
+    Oracle(name).walk(perft_depth(name))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -29,7 +27,7 @@ def test_random_games_equal_pyffish(name: str) -> None:
 @pytest.mark.oracle
 @pytest.mark.parametrize("name", NAMES)
 def test_deep_perft_tree_equals_pyffish(name: str) -> None:
-    Oracle(name).walk(SHALLOW.get(name, 3) + 1)
+    Oracle(name).walk(perft_depth(name) + 1)
 
 
 @pytest.mark.oracle

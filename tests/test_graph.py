@@ -314,8 +314,11 @@ pieces:
 
 
 def test_betza_pieces_move_alike_on_the_grid_and_on_its_graph(tmp_path: Path) -> None:
+    # A variant inherits files in its own folder: a copy of the test's board.
     graph_file = Path(__file__).parent / "data" / "chess_graph.yaml"
-    on_graph = load(tmp_path, f"variantkit: 1\nname: b\ninherits: {graph_file}\n"
+    (tmp_path / graph_file.name).write_text(graph_file.read_text(encoding="utf-8"),
+                                            encoding="utf-8")
+    on_graph = load(tmp_path, f"variantkit: 1\nname: b\ninherits: {graph_file.name}\n"
                     + BETZA_PIECES)
     (tmp_path / "grid").mkdir()
     on_grid = load(tmp_path / "grid", "variantkit: 1\nname: b\ninherits: chess\n"

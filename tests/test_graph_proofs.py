@@ -34,7 +34,11 @@ PAIRS = {
 
 def loaded(game: str) -> tuple[variantkit.Variant, variantkit.Variant]:
     graph, generated = PAIRS[game]
-    return variantkit.load(graph), variantkit.load(generated)
+    # The graph file inherits its generator's file, which may live elsewhere:
+    # it is read as if stored in that file's folder.
+    folder = generated.parent if isinstance(generated, Path) else None
+    return (variantkit.load_text(graph.read_text(encoding="utf-8"), str(graph), folder),
+            variantkit.load(generated))
 
 
 @pytest.fixture(scope="module", params=list(PAIRS))
@@ -97,7 +101,12 @@ def test_random_games_agree(pair: tuple[variantkit.Variant, variantkit.Variant],
 def test_a_graph_started_from_a_generator_plays_as_it(tmp_path: Path, parent: str, start: str,
                                                       depth: int) -> None:
     path = tmp_path / "v.yaml"
-    path.write_text(f"variantkit: 1\nname: g\ninherits: {parent}\n"
+    inherits = parent
+    if parent.endswith(".yaml"):  # a variant inherits files in its own folder: a copy
+        inherits = Path(parent).name
+        (tmp_path / inherits).write_text(Path(parent).read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    path.write_text(f"variantkit: 1\nname: g\ninherits: {inherits}\n"
                     f"board:\n  graph:\n    from: {start}\n", encoding="utf-8")
     graph, generated = variantkit.load(path), variantkit.load(parent)
     assert graph.problems == []

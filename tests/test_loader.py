@@ -206,7 +206,8 @@ def test_missing_file_and_unknown_name() -> None:
     )
     problem = only_problem("no-such-variant")
     assert problem.rule == "file-not-found"
-    assert "chess" in problem.message
+    assert "variantkit list" in problem.message
+    assert "did you mean chess?" in only_problem("chesss").message
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
@@ -299,7 +300,7 @@ def test_every_schema_error_is_reported_in_file_order(tmp_path: Path) -> None:
             "schema",
             (
                 "pieces.pawn.moves[0]: expected exactly one of the keys "
-                "'step', 'ride', 'leap', 'jump', 'suborn', found 'step' and 'ride'"
+                "'step', 'ride', 'leap', 'jump', 'suborn', 'hop', 'path', found 'step' and 'ride'"
             ),
         ),
         (14, 16, "schema", "pieces.pawn.moves[1].range: expected an integer >= 1, got 0"),

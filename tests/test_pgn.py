@@ -4,6 +4,7 @@ bundled variant, the FEN tag, what the reader skips, and bad PGN."""
 from __future__ import annotations
 
 import pytest
+from catalogue import one_per_board
 
 import variantkit
 from variantkit import Engine, Game, PgnError, read_games, read_pgn, write_pgn
@@ -49,11 +50,13 @@ def test_scripted_lines_round_trip(name: str, moves: str) -> None:
     assert game.san(last) in text.split()
 
 
-@pytest.mark.parametrize("name", variantkit.variants())
+@pytest.mark.parametrize("name", one_per_board())
 def test_engine_games_round_trip(name: str) -> None:
     game = variantkit.load(name).new_game()
     engine = Engine(game.variant)
     for _ in range(8):
+        if game.outcome() is not None:  # a quick mate (almost chess has one)
+            break
         game.push(engine.best_move(game, depth=1))
     assert_round_trip(game)
 
@@ -119,7 +122,7 @@ def test_variant_given_and_default() -> None:
     ('1. e2e4 [Event "x"]', r"tag Event after the moves .* result token is missing"),
     ('[Variant "nosuch"] 1. e2e4 *', r"cannot load the variant .*nosuch"),
     # A tag names a bundled variant, never a file to load.
-    ('[Variant "variants/chess.yaml"] 1. e2e4 *', r"cannot load the variant .*bundled: chess"),
+    ('[Variant "variants/chess.yaml"] 1. e2e4 *', r"cannot load the variant .*variantkit list"),
     ('[FEN "8/8 w - - 0 1"] *', r"bad FEN tag: placement part"),
     ("", r"no game"),
 ])

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from catalogue import one_per_board
 from click.testing import CliRunner, Result
 
 import variantkit
@@ -28,7 +29,7 @@ from variantkit.render import Disk, Hexagon, Rect, Sector, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-VARIANTS = variantkit.variants() + [str(p) for p in sorted(EXAMPLES.glob("*.yaml"))]
+VARIANTS = one_per_board() + [str(p) for p in sorted(EXAMPLES.glob("*.yaml"))]
 FOOLS_MATE = "f2f3 e7e5 g2g4 d8h4"
 
 
@@ -166,8 +167,11 @@ def test_checked_royal_cell_is_red(name: str) -> None:
     if name == "chess":
         for move in FOOLS_MATE.split():
             game.push(move)
-    assert find_check(game, 3)
-    king = game.variant.board.names[game.royal[game.stm]]
+    if not find_check(game, 3):
+        # Games with slow pieces or without check (racing kings, antichess).
+        assert name not in ("chess", "diplomat", "strato", "trice") and not name.endswith(".yaml")
+        pytest.skip("no check within three plies of the start")
+    king = game.checked_cell()
     root = ET.fromstring(game.svg())
     checked = [e for e in cell_shapes(root) if e.attrib.get("data-mark") == "check"]
     assert [e.attrib["data-cell"] for e in checked] == [king]
@@ -180,8 +184,9 @@ def test_flip_turns_the_board(name: str) -> None:
     game = start(name)
     plain, flipped = (ET.fromstring(render(game, flip=f)) for f in (False, True))
     height = float(plain.attrib["viewBox"].split()[3])
-    king = game.variant.board.names[game.royal[0]]
-    # White's king is drawn in the lower half, and in the upper half flipped.
+    # A White piece (not every game has a royal one) is drawn in the lower
+    # half, and in the upper half flipped.
+    king = next(n for n in game.variant.board.names if (game.piece_at(n) or "a").isupper())
     assert anchor(pieces(plain)[king])[1] > height / 2 > anchor(pieces(flipped)[king])[1]
     assert Counter(e.attrib["data-cell"] for e in cell_shapes(flipped)) == \
         Counter(game.variant.board.names)

@@ -5,7 +5,7 @@ expanded into the primitive dicts a YAML author would write (`step`, `ride`,
 `leap`, with `range`, `only` and `initial`), which are then compiled like any
 others: Betza is a shorthand, never a second move generator.
 
-The subset is Fairy-Stockfish's (`src/piece.cpp`), without hoppers:
+The subset is Fairy-Stockfish's (`src/piece.cpp`):
 
 - atoms `W F D N A H C Z G`, leaping (1,0) (1,1) (2,0) (2,1) (2,2) (3,0)
   (3,1) (3,2) (3,3), with `L` = C and `J` = Z; `K` (= WF), `R` (= WW), `B` (= FF), `Q` (= RB);
@@ -15,7 +15,12 @@ The subset is Fairy-Stockfish's (`src/piece.cpp`), without hoppers:
   (two of them may combine, as in `frN`); `m` move only, `c` capture only,
   `i` only while the piece has not moved, `n` lame: a straight leap (D A H G)
   whose passed cells must be empty, that is a ride of exactly that length
-  (`ifmnD` is the chess pawn's double step, `ride: forward, range: [2, 2]`).
+  (`ifmnD` is the chess pawn's double step, `ride: forward, range: [2, 2]`),
+  and an oblique leap (N C Z) that goes first straight along its longer
+  side, then diagonally, over empty cells (`nN` is xiangqi's horse: a `path`);
+- before a rider (R B Q, or a doubled W or F): `p` hops over one piece
+  (the cannon: `hop`), `g` lands just behind it (the grasshopper: `hop`
+  with `beyond: 1`).
 
 Directions are picked from each atom's eight (or four) vectors exactly as
 Fairy-Stockfish picks them, then written as the relative words `forward`,
@@ -44,7 +49,7 @@ LEAPERS: dict[str, list[Vec]] = {
 RIDERS: dict[str, list[Vec]] = {"R": [(1, 0)], "B": [(1, 1)], "Q": [(1, 0), (1, 1)]}
 VERTICALS, HORIZONTALS = "fbv", "rls"
 UNSUPPORTED = {
-    "p": "hopper", "g": "grasshopper", "j": "jumping modifier", "e": "en passant",
+    "j": "jumping modifier", "e": "en passant",
     "h": "half-direction modifier", "a": "multi-leg move", "o": "cylindrical move",
 }
 
@@ -91,11 +96,14 @@ def expand(text: str) -> list[dict[str, Any]]:
     dirs: list[str] = []
     modes: set[str] = set()
     initial = lame = False
+    hopper = ""
     i = begin = 0  # begin: where the current atom's modifiers start
     while i < len(text):
         c = text[i]
         if c in "mc":
             modes.add(c)
+        elif c in "pg":
+            hopper = c
         elif c == "i":
             initial = True
         elif c == "n":
@@ -120,26 +128,31 @@ def expand(text: str) -> list[dict[str, Any]]:
                     if limit == 0:
                         raise _error(text, f"range 0 in '{c}0'")
             atoms = (RIDERS if c in RIDERS else LEAPERS)[c]
-            if lame and (rider or any(q not in (0, p) for p, q in atoms)):
-                raise _error(text, f"'n{c}': n (lame) goes with a plain D, A, H or G "
-                             "(a straight leap)")
+            if lame and (rider or len(atoms) > 1):
+                raise _error(text, f"'n{c}': n (lame) goes with one leap (D A H G, N C Z)")
+            if hopper and not (rider and limit == 0 and all(p == 1 for p, _ in atoms)):
+                raise _error(text, f"'{hopper}{c}': {hopper} (hopper) goes with a rider of "
+                             "unlimited range: R, B, Q, WW or FF")
             vectors = _pick(atoms, dirs)
             if not vectors:
                 raise _error(text, f"'{text[begin:i + 1]}' selects no direction")
             move = _primitive(atoms, vectors, rider, limit, lame)
+            if hopper:
+                move = {"hop": move["ride"], **({"beyond": 1} if hopper == "g" else {})}
             if len(modes) == 1:
                 move["only"] = "move" if "m" in modes else "capture"
             if initial:
                 move["initial"] = True
             out.append(move)
-            dirs, modes, initial, lame, begin = [], set(), False, False, i + 1
+            dirs, modes, initial, lame, hopper, begin = [], set(), False, False, "", i + 1
         else:
             what = UNSUPPORTED.get(c)
             raise _error(text, (f"'{c}' ({what}) is not supported" if what else
                                 f"unknown letter '{c}'") + " (supported: atoms W F D N A H C "
-                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n)")
+                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n "
+                         "p g)")
         i += 1
-    if dirs or modes or initial or lame:
+    if dirs or modes or initial or lame or hopper:
         raise _error(text, "modifiers at the end without an atom")
     return out
 
@@ -165,6 +178,8 @@ def _pick(atoms: list[Vec], dirs: list[str]) -> set[Vec]:
 def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
                lame: bool) -> dict[str, Any]:
     """One primitive for one atom (or K, R, B, Q) and its chosen vectors."""
+    if lame and atoms[0][1] not in (0, atoms[0][0]):
+        return {"path": [_lame_route(v) for v in sorted(vectors, reverse=True)]}
     if lame:
         # A straight leap whose passed cells must be empty: a ride of exactly its length.
         length = atoms[0][0]
@@ -184,6 +199,15 @@ def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
     if len(vectors) == len(_all_of(p, q)):
         return {"leap": [q, p]}
     return {"leap": [list(v) for v in sorted(vectors, reverse=True)]}
+
+
+def _lame_route(vector: Vec) -> list[list[int]]:
+    """An oblique leap in single steps, as Fairy-Stockfish blocks it: straight
+    along the longer side first, then diagonally."""
+    x, y = vector
+    sx, sy = (x > 0) - (x < 0), (y > 0) - (y < 0)
+    straight = [sx, 0] if abs(x) > abs(y) else [0, sy]
+    return [straight] * abs(abs(x) - abs(y)) + [[sx, sy]] * min(abs(x), abs(y))
 
 
 def _all_of(p: int, q: int) -> set[Vec]:

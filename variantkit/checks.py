@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from variantkit.errors import DeclarationError, Problem
+from variantkit.loader import promotion_rules
 from variantkit.pieces import CONVERT, PRIMITIVES, reach
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # family leads from A to B, one leads back from B to A.
 STEP_FAMILIES = ("orthogonal", "diagonal", "vertical")
 # Keys of a move whose value is a region reference (or one per side).
-REGION_KEYS = ("jump", "from-region", "to-region")
+REGION_KEYS = ("jump", "from-region", "to-region", "within")
 SHOWN = 5  # cells named in a message before "..."
 
 
@@ -90,7 +91,8 @@ def adjacency_symmetric(variant: Variant) -> list[Problem]:
 
 def pieces_move(variant: Variant) -> list[Problem]:
     """Warn about a piece that cannot move from any cell of the empty board,
-    for either side (a suborn counts as a move: it needs an enemy piece)."""
+    for either side (a suborn or a hop counts as a move: it needs another
+    piece)."""
     components = variant.pieces.components
     broken = _broken(variant, ("pieces",))
     problems = []
@@ -98,7 +100,7 @@ def pieces_move(variant: Variant) -> list[Problem]:
         if kind.name in broken:
             continue
         mine = [components[i] for i in kind.components]
-        if any(c.flags.mode & CONVERT for c in mine):
+        if any(c.flags.mode & CONVERT or c.flags.hop is not None for c in mine):
             continue
         if not any(reach(table, 0) for c in mine for side in c.tables for table in side):
             problems.append(variant.document.problem(
@@ -115,8 +117,12 @@ def regions_used(variant: Variant) -> list[Problem]:
     document = variant.document
     data = document.data
     used: set[str] = set()
-    promotion = data.get("promotion") or {}
-    used.update(_names((promotion.get("regions") or {}).values()))
+    used.update(_names((data.get("numbered-setups") or {}).get("regions", {}).values()))
+    for rule in promotion_rules(data.get("promotion")):
+        for key in ("regions", "optional"):
+            used.update(_names((rule.get(key) or {}).values()))
+    for condition in (data.get("end") or {}).get("conditions", []):
+        used.update(_names((condition.get("reached") or {}).values()))
     for spec in data["pieces"].values():
         for move in spec.get("moves", []):
             used.update(_move_regions(move))
@@ -184,7 +190,8 @@ def _vertical_only(variant: Variant, spec: Any, kind: str) -> bool:
     """Whether every direction or leap vector of `spec` changes plane (has a
     third coordinate that is not 0), so that it goes nowhere on a flat board."""
     if kind == "leap":
-        return all(isinstance(v, list) and len(v) == 3 and v[2] != 0 for v in spec)
+        return all(isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) for x in v)
+                   and v[2] != 0 for v in spec)
     items = spec if isinstance(spec, list) and not (spec and isinstance(spec[0], int)) \
         else [spec]
     try:
@@ -223,8 +230,8 @@ def _cells(variant: Variant, cells: list[int]) -> str:
 
 
 CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
-    board_connected, adjacency_symmetric, pieces_move, regions_used, modifiers_apply,
-    cells_reached)
+    board_connected, adjacency_symmetric, pieces_move, regions_used, cells_reached,
+    modifiers_apply)
 
 
 def run_checks(variant: Variant) -> list[Problem]:

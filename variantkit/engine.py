@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.game import CASTLE, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
 from variantkit.pieces import piece_code
 from variantkit.variant import Variant
 
@@ -44,7 +44,6 @@ TT_LIMIT = 1 << 20          # entries; the table is cleared when full
 # when no piece of the variant declares one (the chess pieces give about 0.4).
 MOBILITY_SCALE = 0.4
 EXACT, LOWER, UPPER = range(3)
-RESULT_SIGN = {"win": 1, "loss": -1, "draw": 0}
 
 TTEntry = tuple[int, int, int, InternalMove | None]   # depth, score, bound, move
 Key = tuple[int, int, int, int]
@@ -121,8 +120,6 @@ class Engine:
         self._signed = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
         end = variant.end
-        self._mate_sign = RESULT_SIGN[end.checkmate]
-        self._stalemate_sign = RESULT_SIGN[end.stalemate]
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self.info = SearchInfo()
         # The search's state, set by best_move.
@@ -256,9 +253,12 @@ class Engine:
             raise _Timeout
 
     def _terminal(self, ply: int) -> int:
-        """The score of a position without legal moves, by the variant's rules."""
-        sign = self._mate_sign if self._game.is_check() else self._stalemate_sign
-        return sign * (MATE - ply)
+        """The score of a position without legal moves, by the variant's rules
+        (mate, stalemate, or a declared end condition)."""
+        result = self._game.outcome()
+        if result is None or result.winner is None:
+            return 0
+        return (MATE - ply) if result.winner == self._game.turn else -(MATE - ply)
 
     def _evaluate(self, mobility: int) -> int:
         """Material and mobility, in centipawns for the side to move."""
@@ -277,7 +277,8 @@ class Engine:
         cells, value = self._game.cells, self._value
         if kind == SUBORN:
             return 2 * value[cells[to]]
-        gain = value[cells[extra if kind == EN_PASSANT else to]] if kind != CASTLE else 0
+        gain = value[cells[extra if kind == EN_PASSANT else to]] \
+            if kind not in (CASTLE, PASS) else 0
         if promo:
             gain += value[promo] - value[cells[frm]]
         return gain

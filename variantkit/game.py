@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
 
 if TYPE_CHECKING:
-    from variantkit.variant import Variant
+    from variantkit.variant import AttackEntry, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
-# castling index, or unused.
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN = range(5)
+# castling index, or unused.  A pass is written from and to the cell of the
+# royal piece that may pass.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS = range(6)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
@@ -45,7 +46,8 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material')."""
+    'insufficient-material', 'double-pass', or a declared condition's
+    'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -113,6 +115,10 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # The castling moves of this game: the variant's, or under free
+        # castling those of the start position (set by the position reader).
+        self.castlings = variant.castlings
+        self.castlings_by_side = variant.castlings_by_side
         self._stack: list[tuple[Any, ...]] = []
         # Repetition keys of the positions before each move on the stack,
         # filled by the outcome rules as they need them; an entry stays valid
@@ -184,6 +190,11 @@ class Game:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
+    def _in_check(self, side: int) -> bool:
+        """Whether `side`'s royal piece is attacked."""
+        return bool(self._attackers(self.royal[side], 1 - side,
+                                    self.side_bb[0] | self.side_bb[1], self.side_bb[1 - side]))
+
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
         return self.is_check() and not self._legal()
@@ -222,15 +233,20 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game in the same position, history included."""
-        other = Game(self.variant)
+        other = type(self)(self.variant)
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
-                     "fullmove", "hash"):
+                     "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
         other._keys = list(self._keys)
         return other
+
+    def state_key(self) -> int:
+        """Hash of the position's state beyond placement, rights and en
+        passant (counted checks), for repetition: 0 here."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.name} {self.fen()!r}>"
@@ -285,21 +301,40 @@ class Game:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
         bb = self.bb
         found = 0
-        for component, codes, initial in self.variant.attack_components[side]:
+        for component, codes, initial, barred in self.variant.attack_components[side]:
             pieces = 0
             for code in codes:
                 pieces |= bb[code]
             pieces &= side_mask & self.unmoved if initial else side_mask
-            if pieces:
+            if not pieces:
+                continue
+            if barred:
+                screens = 0
+                for code in barred:
+                    screens |= bb[code]
+                found |= component.attackers(side, target, occupied, screens & occupied) & pieces
+            else:
                 found |= component.attackers(side, target, occupied) & pieces
         return found
 
     def _pin_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells whose vacating might expose `king`: every cell between it
         and an enemy slider that reaches it on an empty board."""
+        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+
+    def _screen_risk(self, king: int, them: int, occupied: int) -> int:
+        """Cells where a piece would become the screen of an enemy hopper
+        aiming at `king`: the empty ones, and where a screen's type matters
+        also the occupied ones (a capture there changes the screen's type)."""
+        lines = self._lines_to(king, them, self.variant.hop_components[them])
+        return lines if self.variant.typed_screens else lines & ~occupied
+
+    def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
+        """The cells between `king` and the enemy pieces of these components
+        that reach it on an empty board."""
         bb = self.bb
         risk = 0
-        for component, codes, _ in self.variant.slider_components[them]:
+        for component, codes, _, _ in entries:
             sources = component.xray_sources[them][king]
             if not sources:
                 continue
@@ -312,24 +347,37 @@ class Game:
                 low = sources & -sources
                 risk |= between[low]
                 sources ^= low
-        return risk & occupied
+        return risk
 
     def _legal(self) -> list[InternalMove]:
+        return self._generate(self.royal[self.stm])
+
+    def _generate(self, king: int) -> list[InternalMove]:
+        """The moves that leave the royal piece on `king` safe; with `king`
+        -1, every move the pieces can make (nothing guarded)."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy
-        king = self.royal[us]
-        king_bit = 1 << king
-        checkers = self._attackers(king, them, occupied, enemy)
-        risk = -1 if checkers else self._pin_risk(king, them, occupied)
+        if king >= 0:
+            king_bit = 1 << king
+            checkers = self._attackers(king, them, occupied, enemy)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied)
+            # Cells a piece may not move onto without a test: it may complete
+            # a hopper's screen.
+            landing_risk = self._screen_risk(king, them, occupied) \
+                if v.hop_components[them] and not checkers else 0
+        else:
+            king_bit = checkers = risk = landing_risk = 0
+        typed_screens = v.typed_screens
         attackers = self._attackers
         cells = self.cells
         unmoved = self.unmoved
         out: list[InternalMove] = []
         append = out.append
-        promo_region = v.promotion_regions[us]
-        promo_codes = v.promotion_codes[us]
+        promotions = v.promotions[us]
+        limit = v.promotion_limit
+        bb = self.bb
         first_move = v.first_move_rule and unmoved
         pieces = own
         while pieces:
@@ -338,19 +386,29 @@ class Game:
             frm = low.bit_length() - 1
             code = cells[frm]
             is_king = low == king_bit
+            # Destinations whose legality needs a test: all of them for a
+            # piece that may be pinned, else those that may complete a screen.
+            tested = -1 if low & risk else landing_risk
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
-            for tables, mode, initial, ep, quiet_check, passed, victims in v.generators[code]:
+            promotion = promotions.get(code)
+            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
+                    in v.generators[code]:
                 if initial and not unmoved & low:
                     continue
-                reached = reach(tables[frm], occupied)
+                if limits is None:
+                    reached = reach(tables[frm], occupied)
+                    capturable = enemy
+                else:
+                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                              limits)
                 if mode & CONVERT:
                     self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
                     continue
                 targets = 0
                 if mode & CAPTURE:
-                    targets = reached & enemy
+                    targets = reached & capturable
                 if mode & MOVE:
                     targets |= reached & ~occupied
                 targets &= allowed & ~done
@@ -376,20 +434,79 @@ class Game:
                     if is_king:
                         if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
-                    elif (low & risk or gone != tbit) and attackers(
-                            king, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                    elif (tbit & tested or gone != tbit) and king >= 0 and (
+                            self._exposes((frm, to, 0, kind, extra)) if typed_screens
+                            else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
+                                           enemy & ~gone)):
                         continue
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promo_codes and tbit & promo_region and code in promo_codes:
-                        for promo in promo_codes[code]:
-                            append((frm, to, promo, kind, extra))
+                    if promotion and tbit & promotion.region:
+                        for promo in promotion.choices:
+                            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+                                append((frm, to, promo, kind, extra))
+                        if tbit & promotion.optional:
+                            append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
+            if v.pass_codes[cells[king]]:
+                append((king, king, 0, PASS, 0))
+        if v.facing_must_break and self.royals_face():
+            out = self._breaking_facing(out)
         return out
+
+    # -- royal pieces facing each other ---------------------------------------
+    def royals_face(self) -> bool:
+        """Whether the two royal pieces face each other on an open line of the
+        variant's `royal-facing` rule."""
+        facing = self.variant.facing
+        if facing is None:
+            return False
+        us = self.stm
+        return bool(facing.attackers(1 - us, self.royal[us], self.side_bb[0] | self.side_bb[1])
+                    & 1 << self.royal[1 - us])
+
+    def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Under the must-break rule, with the royal pieces facing: the moves
+        that break it, and the pass."""
+        out = []
+        for move in moves:
+            if move[3] != PASS:
+                self._make(move)
+                still = self.royals_face()
+                self._unmake()
+                if still:
+                    continue
+            out.append(move)
+        return out
+
+    def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
+                       limits: Limits) -> tuple[int, int]:
+        """What a generator with piece-type limits reaches, and which enemy
+        cells it may capture."""
+        bb = self.bb
+        key = occupied
+        if limits.barred:
+            screens = 0
+            for code in limits.barred:
+                screens |= bb[code]
+            key |= screens << limits.shift
+        for code in limits.immune:
+            enemy &= ~bb[code]
+        return reach(table, key), enemy
+
+    def _exposes(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the mover's royal piece attacked, tested on
+        the position after it."""
+        us = self.stm
+        self._make(move)
+        exposed = bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                                       self.side_bb[1 - us]))
+        self._unmake()
+        return exposed
 
     def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
                  checkers: int, king: int, out: list[InternalMove]) -> None:
@@ -423,7 +540,7 @@ class Game:
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
         v = self.variant
-        for index, c in v.castlings_by_side[us]:
+        for index, c in self.castlings_by_side[us]:
             if occupied & c.empty or not c.in_place(self):
                 continue
             if v.first_move_rule and not v.first_move_castling \
@@ -456,7 +573,7 @@ class Game:
         self.ep_target, self.ep_victim = 0, -1
         fbit, tbit = 1 << frm, 1 << to
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_from)
             self._lift(c.rook_from)
             self.place(c.king_to, c.king_code)
@@ -468,6 +585,8 @@ class Game:
             self._lift(to)
             self.place(to, victim ^ 1)
             self.unmoved &= ~tbit  # a changed piece, as a position string would read it
+            self.halfmove += 1
+        elif kind == PASS:
             self.halfmove += 1
         else:
             captured_cell = extra if kind == EN_PASSANT else to
@@ -484,7 +603,13 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            self.halfmove = 0 if captured or v.resets_clock[code] else self.halfmove + 1
+            if captured:
+                self.halfmove = 0
+            elif v.resets_clock[code]:
+                kept = v.clock_kept[code]
+                self.halfmove = self.halfmove + 1 if kept and kept[frm] >> to & 1 else 0
+            else:
+                self.halfmove += 1
             if kind == DOUBLE:
                 self.ep_target, self.ep_victim = extra, to
         if us:
@@ -505,12 +630,11 @@ class Game:
         if len(self._keys) > len(self._stack) + 1:
             del self._keys[len(self._stack) + 1:]
         frm, to, _, kind, extra = move
-        v = self.variant
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
         if kind == CASTLE:
-            c = v.castlings[extra]
+            c = self.castlings[extra]
             self._lift(c.king_to)
             self._lift(c.rook_to)
             self.place(c.king_from, c.king_code)
@@ -518,6 +642,8 @@ class Game:
         elif kind == SUBORN:
             self._lift(to)
             self.place(to, captured)
+        elif kind == PASS:
+            pass
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]
@@ -536,8 +662,10 @@ class Game:
     # -- move conversion ----------------------------------------------------
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
-        frm, to, promo, kind, _ = move
+        frm, to, promo, kind, extra = move
         letter = self.variant.letter_of_code(promo).lower() if promo else None
+        if kind == CASTLE and self.variant.free_castling:
+            to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)
 
     def _public_at(self, index: int) -> Move:
@@ -566,3 +694,176 @@ def _well_formed(move: object) -> bool:
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
         and (move.promotion is None
              or (isinstance(move.promotion, str) and len(move.promotion) == 1))
+
+
+class GeneralGame(Game):
+    """A game whose variant goes beyond one royal piece per side and plain
+    captures: no or several royal pieces, forced capture, explosions,
+    counted checks.  Chess-like variants use `Game`, so these rules cost
+    them nothing.
+
+    Legal moves are the pieces' moves (the generator with no royal piece to
+    guard), each tried by make/unmake against the royal rule; then, under
+    forced capture, only the captures if there is one.  Under explosions a
+    capture removes the capturing piece and every piece around the target
+    except the immune ones; a move may not blow up a royal piece of its own
+    side, and a move that blows up every enemy royal piece is legal whatever
+    else it leaves attacked.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        limit = variant.end.check_limit or 0
+        self.checks_left = [limit, limit]   # checks each side still has to give
+        # Per move on the stack: the pieces an explosion removed (cell, code)
+        # and the check counts before the move.
+        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = []
+
+    # -- royal pieces ---------------------------------------------------------
+    def royals(self, side: int) -> int:
+        """Cells of `side`'s royal pieces."""
+        bits = 0
+        for code in self.variant.royal_codes[side]:
+            bits |= self.bb[code]
+        return bits
+
+    def _threatened(self, side: int) -> list[int]:
+        """Cells of `side`'s royal pieces that the enemy attacks.  Under
+        explosions a royal piece never captures, and a royal piece beside an
+        enemy royal piece cannot be taken (the blast would take both)."""
+        v = self.variant
+        royals = self.royals(side)
+        attackers = self.side_bb[1 - side]
+        occupied = self.side_bb[0] | self.side_bb[1]
+        enemy_royals = 0
+        if v.blast:
+            enemy_royals = self.royals(1 - side)
+            attackers &= ~enemy_royals
+        found = []
+        while royals:
+            low = royals & -royals
+            royals ^= low
+            cell = low.bit_length() - 1
+            if v.blast and v.blast[cell] & enemy_royals:
+                continue
+            if self._attackers(cell, 1 - side, occupied, attackers):
+                found.append(cell)
+        return found
+
+    def _in_check(self, side: int) -> bool:
+        """Whether `side` is in check: any of its royal pieces attacked, or
+        under `royals: {check: all}` every one of them."""
+        threatened = self._threatened(side)
+        if not threatened or not self.variant.check_all:
+            return bool(threatened)
+        return len(threatened) == self.royals(side).bit_count()
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check (see `royals` in the README)."""
+        return self._in_check(self.stm)
+
+    def checked_cell(self) -> str | None:
+        """The cell of an attacked royal piece of the side to move when it is in check."""
+        if not self.is_check():
+            return None
+        return self.variant.board.names[self._threatened(self.stm)[0]]
+
+    def state_key(self) -> int:
+        keys = self.variant.check_keys
+        return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+
+    def copy(self) -> Game:
+        other = super().copy()
+        assert isinstance(other, GeneralGame)
+        other.checks_left = list(self.checks_left)
+        other._extra = list(self._extra)
+        return other
+
+    # -- legality -------------------------------------------------------------
+    def _legal(self) -> list[InternalMove]:
+        """No moves once a declared end condition holds (as Fairy-Stockfish
+        lists them), else the moves the rules allow."""
+        if self.variant.end.conditions:
+            from variantkit.outcome import ended_by_condition
+            if ended_by_condition(self):
+                return []
+        return self._allowed()
+
+    def _allowed(self) -> list[InternalMove]:
+        """The moves the pieces and the royal, capture and explosion rules allow."""
+        v = self.variant
+        us = self.stm
+        if v.one_royal and not v.blast:
+            moves = self._generate(self.royal[us])
+        else:
+            moves = self._generate(-1)
+            if v.royal_codes[us]:
+                moves = self._keep_safe(moves)
+        if v.must_capture:
+            captures = [m for m in moves if self._captures(m)]
+            if captures:
+                return captures
+        return moves
+
+    def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
+        us = self.stm
+        blast = self.variant.blast
+        own = self.royals(us).bit_count()
+        enemy = self.royals(1 - us).bit_count()
+        safe = []
+        for move in moves:
+            self._make(move)
+            if blast and self.royals(us).bit_count() < own:
+                ok = False
+            elif blast and enemy and not self.royals(1 - us):
+                ok = True
+            else:
+                ok = not self._in_check(us)
+            self._unmake()
+            if ok:
+                safe.append(move)
+        return safe
+
+    def _captures(self, move: InternalMove) -> bool:
+        frm, to, _, kind, _ = move
+        if kind == EN_PASSANT:
+            return True
+        target = self.cells[to]
+        return kind in (NORMAL, DOUBLE) and bool(target) and target & 1 != self.cells[frm] & 1
+
+    def _gives_check(self, move: InternalMove) -> bool:
+        self._make(move)
+        checked = self._in_check(self.stm)
+        self._unmake()
+        return checked
+
+    # -- make / unmake ----------------------------------------------------------
+    def _make(self, move: InternalMove) -> None:
+        v = self.variant
+        before = (self.checks_left[0], self.checks_left[1])
+        exploding = bool(v.blast) and self._captures(move)
+        super()._make(move)
+        removed: tuple[tuple[int, int], ...] = ()
+        if exploding:
+            to = move[1]
+            cells = self.cells
+            around = v.blast[to]
+            for code in v.blast_immune:
+                around &= ~self.bb[code]
+            around &= self.side_bb[0] | self.side_bb[1]
+            removed = ((to, cells[to]),) + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            gone = 0
+            for cell, _ in removed:
+                self._lift(cell)
+                gone |= 1 << cell
+            self.unmoved &= ~gone
+        if v.end.check_limit and self._in_check(self.stm):
+            self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
+        self._extra.append((removed, before))
+
+    def _unmake(self) -> None:
+        removed, before = self._extra.pop()
+        for cell, code in reversed(removed):
+            self.place(cell, code)
+        self.checks_left[0], self.checks_left[1] = before
+        super()._unmake()

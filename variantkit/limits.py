@@ -32,9 +32,10 @@ MAX_FILE_BYTES = 1_000_000
 # is ten times a file that lists every cell of the largest board in regions.
 MAX_YAML_NODES = 50_000
 # Characters in one text value (a name, a description, a Betza string, the
-# setup).  A setup needs about two characters a cell, so 4,096 covers the
-# largest board's position string.
-MAX_TEXT_LENGTH = 4_096
+# setup, a graph's row of cell names).  A setup needs about two characters a
+# cell and a row of graph cells up to seven, so 8,192 covers the largest
+# board's.
+MAX_TEXT_LENGTH = 8_192
 # Entries in one list or mapping: as many as the board has cells, so that a
 # region can list every cell.
 MAX_ENTRIES = 1_024
@@ -69,6 +70,9 @@ MAX_MOVES = 128
 # Characters in a position string or a move string.  A position string needs
 # about two characters a cell (plus a moved field); anything longer is not one.
 MAX_POSITION_LENGTH = 8 * MAX_CELLS
+# Characters of move text read as SAN (`Nf3`, `exd5`, `O-O`): two cell
+# names, a piece letter and marks fit many times over.
+MAX_SAN_LENGTH = 64
 # The half-move clock and the move number: nine digits at most.
 MAX_COUNTER = 999_999_999
 # Characters in a PGN text handed to the reader (about 5,000 long games).
@@ -86,7 +90,7 @@ MAX_IMAGE_PIXELS = 20_000.0
 
 
 # Units of work a variant may take to compile by default (see `Budget`).
-DEFAULT_UNITS = 5_000_000
+DEFAULT_UNITS = 2_000_000
 
 
 class Budget:
@@ -96,9 +100,10 @@ class Budget:
     side, plus one per line (ray) it compiles and one per cell of each: the
     work grows with that count.  `spend` raises a `VariantError` (rule `too-large`)
     once the units or the seconds run out.  The default number of units is
-    far more than the largest benchmark boards need (a 64x8 disk with chess
-    pieces: about 0.2 million) and keeps the worst file within the other
-    limits to seconds; a server passes a smaller budget or a deadline.
+    more than real large boards need (the 64x8 disk of benchmarks/ with chess
+    pieces takes about 0.4 million, a 100x10 disk 1.2 million) and stops the
+    worst file within the other limits after seconds; a server passes a
+    smaller budget or a deadline.
     """
 
     def __init__(self, units: int = DEFAULT_UNITS, seconds: float | None = None,

@@ -40,6 +40,10 @@ FORMAT_VERSION = 1
 BUNDLED_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
+# An integer written with more characters than this (signs, `0x`, `_`
+# separators included) is over MAX_NUMBER whatever its digits.
+_NUMBER_CHARACTERS = 64
 
 # (file, line, column), 1-based.
 Location = tuple[str, int | None, int | None]
@@ -70,6 +74,14 @@ def schema_path() -> Path:
 def bundled_names() -> list[str]:
     """Names of the bundled variants, sorted."""
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def bundled_hint(name: str) -> str:
+    """The bundled names nearest a wrong one, for error messages."""
+    names = bundled_names()
+    near = difflib.get_close_matches(name.lower(), names, n=3, cutoff=0.6)
+    start = f"did you mean {', '.join(near)}? " if near else ""
+    return f"{start}{len(names)} bundled variants: `variantkit list` shows them"
 
 
 def format_path(path: Iterable[str | int]) -> str:
@@ -206,6 +218,11 @@ class _Reader:
                        f"{len(node.value):,} characters, more than the {MAX_TEXT_LENGTH:,} "
                        "allowed", "too-large")
             return None
+        too_big = f"{format_path(path) or 'a value'}: {shorten(node.value)} is larger than " \
+            f"{MAX_NUMBER:,}, the largest number a variant file may hold"
+        if node.tag == _INT_TAG and len(node.value) > _NUMBER_CHARACTERS:
+            self.error(node, path, too_big, "too-large")  # not converted: it may be huge
+            return None
         value = self.loader.construct_object(node, deep=True)
         if isinstance(value, float) and not math.isfinite(value):
             self.error(node, path, f"{format_path(path) or 'a value'}: {node.value} is not a "
@@ -213,9 +230,7 @@ class _Reader:
             return None
         if isinstance(value, int | float) and not isinstance(value, bool) \
                 and abs(value) > MAX_NUMBER:
-            self.error(node, path, f"{format_path(path) or 'a value'}: {shorten(node.value)} is "
-                       f"larger than {MAX_NUMBER:,}, the largest number a variant file may "
-                       "hold", "too-large")
+            self.error(node, path, too_big, "too-large")
             return None
         return value
 
@@ -465,7 +480,7 @@ def resolve(name_or_path: str) -> Path:
     if Path(name).suffix or len(Path(name).parts) > 1:
         message = f"no such file: {name}"
     else:
-        message = f"no bundled variant named '{name}' (bundled: {', '.join(bundled_names())})"
+        message = f"no bundled variant named '{name}' ({bundled_hint(name)})"
     raise VariantError([Problem(message, "file-not-found", name)])
 
 
@@ -497,14 +512,52 @@ def _paths(value: Any, path: YamlPath = ()) -> Iterator[YamlPath]:
             yield from _paths(item, path + (index,))
 
 
+def _without(parent: Any, removal: Any, child: Document, path: YamlPath) -> Any:
+    """The parent's data less the entries the child's `remove:` names.
+
+    `removal` mirrors the document: a list names keys to delete at its level,
+    a mapping goes one level down (`{pieces: [queen], board: {regions: [x]}}`).
+    """
+    where = ("remove", *path)
+    if not isinstance(parent, dict):
+        raise VariantError([child.problem(where, f"remove: the parent's "
+                                          f"{format_path(path)} is not a mapping",
+                                          "remove-missing")])
+    kept = dict(parent)
+    if isinstance(removal, list):
+        names = list(enumerate(removal))
+    elif isinstance(removal, dict):
+        names = [(key, key) for key in removal]
+    else:
+        raise VariantError([child.problem(where, "remove: expected a list of keys or a "
+                                          f"mapping, got {_show(removal)}", "schema")])
+    problems = []
+    for index, key in names:
+        if not isinstance(key, str) or key not in kept:
+            problems.append(child.problem(
+                (*where, index), f"remove: the parent has no {_show(key)} "
+                f"{_within(path)}", "remove-missing"))
+        elif isinstance(removal, dict):
+            kept[key] = _without(kept[key], removal[key], child, (*path, key))
+        else:
+            del kept[key]
+    if problems:
+        raise VariantError(problems)
+    return kept
+
+
 def _inherit(parent: Document, child: Document) -> Document:
     """The child's declaration over the parent's.
 
-    A node of the merged data comes from the child exactly when the child
-    wrote that path, so each path takes the child's location if it has one.
+    The entries the child's `remove:` names are taken out of the parent
+    first.  A node of the merged data comes from the child exactly when the
+    child wrote that path, so each path takes the child's location if it has one.
     """
-    data = _merge(parent.data, child.data)
+    base = _without(parent.data, child.data["remove"], child, ()) \
+        if "remove" in child.data else parent.data
+    data = _merge(base, child.data)
     data.pop("inherits", None)
+    data.pop("remove", None)
     merged = Document(data, child.file, lines={**parent.lines, **child.lines})
     for path in _paths(data):
         source = child if path in child.marks else parent
@@ -562,6 +615,10 @@ def _load(text: str, shown: str, folder: Path | None, chain: tuple[Path, ...]) -
     """A file's declaration with everything it inherits merged in."""
     doc = parse_text(text, shown)
     if "inherits" not in doc.data:
+        if "remove" in doc.data:
+            raise VariantError([doc.problem(("remove",), "remove: only a file that "
+                                            "inherits can remove its parent's entries",
+                                            "remove-missing", key=True)])
         return doc
     path = parent_file(doc, folder)
     real = path.resolve()
@@ -578,6 +635,13 @@ def _load(text: str, shown: str, folder: Path | None, chain: tuple[Path, ...]) -
     parent_folder = None if real.parent == bundled_dir().resolve() else real.parent
     parent = _load(read_source(path, str(path)), str(path), parent_folder, chain + (real,))
     return _inherit(parent, doc)
+
+
+def promotion_rules(spec: dict[str, Any] | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The `promotion:` section as a list of rules (one mapping is one rule)."""
+    if not spec:
+        return []
+    return spec if isinstance(spec, list) else [spec]
 
 
 # --- Schema validation ------------------------------------------------------------
@@ -819,6 +883,13 @@ def validate(doc: Document) -> list[Problem]:
     return _sorted(
         p for error in _validator().iter_errors(doc.data) for p in _schema_problems(doc, error)
     )
+
+
+def document_text(doc: Document) -> str:
+    """The declaration as one self-contained YAML text: what it inherits is
+    already merged in, so the text loads anywhere, without the files it came
+    from (a worker of a cluster, another machine)."""
+    return yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True)
 
 
 def load_document(name_or_path: str | Path) -> Document:

@@ -13,8 +13,9 @@ import re
 from typing import TYPE_CHECKING
 
 from variantkit.errors import InvalidFenError, quote
-from variantkit.game import EN_PASSANT, Game, InternalMove
+from variantkit.game import EN_PASSANT, Game, GeneralGame, InternalMove
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
+from variantkit.variant import by_side, derive_castling
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -73,6 +74,9 @@ def read_fen(variant: Variant, text: str) -> Game:
         raise InvalidFenError(f"position string of {len(text):,} characters, more than the "
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
+    checks = None
+    if variant.end.check_limit is not None and len(fields) > 4 and "+" in fields[4]:
+        checks = fields.pop(4)
     most = 7 if variant.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(
@@ -80,7 +84,7 @@ def read_fen(variant: Variant, text: str) -> Game:
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
-    game = Game(variant)
+    game = variant.game_class(variant)
     for cell, code in parse_placement(variant, placement).items():
         game.place(cell, code)
     if turn not in SIDE_LETTERS:
@@ -88,19 +92,38 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.stm = SIDE_LETTERS.index(turn)
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
-    _check_royals(game)
-    game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
+    if variant.one_royal:
+        _check_royals(game)
+    if checks is not None and isinstance(game, GeneralGame):
+        game.checks_left = _check_counts(checks, variant.end.check_limit or 0)
+    if variant.free_castling:
+        game.unmoved = _free_castling(game, rights)
+    else:
+        game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
     if moved is not None and castling_rights(game) != rights:
         raise InvalidFenError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
             f"(they give '{castling_rights(game)}')")
     _set_en_passant(game, ep)
     them = 1 - game.stm
-    occupied = game.side_bb[0] | game.side_bb[1]
-    if game._attackers(game.royal[them], game.stm, occupied, game.side_bb[game.stm]):
+    # Under explosions the move that blows up the last enemy royal piece may
+    # leave its own king attacked.
+    blown_up = isinstance(game, GeneralGame) and bool(variant.blast) \
+        and bool(variant.royal_codes[game.stm]) and not game.royals(game.stm)
+    if game._in_check(them) and not blown_up:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
     return game
+
+
+def _check_counts(text: str, limit: int) -> list[int]:
+    """The checks field `W+B`: the checks each side still has to give."""
+    counts = text.split("+")
+    if len(counts) != 2 or not all(c.isascii() and c.isdigit() and int(c) <= limit
+                                   for c in counts):
+        raise InvalidFenError(
+            f"checks field must be two counts from 0 to {limit} as 'W+B', not '{text}'")
+    return [int(counts[0]), int(counts[1])]
 
 
 def _count(text: str, what: str, minimum: int) -> int:
@@ -148,6 +171,56 @@ def _unmoved(game: Game, rights: str) -> int:
     return unmoved
 
 
+def _free_castling(game: Game, rights: str) -> int:
+    """Free castling (Chess960): the castling field names the rooks, each by
+    its file (`HAha`, as Fairy-Stockfish writes it) or by a declared right
+    letter (`KQkq`: the outermost rook on that side of the king).  Sets the
+    game's castling moves from where king and rooks stand; returns the
+    pieces that have not moved."""
+    v = game.variant
+    board, topology = v.board, v.board.topology
+    letters = [] if rights == "-" else list(rights)
+    if len(set(letters)) != len(letters):
+        raise InvalidFenError(f"castling field '{rights}' repeats a letter")
+    castling_pieces = {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}
+    unmoved = _on_setup_cells(game)
+    for code in castling_pieces:
+        unmoved &= ~game.bb[code]
+    castlings = []
+    for template in v.castlings:
+        king = game.royal[template.side]
+        way = next(d for d in topology.directions("all", None) if any(
+            template.rook_from in ray for ray in topology.rays(template.king_from, d)))
+        line = [c for ray in topology.rays(king, way) for c in ray]
+        rooks = [c for c in line if game.cells[c] == template.rook_code]
+        by_file = [c for c in rooks if _file_right(board.names[c], template.side) in letters]
+        if template.right in letters and rooks:
+            rook, letter = rooks[-1], template.right
+        elif by_file:
+            rook, letter = by_file[0], _file_right(board.names[by_file[0]], template.side)
+        else:
+            continue
+        back = [c for ray in topology.rays(king, tuple(-x for x in way)) for c in ray]
+        if template.king_to not in [king, *line, *back]:
+            raise InvalidFenError(f"castling right '{letter}': the king is not on its first rank")
+        letters.remove(letter)
+        castlings.append(derive_castling(board, template.right, (king, template.king_to),
+                                         (rook, template.rook_to), game.cells[king],
+                                         template.rook_code, royal=bool(template.safe)))
+        unmoved |= (1 << king) | (1 << rook)
+    if letters:
+        raise InvalidFenError(f"castling right '{letters[0]}': no rook of that side stands there")
+    game.castlings, game.castlings_by_side = castlings, by_side(castlings)
+    return unmoved
+
+
+def _file_right(name: str, side: int) -> str:
+    """A rook's castling right under free castling: its file letter, upper
+    case for White."""
+    file = name.rstrip("0123456789")
+    return file.upper() if side == 0 else file
+
+
 def _on_setup_cells(game: Game) -> int:
     """Cells holding the piece the setup puts there."""
     bits = 0
@@ -175,30 +248,49 @@ def _unmoved_listed(game: Game, moved: str) -> int:
 
 
 def _set_en_passant(game: Game, ep: str) -> None:
+    """The en passant field: a cell the last move passed over.  Fairy-Stockfish
+    may write several cells in one field (the cells passed and the cell of
+    the piece that passed them, `e3e4`); any passed cell among them is taken."""
     if ep == "-":
         return
-    v = game.variant
-    cell = v.board.index.get(ep)
-    if cell is None:
+    cells = _cell_list(game.variant.board.index, ep)
+    if cells is None:
         raise InvalidFenError(f"unknown en passant cell {quote(ep)}")
-    target = 1 << cell
+    v = game.variant
     mover = 1 - game.stm
-    for code in range(2 + mover, len(game.bb), 2):
-        for gen in v.generators[code]:
-            for (frm, to), passed in gen.passed.items():
-                if passed & target and game.cells[to] == code and not game.cells[frm] \
-                        and not game.cells[cell]:
-                    game.ep_target, game.ep_victim = passed, to
-                    return
+    for cell in cells:
+        target = 1 << cell
+        for code in range(2 + mover, len(game.bb), 2):
+            for gen in v.generators[code]:
+                for (frm, to), passed in gen.passed.items():
+                    if passed & target and game.cells[to] == code and not game.cells[frm] \
+                            and not game.cells[cell]:
+                        game.ep_target, game.ep_victim = passed, to
+                        return
     raise InvalidFenError(f"en passant cell {quote(ep)}: no piece has just passed over it")
+
+
+def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
+    """Cell names written one after another (`e3`, `e3e4`), or None if the
+    text does not split into cell names."""
+    if text in index:
+        return [index[text]]
+    for end in range(1, len(text)):
+        if text[:end] in index:
+            rest = _cell_list(index, text[end:])
+            if rest is not None:
+                return [index[text[:end]], *rest]
+    return None
 
 
 def castling_rights(game: Game) -> str:
     """The castling field: rights whose king and rook are still unmoved."""
     letters: list[str] = []
-    for c in game.variant.castlings:
-        if c.right not in letters and c.in_place(game):
-            letters.append(c.right)
+    free = game.variant.free_castling
+    for c in game.castlings:
+        right = _file_right(game.variant.board.names[c.rook_from], c.side) if free else c.right
+        if right not in letters and c.in_place(game):
+            letters.append(right)
     return "".join(letters) or "-"
 
 
@@ -234,6 +326,8 @@ def write_fen(game: Game) -> str:
     ep = names[ep_moves[0][1]] if ep_moves else "-"
     fields = [placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
               str(game.halfmove), str(game.fullmove)]
+    if isinstance(game, GeneralGame) and game.variant.end.check_limit is not None:
+        fields.insert(4, "+".join(str(n) for n in game.checks_left))
     if game.variant.moved_field:
         moved = game.variant.board.cells_of(_on_setup_cells(game) & ~game.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")

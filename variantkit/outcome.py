@@ -1,6 +1,11 @@
-"""Game end: mate, stalemate, material, the n-move rule and repetition.
+"""Game end: declared conditions, mate, stalemate, material, the n-move
+rule and repetition.
 
-The rules come from the variant's `end:` section.  Positions are compared by
+The rules come from the variant's `end:` section.  The declared conditions
+(`end: conditions`) are tested first, in the order written, each for the
+side that has just moved and then for the side to move; then checkmate,
+insufficient material, stalemate and the draws.  Under `draws-go-to` a drawn
+result goes to the named side.  Positions are compared by
 a repetition key: placement, side to move, castling rights, the pieces whose
 "not moved yet" status changes their moves, and the en passant cell only when
 an en passant capture is legal.
@@ -10,13 +15,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import SIDES, Game, InternalMove, Outcome
+from variantkit.game import PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
+from variantkit.variant import EndCondition
+
+REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
+           "bare": "bare-king"}
 
 
 def outcome(game: Game) -> Outcome | None:
+    result = _outcome(game)
+    goes_to = game.variant.end.draws_go_to
+    if result is not None and result.winner is None and goes_to is not None:
+        return Outcome(goes_to, result.reason)
+    return result
+
+
+def _outcome(game: Game) -> Outcome | None:
     end = game.variant.end
+    for condition in end.conditions:
+        found = _condition(game, condition)
+        if found is not None:
+            return found
     legal = game._legal()
     mover, other = SIDES[game.stm], SIDES[1 - game.stm]
     if not legal and game.is_check():
@@ -24,7 +45,14 @@ def outcome(game: Game) -> Outcome | None:
     if insufficient_material(game):
         return Outcome(None, "insufficient-material")
     if not legal:
+        if end.stalemate == "fewer-pieces":
+            return _fewer_pieces(game)
         return _result(end.stalemate, mover, other, "stalemate")
+    if end.double_pass is not None and _passed_twice(game):
+        return _result(end.double_pass, mover, other, "double-pass")
+    if end.facing_pass is not None and game._stack and game._stack[-1][0][3] == PASS \
+            and game.royals_face():
+        return _result(end.facing_pass, mover, other, "facing-pass")
     claim = end.draw_timing == "on-claim"
     # Where draws are claimed, longer counts end the game by themselves
     # first (FIDE: fivefold repetition, seventy-five moves).
@@ -41,10 +69,73 @@ def outcome(game: Game) -> Outcome | None:
     return None
 
 
+def ended_by_condition(game: Game) -> bool:
+    """Whether a declared end condition ends the game here."""
+    return any(_condition(game, c) is not None for c in game.variant.end.conditions)
+
+
+def _condition(game: Game, condition: EndCondition) -> Outcome | None:
+    """The outcome one declared condition gives, if it holds."""
+    reason = REASONS[condition.kind]
+    moved, to_move = 1 - game.stm, game.stm
+    if meets(game, condition, moved):
+        if condition.answer is not None:
+            if meets(game, condition, to_move):
+                return _result(condition.answer, SIDES[moved], SIDES[to_move], reason)
+            assert isinstance(game, GeneralGame)
+            if moved == 0 and _some_move_leads_to(game, lambda: meets(game, condition, to_move),
+                                   game._allowed()):
+                return None
+        return _result(condition.result, SIDES[moved], SIDES[to_move], reason)
+    if meets(game, condition, to_move, condition.grace):
+        return _result(condition.result, SIDES[to_move], SIDES[moved], reason)
+    return None
+
+
+def meets(game: Game, condition: EndCondition, side: int, grace: bool = False) -> bool:
+    """Whether `side` meets a declared end condition in this position.  With
+    `grace` (the side to move under `grace: true`), a bare side meets it only
+    when no single capture could bare the other side in reply."""
+    kind, bb = condition.kind, game.bb
+    if grace and kind != "bare":
+        return False
+    if kind == "checks":
+        return isinstance(game, GeneralGame) and game.checks_left[side] == 0
+    if kind == "extinct":
+        if condition.codes is None:
+            return game.side_bb[side].bit_count() <= condition.count
+        return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
+    if kind == "reached":
+        assert condition.codes is not None
+        return any(bb[code] & condition.regions[side] for code in condition.codes[side])
+    return not _non_royal(game, side) and _non_royal(game, 1 - side) >= (2 if grace else 1)
+
+
+def _non_royal(game: Game, side: int) -> int:
+    """How many non-royal pieces `side` has."""
+    royal = game.variant.royal_code
+    return sum(game.bb[code].bit_count() for code in range(2 + side, len(game.bb), 2)
+               if not royal[code])
+
+
+def _fewer_pieces(game: Game) -> Outcome:
+    """Stalemate under `fewer-pieces`: the side with fewer pieces wins."""
+    counts = [game.side_bb[0].bit_count(), game.side_bb[1].bit_count()]
+    if counts[0] == counts[1]:
+        return Outcome(None, "stalemate")
+    return Outcome(SIDES[0] if counts[0] < counts[1] else SIDES[1], "stalemate")
+
+
 def _result(result: str, mover: str, other: str, reason: str) -> Outcome:
     """`result` is seen from the side to move: win, loss or draw."""
     winner = {"win": mover, "loss": other}.get(result)
     return Outcome(winner, reason)
+
+
+def _passed_twice(game: Game) -> bool:
+    """Whether the last two moves were passes, one by each side."""
+    stack = game._stack
+    return len(stack) >= 2 and stack[-1][0][3] == PASS and stack[-2][0][3] == PASS
 
 
 def _move_rule(game: Game, plies: int, claim: bool) -> bool:
@@ -57,9 +148,10 @@ def _move_rule(game: Game, plies: int, claim: bool) -> bool:
     return _some_move_leads_to(game, lambda: game.halfmove >= plies and bool(game._legal()))
 
 
-def _some_move_leads_to(game: Game, condition: Callable[[], bool]) -> bool:
-    """Whether `condition` holds after some legal move (the claim rules)."""
-    for move in game._legal():
+def _some_move_leads_to(game: Game, condition: Callable[[], bool],
+                        moves: list[InternalMove] | None = None) -> bool:
+    """Whether `condition` holds after some legal move (or one of `moves`)."""
+    for move in game._legal() if moves is None else moves:
         game._make(move)
         try:
             if condition():
@@ -71,8 +163,8 @@ def _some_move_leads_to(game: Game, condition: Callable[[], bool]) -> bool:
 
 def repetition_key(game: Game) -> int:
     v = game.variant
-    key = game.hash ^ (v.turn_key if game.stm else 0)
-    for i, c in enumerate(v.castlings):
+    key = game.hash ^ (v.turn_key if game.stm else 0) ^ game.state_key()
+    for i, c in enumerate(game.castlings):
         if c.in_place(game):
             key ^= v.right_keys[i % len(v.right_keys)]
     tracked = 0

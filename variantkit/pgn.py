@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from variantkit.errors import IllegalMoveError, InvalidFenError, quote, shorten
 from variantkit.game import Game
 from variantkit.limits import MAX_PGN_LENGTH
-from variantkit.loader import bundled_names
+from variantkit.loader import bundled_hint, bundled_names
 from variantkit.san import san_moves
 from variantkit.variant import Variant, load
 
@@ -70,8 +70,8 @@ class PgnRecord:
         paths."""
         name = self.tags.get("Variant", "chess")
         if name.lower() not in bundled_names():
-            raise PgnError(f"cannot load the variant of tag Variant {quote(name)} (bundled: "
-                           f"{', '.join(bundled_names())}); pass the variant")
+            raise PgnError(f"cannot load the variant of tag Variant {quote(name)} ("
+                           f"{bundled_hint(name)}); pass the variant")
         return name.lower()
 
     def replay(self, variant: Variant | None = None) -> Game:

@@ -7,6 +7,14 @@ their modifiers are merged into one `Component`, and identical components of
 different pieces are shared.  A component then answers, for a cell and a board
 occupancy, "which cells can this piece reach" with one or two dictionary
 look-ups: `Reach` tables keyed by the occupancy of the cells that can block.
+
+Three primitives change what a line's occupancy means, never the table shape:
+a `hop` lands only after passing exactly N occupied cells (its screens), a
+`path` is a fixed route whose cells before the landing must be empty (a lame
+leaper: one ray whose landing index is its last cell), and `within` keeps a
+line only while it stays inside a region (palace diagonals).  A hop whose
+screens may not be of some piece types keys its tables on those pieces'
+cells too (shifted above the board's cells), so one look-up still answers.
 """
 
 from __future__ import annotations
@@ -33,27 +41,68 @@ MAX_GROUP_BITS = 14
 OPEN_GROUPS = 8
 
 
+@dataclass(frozen=True)
+class Hop:
+    """How a hopper passes pieces: exactly `screens` of them, landing at most
+    `beyond` cells past the last one (0: any number), and never using a piece
+    of a type in `barred` as a screen."""
+
+    screens: int = 1
+    beyond: int = 0
+    barred: frozenset[int] = frozenset()
+
+
 class _LineTable(dict[int, int]):
     """Reachable cells of a group of rays, keyed by the occupancy of the
     cells that can block them; an entry is computed the first time it is
-    asked for."""
+    asked for.  For a hop with barred screens the key also holds, shifted
+    left by `shift`, the cells of pieces that may not serve as screens."""
 
-    __slots__ = ("rays",)
+    __slots__ = ("hop", "rays", "shift")
 
-    def __init__(self, rays: list[tuple[Ray, int]]) -> None:
+    def __init__(self, rays: list[tuple[Ray, int]], hop: Hop | None = None,
+                 shift: int = 0) -> None:
         super().__init__()
         self.rays = rays
+        self.hop = hop
+        self.shift = shift
 
-    def __missing__(self, occupied: int) -> int:
+    def __missing__(self, key: int) -> int:
         bits = 0
-        for cells, first in self.rays:
-            for i, c in enumerate(cells):
+        if self.hop is not None:
+            bits = self._hops(key)
+        else:
+            for cells, first in self.rays:
+                for i, c in enumerate(cells):
+                    bit = 1 << c
+                    if i >= first:
+                        bits |= bit
+                    if key & bit:
+                        break
+        self[key] = bits
+        return bits
+
+    def _hops(self, key: int) -> int:
+        hop = self.hop
+        assert hop is not None
+        barred = key >> self.shift if self.shift else 0
+        bits = 0
+        for cells, _ in self.rays:
+            passed = after = 0
+            for c in cells:
                 bit = 1 << c
-                if i >= first:
-                    bits |= bit
-                if occupied & bit:
+                if passed < hop.screens:
+                    if key & bit:
+                        if barred & bit:
+                            break
+                        passed += 1
+                    continue
+                after += 1
+                if hop.beyond and after > hop.beyond:
                     break
-        self[occupied] = bits
+                bits |= bit
+                if key & bit:
+                    break
         return bits
 
 
@@ -62,16 +111,19 @@ class _LineTable(dict[int, int]):
 CellReach = tuple[int, tuple[tuple[int, _LineTable], ...]]
 
 
-def _cell_reach(rays: list[tuple[Ray, int]]) -> CellReach:
+def _cell_reach(rays: list[tuple[Ray, int]], hop: Hop | None = None,
+                shift: int = 0) -> CellReach:
     const = 0
     groups: list[tuple[int, list[tuple[Ray, int]]]] = []
     for cells, first in rays:
-        if len(cells) == 1 and first == 0:
+        if hop is None and len(cells) == 1 and first == 0:
             const |= 1 << cells[0]
             continue
         mask = 0
         for c in cells[:-1]:
             mask |= 1 << c
+        if shift:
+            mask |= mask << shift
         # Only the last few groups are tried, so that a cell with very many
         # rays (a board of a thousand cells, many riders) is grouped in
         # linear time; the first groups are full by then anyway.
@@ -83,7 +135,31 @@ def _cell_reach(rays: list[tuple[Ray, int]]) -> CellReach:
                 break
         else:
             groups.append((mask, [(cells, first)]))
-    return const, tuple((m, _LineTable(members)) for m, members in groups)
+    return const, tuple((m, _LineTable(members, hop, shift)) for m, members in groups)
+
+
+def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
+    """The rays, in order, without those another ray makes redundant: a ray
+    that is a prefix of another (or equal to it) landing from the same index
+    or later reaches nothing more, blocked or not, and passes over nothing
+    else.  Several primitives of one piece often give the same or nested
+    rays (a ride and a shorter ride the same way)."""
+    by_start: dict[int, list[int]] = {}
+    for index, (cells, _) in enumerate(rays):
+        by_start.setdefault(cells[0], []).append(index)
+    redundant: set[int] = set()
+    for group in by_start.values():
+        if len(group) < 2:
+            continue
+        kept: list[tuple[Ray, int]] = []
+        for index in sorted(group, key=lambda i: (-len(rays[i][0]), rays[i][1], i)):
+            cells, first = rays[index]
+            if any(other[:len(cells)] == cells and other_first <= first
+                   for other, other_first in kept):
+                redundant.add(index)
+            else:
+                kept.append(rays[index])
+    return [ray for i, ray in enumerate(rays) if i not in redundant] if redundant else rays
 
 
 def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
@@ -127,8 +203,14 @@ class Flags:
     initial: bool = False
     en_passant: str | None = None
     may_give_check: bool = True
+    # False: a move by this primitive keeps the half-move clock running even
+    # when the piece's moves reset it (a pawn's sideways step).
+    resets_clock: bool = True
     # For suborn: the piece types that may be converted (None: any non-royal).
     suborn_types: frozenset[int] | None = None
+    hop: Hop | None = None
+    # Piece types this primitive may not capture (never a royal one).
+    cannot_capture: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -143,17 +225,25 @@ class Component:
     # Attack relation, for check detection.  When the relation read backwards
     # equals the forward relation of some side, that side's tables answer
     # "who attacks this cell" directly (`reverse_side`); otherwise the
-    # explicit (attacker, between) pairs are used.
+    # explicit (attacker, between, tail) triples are used: the cells between
+    # must be empty (a hop: hold exactly its screens, the last one in `tail`).
     reverse_side: list[int | None] = field(default_factory=list)
-    attack_pairs: list[list[list[tuple[int, int]]]] = field(default_factory=list)
+    attack_pairs: list[list[list[tuple[int, int, int]]]] = field(default_factory=list)
     # Slider sources on an empty board and the cells between them and a
     # target: a piece standing there may be pinned.  [side][target].
     xray_sources: list[list[int]] = field(default_factory=list)
     xray_between: list[list[dict[int, int]]] = field(default_factory=list)
+    # For a hop whose screens may not be of some types: where those types'
+    # cells go in a look-up key (the number of cells; 0: no such types).
+    shift: int = 0
 
     def compile(self) -> None:
-        self.rays = [[_undominated(cell_rays) for cell_rays in side] for side in self.rays]
-        self.tables = [[_cell_reach(cell_rays) for cell_rays in side] for side in self.rays]
+        hop = self.flags.hop
+        if hop is None:  # a hop's shorter ray may land where a longer one cannot
+            self.rays = [[_undominated(cell_rays) for cell_rays in side] for side in self.rays]
+        self.shift = len(self.rays[0]) if hop is not None and hop.barred else 0
+        self.tables = [[_cell_reach(cell_rays, hop, self.shift) for cell_rays in side]
+                       for side in self.rays]
         self.passed = [self._passed(side) for side in self.rays]
         if self.flags.mode & CAPTURE:
             self._compile_attacks()
@@ -171,52 +261,64 @@ class Component:
                     passed[(frm, cells[i])] = mask
         return passed
 
-    def _relation(self, side: int, bits: list[int]) -> set[tuple[int, int, int]]:
+    def _relation(self, side: int) -> set[tuple[int, int, int, int]]:
+        """(attacker, target, cells between, tail): for a hop, `tail` holds
+        the cells before the target where its last screen may stand."""
+        hop = self.flags.hop
         rel = set()
         for frm, cell_rays in enumerate(self.rays[side]):
             for cells, first in cell_rays:
                 between = 0
                 for i, c in enumerate(cells):
-                    if i >= first:
-                        rel.add((frm, c, between))
-                    between |= bits[c]
+                    if hop is None:
+                        if i >= first:
+                            rel.add((frm, c, between, 0))
+                    elif i >= hop.screens:
+                        tail = between
+                        if hop.beyond:
+                            tail = 0
+                            for t in cells[max(0, i - hop.beyond):i]:
+                                tail |= 1 << t
+                        rel.add((frm, c, between, tail))
+                    between |= 1 << c
         return rel
 
     def _compile_attacks(self) -> None:
-        # Cell sets are big integers on a large board: each `1 << c` and
-        # `|=` allocates one, so single bits are made once and masks are
-        # built from them only where needed (load time grows with the board).
         n_cells = len(self.rays[0])
-        bits = [1 << c for c in range(n_cells)]
-        forward = [self._relation(s, bits) for s in range(2)]
+        forward = [self._relation(s) for s in range(2)]
         for s in range(2):
-            # A side whose forward relation is this one read backwards.
-            reverse = next((o for o in (1 - s, s) if len(forward[o]) == len(forward[s])
-                            and all((d, a, b) in forward[o] for a, d, b in forward[s])), None)
-            self.reverse_side.append(reverse)
-            # The explicit pairs are only read when no side's tables answer.
-            pairs: list[list[tuple[int, int]]] = [[] for _ in range(n_cells)]
+            backward = {(d, a, b, t) for a, d, b, t in forward[s]}
+            self.reverse_side.append(next((o for o in (1 - s, s) if forward[o] == backward), None))
+            pairs: list[list[tuple[int, int, int]]] = [[] for _ in range(n_cells)]
+            sources = [0] * n_cells
             between: list[dict[int, int]] = [{} for _ in range(n_cells)]
-            for a, d, b in forward[s]:
-                if reverse is None:
-                    pairs[d].append((bits[a], b))
+            for a, d, b, t in forward[s]:
+                pairs[d].append((1 << a, b, t))
                 if b:
-                    here, source = between[d], bits[a]
-                    here[source] = here[source] | b if source in here else b
+                    sources[d] |= 1 << a
+                    between[d][1 << a] = between[d].get(1 << a, 0) | b
             self.attack_pairs.append(pairs)
-            # Sources are distinct single bits: their sum is their union.
-            self.xray_sources.append([sum(here) for here in between])
+            self.xray_sources.append(sources)
             self.xray_between.append(between)
 
-    def attackers(self, side: int, target: int, occupied: int) -> int:
+    def attackers(self, side: int, target: int, occupied: int, barred: int = 0) -> int:
         """Cells from which a piece of `side` with this component attacks
-        `target` under `occupied`."""
+        `target` under `occupied` (`barred`: the occupied cells that may not
+        serve as its screens)."""
         other = self.reverse_side[side]
         if other is not None:
-            return reach(self.tables[other][target], occupied)
+            return reach(self.tables[other][target], occupied | barred << self.shift
+                         if self.shift else occupied)
         bits = 0
-        for a, between in self.attack_pairs[side][target]:
-            if not between & occupied:
+        hop = self.flags.hop
+        if hop is None:
+            for a, between, _ in self.attack_pairs[side][target]:
+                if not between & occupied:
+                    bits |= a
+            return bits
+        for a, between, tail in self.attack_pairs[side][target]:
+            screens = between & occupied
+            if screens.bit_count() == hop.screens and screens & tail and not screens & barred:
                 bits |= a
         return bits
 
@@ -233,6 +335,7 @@ class PieceType:
     resets_clock: bool
     components: list[int]
     glyph: str | None = None  # a drawing hint: the chess symbol to draw it with
+    passes: bool = False      # may pass: stay put and hand the turn over
 
 
 @dataclass
@@ -254,7 +357,7 @@ def type_of(code: int) -> int:
 
 
 # -- compiling primitives -------------------------------------------------------
-PRIMITIVES = ("step", "ride", "leap", "jump", "suborn")
+PRIMITIVES = ("step", "ride", "leap", "jump", "suborn", "hop", "path")
 
 
 @dataclass
@@ -309,7 +412,7 @@ def _range(value: Any, what: str) -> tuple[int, int]:
 
 def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | None,
                cell: int) -> list[tuple[Ray, int]]:
-    """Rays of `step`, `ride` and `leap`."""
+    """Rays of `step`, `ride`, `hop` (whole lines) and `leap`."""
     topo = board.topology
     if kind == "leap":
         return [((t,), 0) for t in topo.leaps(cell, spec["leap"], forward)]
@@ -317,7 +420,7 @@ def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | Non
         else [spec[kind]]
     if kind == "step":
         low, high = 1, 1
-    elif "range" in spec:
+    elif "range" in spec and kind == "ride":
         low, high = _range(spec["range"], "range")
     else:
         low, high = 1, board.size
@@ -328,6 +431,24 @@ def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | Non
                 if len(cells) >= low:
                     out.append((cells[:high], low - 1))
     return out
+
+
+def _path_rays(board: Board, routes: list[list[Any]], forward: str | None,
+               cell: int) -> list[tuple[Ray, int]]:
+    """Rays of `path`: each route is a list of single steps, taken one after
+    the other; every cell but the last must be empty.  A step naming several
+    directions, or a line that branches, gives one route per choice."""
+    topo = board.topology
+    out: dict[Ray, None] = {}
+    for route in routes:
+        ends: list[Ray] = [()]
+        for step in route:
+            ends = [(*done, ray[0]) for direction in topo.directions(step, forward)
+                    for done in ends for ray in topo.rays(done[-1] if done else cell, direction)]
+        for cells in ends:
+            if cell not in cells:
+                out[cells] = None
+    return [(cells, len(cells) - 1) for cells in out]
 
 
 def _shift(board: Board, cell: int, planes: int) -> int | None:
@@ -386,6 +507,17 @@ def _keep_landings(rays: list[tuple[Ray, int]], keep: set[int]) -> list[tuple[Ra
     return out
 
 
+def _keep_inside(rays: list[tuple[Ray, int]], inside: set[int]) -> list[tuple[Ray, int]]:
+    """Each ray cut before its first cell outside `inside`: a line that exists
+    only within a region (the diagonals of a palace)."""
+    out = []
+    for cells, first in rays:
+        end = next((i for i, c in enumerate(cells) if c not in inside), len(cells))
+        if end > first:
+            out.append((cells[:end], first))
+    return out
+
+
 def _landings(rays: list[tuple[Ray, int]]) -> set[int]:
     return {c for cells, first in rays for c in cells[first:]}
 
@@ -405,10 +537,15 @@ def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
         rays = [((t,), 0) for t in sorted(ctx.region(spec["jump"], side) - {cell})]
     elif kind == "suborn":
         rays = _line_rays(board, {"step": "all"}, "step", forward, cell)
+    elif kind == "path":
+        rays = _path_rays(board, spec["path"], forward, cell)
     else:
         rays = _line_rays(board, spec, kind, forward, cell) if kind else []
     if "plane-shift" in spec:
         rays = _plane_shift(board, spec, kind, rays, cell)
+    if "within" in spec:
+        inside = ctx.region(spec["within"], side)
+        rays = _keep_inside(rays, inside) if cell in inside else []
     if "to-region" in spec:
         rays = _keep_landings(rays, ctx.region(spec["to-region"], side))
     if "closer-to" in spec:
@@ -424,11 +561,48 @@ def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
     return rays
 
 
+def line_attack(ctx: Context, lines: Any) -> Component:
+    """An attack along open lines that moves nothing, compiled like a capture-only
+    ride: two royal pieces that may not face each other (the flying general
+    rule) each attack the other along these lines."""
+    rays = [[primitive_rays(ctx, {"ride": lines}, side, cell) for cell in range(ctx.board.size)]
+            for side in range(2)]
+    component = Component(flags=Flags(mode=CAPTURE), rays=rays)
+    component.compile()
+    return component
+
+
 def _is_vector(x: Any) -> bool:
     return isinstance(x, list) and bool(x) and all(isinstance(v, int) for v in x)
 
 
-def flags_of(spec: dict[str, Any], piece_index: dict[str, int]) -> Flags:
+def _piece_types(spec: dict[str, Any], key: str, piece_index: dict[str, int]) -> frozenset[int]:
+    """The piece types a modifier lists by name."""
+    names = spec.get(key, [])
+    unknown = [n for n in names if n not in piece_index]
+    if unknown:
+        raise DeclarationError(f"{key}: unknown piece '{unknown[0]}'", "unknown-piece")
+    return frozenset(piece_index[n] for n in names)
+
+
+def _hop(spec: dict[str, Any], piece_index: dict[str, int]) -> Hop | None:
+    if "hop" not in spec:
+        for key in ("screens", "beyond", "cannot-hop"):
+            if key in spec:
+                raise DeclarationError(f"`{key}` goes with `hop`", "hop-modifier")
+        return None
+    if "range" in spec:
+        raise DeclarationError("a hop follows whole lines: `range` does not apply (`beyond` "
+                               "limits the landing past the screens)", "hop-modifier")
+    return Hop(screens=spec.get("screens", 1), beyond=spec.get("beyond", 0),
+               barred=_piece_types(spec, "cannot-hop", piece_index))
+
+
+def flags_of(spec: dict[str, Any], piece_index: dict[str, int],
+             royal: frozenset[int] = frozenset()) -> Flags:
+    """The modifiers of one primitive (`royal`: the royal piece types, which
+    `cannot-capture` may not list: check detection assumes a royal piece can
+    be taken by every capturing move that reaches it)."""
     only = spec.get("only")
     if "plane-shift" in spec:
         if only == "capture":
@@ -452,10 +626,16 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int]) -> Flags:
     if en_passant == "capture" and not mode & CAPTURE:
         raise DeclarationError("en-passant: capture needs a move that may capture",
                                "bad-en-passant")
+    cannot_capture = _piece_types(spec, "cannot-capture", piece_index)
+    if cannot_capture & royal:
+        raise DeclarationError("cannot-capture: a royal piece can always be captured "
+                               "(check is an attack on it)", "cannot-capture-royal")
     return Flags(mode=mode, initial=bool(spec.get("initial", False)),
                  en_passant=en_passant,
                  may_give_check=bool(spec.get("may-give-check", True)),
-                 suborn_types=suborn_types)
+                 resets_clock=bool(spec.get("resets-clock", True)),
+                 suborn_types=suborn_types, hop=_hop(spec, piece_index),
+                 cannot_capture=cannot_capture)
 
 
 Located = Callable[[tuple[str | int, ...], Callable[[], Any]], Any]
@@ -470,13 +650,14 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> 
     board = ctx.board
     components: list[Component] = []
     by_key: dict[Any, int] = {}
+    royal = frozenset(i for i, spec in enumerate(declared.values()) if spec.get("royal"))
     types: list[PieceType] = []
     for index, (name, spec) in enumerate(declared.items()):
         merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
         moves = located(("pieces", name, "betza"), partial(moves_of, spec, board)) or []
         for m, move in enumerate(moves):
             path = ("pieces", name, "moves", m) if "moves" in spec else ("pieces", name, "betza")
-            flags = located(path, partial(flags_of, move, ctx.piece_index))
+            flags = located(path, partial(flags_of, move, ctx.piece_index, royal))
             if flags is None:
                 continue
             side_rays = merged.setdefault(
@@ -502,7 +683,8 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> 
                                royal=bool(spec.get("royal", False)),
                                value=spec.get("value"),
                                resets_clock=bool(spec.get("resets-clock", False)),
-                               components=indices, glyph=spec.get("glyph")))
+                               components=indices, glyph=spec.get("glyph"),
+                               passes=bool(spec.get("pass", False))))
     return PieceSet(types=types, components=components,
                     by_letter={t.letter: t for t in types},
                     by_name={t.name: t for t in types})

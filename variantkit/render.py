@@ -57,6 +57,7 @@ CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
 SEAM = "#c0392b"  # the joined edges of a wrapped board
+
 # -- piece drawings ---------------------------------------------------------------
 #
 # Each figure is drawn for this project as vector paths in a 100 x 100 box

@@ -43,11 +43,12 @@ from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
 from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.pieces import type_of
 from variantkit.variant import Variant, segment
 
-MAX_TEXT = 64  # longer move text is refused before any work is done
+MAX_TEXT = MAX_SAN_LENGTH  # longer move text is refused before any work is done
 CASTLE_SHORT, CASTLE_LONG = "O-O", "O-O-O"
 ANNOTATIONS = "+#!?"
 _PART = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|.")
@@ -121,9 +122,9 @@ def parse_san(game: Game, text: str) -> Move:
 
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
-    promoting = set(variant.promotion_codes[game.stm])
+    promoting = set(variant.promotions[game.stm])
     legal = game.legal_internal()
-    castles = _castle_names(variant, game.stm) if any(m[3] == CASTLE for m in legal) else {}
+    castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
@@ -140,10 +141,21 @@ def _entries(game: Game) -> list[_Entry]:
     return out
 
 
-def _castle_names(variant: Variant, side: int) -> dict[int, str]:
+def _castle_names(game: Game, side: int) -> dict[int, str]:
     """Castling index -> `O-O` or `O-O-O`, for the castlings written so: a
     king with exactly two castlings that keep it on its plane, the rooks at
-    different distances."""
+    different distances in the variant's declaration.  Under free castling
+    a game's castlings are named after the declared ones they follow."""
+    variant = game.variant
+    names = _declared_castle_names(variant, side)
+    if not variant.free_castling:
+        return names
+    by_right = {variant.castlings[i].right: name for i, name in names.items()}
+    return {index: by_right[c.right] for index, c in game.castlings_by_side[side]
+            if c.right in by_right}
+
+
+def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
     topology = variant.board.topology
     by_king: dict[int, list[tuple[int, int]]] = {}
     for index, c in variant.castlings_by_side[side]:

@@ -10,6 +10,7 @@ happen along the way, each reported as a located `Problem`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from variantkit.betza import moves_of
-from variantkit.board import Board, build_board
+from variantkit.board import Board, GridTopology, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game
+from variantkit.game import Game, GeneralGame
 from variantkit.limits import MAX_MOVES, MAX_PIECES, Budget
-from variantkit.loader import Document, load_document, load_document_text
+from variantkit.loader import Document, load_document, load_document_text, promotion_rules
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
@@ -33,13 +34,25 @@ from variantkit.pieces import (
     Flags,
     PieceSet,
     compile_pieces,
+    line_attack,
     piece_code,
     reach,
     type_of,
 )
 
 T = TypeVar("T")
+# (component, piece codes that have it, attacks only while unmoved,
+# piece codes that may not serve as its screens)
+AttackEntry = tuple[Component, list[int], bool, tuple[int, ...]]
 ZOBRIST_SEED = 0x5EED_C0DE  # fixed, so position hashes are stable across runs
+
+
+class Limits(NamedTuple):
+    """Piece types that change what one generator may do."""
+
+    barred: tuple[int, ...]    # codes (both sides) that may not serve as its screens
+    shift: int                 # where their cells go in a table key
+    immune: tuple[int, ...]    # enemy codes it may not capture
 
 
 class Generator(NamedTuple):
@@ -52,6 +65,7 @@ class Generator(NamedTuple):
     may_give_check: bool
     passed: dict[tuple[int, int], int]
     victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
+    limits: Limits | None      # piece types it may not hop over or capture
 
 
 @dataclass
@@ -78,6 +92,14 @@ class Castling:
             and game.cells[self.rook_from] == self.rook_code
 
 
+class Promotion(NamedTuple):
+    """How one piece code promotes."""
+
+    region: int     # landing here promotes
+    optional: int   # ...except that here the piece may also stay as it is
+    choices: list[int]
+
+
 @dataclass
 class MaterialPattern:
     """A material balance that can never lead to mate."""
@@ -88,15 +110,45 @@ class MaterialPattern:
 
 
 @dataclass
+class EndCondition:
+    """One declared way the game ends, tested for each side in turn.
+
+    `kind` is `checks` (the side has given `count` checks), `extinct` (the
+    side has at most `count` pieces of `codes`, or of any kind when `codes`
+    is None), `reached` (a piece of `codes` stands in the side's region) or
+    `bare` (the side has only royal pieces left, and the other side more).
+    `result` is for the side that meets the condition.  `answer`: when
+    White (who moves first) meets it and Black could meet it too with one
+    move, the game goes on; when both meet it, that is the result.
+    `grace`: the condition counts for the side to move only when no one move
+    could get it out (for `bare`: when the other side has two or more pieces
+    besides royal ones, so that one capture cannot bare it in reply).
+    """
+
+    kind: str
+    result: str
+    count: int = 0
+    codes: tuple[frozenset[int], frozenset[int]] | None = None
+    regions: tuple[int, int] = (0, 0)
+    answer: str | None = None
+    grace: bool = False
+
+
+@dataclass
 class EndRules:
     checkmate: str = "loss"     # for the side to move
-    stalemate: str = "draw"
+    stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
+    conditions: list[EndCondition] = field(default_factory=list)
+    check_limit: int | None = None   # the `checks` condition's count
+    draws_go_to: str | None = None   # a side that wins every drawn game
     repetition: int | None = 3
     move_rule: int | None = None
     draw_timing: str = "on-occurrence"
     automatic_repetition: int | None = None
     automatic_move_rule: int | None = None
     insufficient: list[MaterialPattern] = field(default_factory=list)
+    double_pass: str | None = None   # the result when both sides pass in a row
+    facing_pass: str | None = None   # the result of a pass while the royals face
 
 
 class Variant:
@@ -133,6 +185,22 @@ class Variant:
                           budget=budget or Budget(source=document.file))
         self._check_piece_count(data["pieces"])
         self.pieces: PieceSet = compile_pieces(context, data["pieces"], self._located)
+        royals = data.get("royals", {})
+        self.one_royal = royals.get("per-side", "one") == "one"
+        self.check_all = royals.get("check", "any") == "all"
+        if self.check_all and self.one_royal:
+            self.problems.append(self.document.problem(
+                ("royals", "check"), "`check: all` needs `per-side: any`: with one royal "
+                "piece per side, any and all are the same", "bad-royals"))
+        self.must_capture = bool(data.get("must-capture", False))
+        facing = data.get("royal-facing")
+        self.facing: Component | None = None if facing is None else self._located(
+            ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
+        # "forbidden": no move may leave the royal pieces facing (the flying
+        # general); "must-break": a move may bring them face to face, and
+        # the opponent must then break it or pass (janggi's bikjang).
+        self.facing_rule: str = (facing or {}).get("rule", "forbidden")
+        self.facing_must_break = self.facing is not None and self.facing_rule == "must-break"
         self._check_pieces(data["pieces"])
         self._check_cell_names()
         self._build_codes()
@@ -142,9 +210,26 @@ class Variant:
             c = self._located(("castling", i), partial(self._castling, i, spec))
             if c is not None:
                 self.castlings.append(c)
-        self.castlings_by_side = [[(i, c) for i, c in enumerate(self.castlings) if c.side == s]
-                                  for s in range(2)]
+        self.castlings_by_side = by_side(self.castlings)
+        # Castling from wherever king and rook start (Chess960): the declared
+        # entries are the standard array's and say which way each right goes.
+        self.free_castling = bool(data.get("free-castling", False))
+        if self.free_castling and not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("free-castling",), "free-castling needs a grid board: rights are written "
+                "by file", "free-castling-board"))
         self.end = self._end_rules(data.get("end", {}))
+        self.blast: list[int] = []
+        self.blast_immune: list[int] = []
+        if "explosion" in data:
+            self._located(("explosion", "around"), partial(self._explosion, data["explosion"]))
+        limit = self.end.check_limit
+        rng = random.Random(ZOBRIST_SEED + 1)
+        self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
+                           for _ in range(2)] if limit else []
+        special = (not self.one_royal or self.must_capture or self.blast
+                   or self.end.conditions)
+        self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         if self.first_move_rule:
@@ -158,6 +243,14 @@ class Variant:
                 self.new_game()
             except InvalidFenError as exc:
                 self.problems.append(document.problem(("setup",), f"setup: {exc}", "bad-setup"))
+        if "numbered-setups" in data and not any(p.severity == "error" for p in self.problems):
+            try:
+                self.numbered_setup(0)
+            except (ValueError, KeyError, DeclarationError) as exc:
+                message = exc.message if isinstance(exc, DeclarationError) else \
+                    f"unknown piece {exc}" if isinstance(exc, KeyError) else str(exc)
+                self.problems.append(document.problem(
+                    ("numbered-setups",), f"numbered-setups: {message}", "bad-numbered-setups"))
         self.problems += run_checks(self)
         if any(p.severity == "error" for p in self.problems):
             raise VariantError(sorted(self.problems, key=_problem_order))
@@ -176,6 +269,49 @@ class Variant:
             if initial or not g.initial:
                 bits |= reach(g.tables[cell], 1 << cell)
         return bits
+
+    def numbered_setup(self, number: int) -> str:
+        """The start position numbered `number` among the variant's shuffled
+        setups (`numbered-setups`); raises ValueError when there is none.
+
+        Each step places its pieces on the free cells of White's region (of
+        one colour if asked): the choice is one digit of the number, the
+        first step the lowest digit, cells chosen as combinations in cell
+        order.  Black's pieces stand on the same files of its region."""
+        from variantkit.notation import parse_placement, placement
+        spec = self.document.data.get("numbered-setups")
+        if spec is None:
+            raise ValueError(f"{self.name} has no numbered setups")
+        board = self.board
+        rows = [board.cells_of(board.resolve_region(spec["regions"][side]))
+                for side in ("white", "black")]
+        placed = parse_placement(self, self.setup_fen.split()[0])
+        for row in rows:
+            for cell in row:
+                placed.pop(cell, None)
+        free = list(range(len(rows[0])))
+        left, count = number, 1
+        for step in spec["steps"]:
+            names = step["pieces"]
+            colour = step.get("colour-of")
+            usable = [i for i in free if colour is None
+                      or board.colours[rows[0][i]] == board.colours[board.cell(colour)]]
+            choices = list(itertools.combinations(usable, len(names)))
+            if not choices:
+                raise ValueError(f"numbered-setups: no room for {', '.join(names)}")
+            left, digit = divmod(left, len(choices))
+            count *= len(choices)
+            for index, name in zip(choices[digit], names, strict=True):
+                kind = self.pieces.by_name[name].index
+                for side in range(2):
+                    placed[rows[side][index]] = piece_code(kind, side)
+                free.remove(index)
+        if left or number < 0:
+            raise ValueError(f"{self.name} numbers its setups from 0 to {count - 1}")
+        shuffled = Game(self)
+        for cell, code in placed.items():
+            shuffled.place(cell, code)
+        return self.new_game(" ".join([placement(shuffled), *self.setup_fen.split()[1:]])).fen()
 
     def letter_of_code(self, code: int) -> str:
         """The FEN letter of a piece code (uppercase for White)."""
@@ -256,7 +392,12 @@ class Variant:
                     f"piece '{name}' uses letter '{letter}', already used by '{seen[letter]}'",
                     "duplicate-letter"))
             seen[letter] = name
-        if not any(t.royal for t in self.pieces.types):
+        for t in self.pieces.types:
+            if t.passes and not t.royal:
+                self.problems.append(self.document.problem(
+                    ("pieces", t.name, "pass"), f"piece '{t.name}' may pass but is not royal: "
+                    "a pass is written from the royal piece's cell to itself", "pass-not-royal"))
+        if self.one_royal and not any(t.royal for t in self.pieces.types):
             self.problems.append(self.document.problem(
                 ("pieces",), "no piece is royal: declare `royal: true` on the king",
                 "no-royal"))
@@ -311,34 +452,89 @@ class Variant:
         self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
+        self.royal_codes: list[list[int]] = [[], []]
         self.resets_clock = [False] * n_codes
+        # Royal pieces that may pass (hand the turn over without moving).
+        self.pass_codes = [False] * n_codes
         self.generators: list[list[Generator]] = [[] for _ in range(n_codes)]
         attack: list[dict[int, list[int]]] = [{}, {}]
         for t in self.pieces.types:
             for side in range(2):
                 code = piece_code(t.index, side)
                 self.royal_code[code] = t.royal
+                if t.royal:
+                    self.royal_codes[side].append(code)
                 self.resets_clock[code] = t.resets_clock
+                self.pass_codes[code] = t.passes
                 for ci in t.components:
                     comp = self.pieces.components[ci]
                     f = comp.flags
                     self.generators[code].append(Generator(
                         comp.tables[side], f.mode, f.initial, f.en_passant,
-                        f.may_give_check, comp.passed[side], self._victims(f, side)))
+                        f.may_give_check, comp.passed[side], self._victims(f, side),
+                        self._limits(comp, side)))
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
+        self.clock_kept = [self._clock_kept(code) for code in range(n_codes)]
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
                               if any(g.initial for g in self.generators[code])]
         comps = self.pieces.components
-        # (component, piece codes that have it, attacks only while unmoved)
-        self.attack_components: list[list[tuple[Component, list[int], bool]]] = [
-            [(comps[ci], codes, comps[ci].flags.initial) for ci, codes in attack[s].items()]
-            for s in range(2)]
+        # (component, piece codes that have it, attacks only while unmoved,
+        # piece codes that may not serve as its screens)
+        self.attack_components: list[list[AttackEntry]] = [
+            [(comps[ci], codes, comps[ci].flags.initial, self._barred(comps[ci]))
+             for ci, codes in attack[s].items()] for s in range(2)]
+        if self.facing is not None and self.facing_rule == "forbidden":
+            for s in range(2):
+                royals = [piece_code(t.index, s) for t in self.pieces.types if t.royal]
+                self.attack_components[s].append((self.facing, royals, False, ()))
         self.slider_components = [
             [entry for entry in self.attack_components[s] if any(entry[0].xray_sources[s])]
             for s in range(2)]
+        # Hoppers: a piece moving onto their line may give them a screen.
+        self.hop_components = [
+            [entry for entry in self.slider_components[s] if entry[0].flags.hop is not None]
+            for s in range(2)]
+        # Whether a screen's piece type matters: then the legality of a move
+        # is tested on the position after it, where every piece's type is known.
+        self.typed_screens = any(entry[3] for side in self.attack_components for entry in side)
+
+    def _barred(self, component: Component) -> tuple[int, ...]:
+        """Piece codes, of both sides, that may not serve as the component's screens."""
+        hop = component.flags.hop
+        if hop is None:
+            return ()
+        return tuple(piece_code(t, side) for t in sorted(hop.barred) for side in range(2))
+
+    def _limits(self, component: Component, side: int) -> Limits | None:
+        barred = self._barred(component)
+        immune = tuple(piece_code(t, 1 - side) for t in sorted(component.flags.cannot_capture))
+        if not barred and not immune:
+            return None
+        return Limits(barred, component.shift, immune)
+
+    def _clock_kept(self, code: int) -> list[int] | None:
+        """Per from-cell, the landing cells that only primitives declared
+        `resets-clock: false` reach (moves there keep the clock running), or
+        None when all of a piece's moves reset it."""
+        comps = [self.pieces.components[ci] for ci in
+                 self.pieces.types[type_of(code)].components] if code >= 2 else []
+        if not self.resets_clock[code] or all(c.flags.resets_clock for c in comps):
+            return None
+        side = code & 1
+        kept = []
+        for cell in range(self.board.size):
+            quiet = loud = 0
+            for comp in comps:
+                reached = reach(comp.tables[side][cell], 1 << cell)
+                if comp.flags.resets_clock:
+                    loud |= reached
+                else:
+                    quiet |= reached
+            kept.append(quiet & ~loud)
+        return kept
 
     def _victims(self, flags: Flags, side: int) -> tuple[int, ...]:
         """Enemy piece codes a suborn may convert: never a royal piece."""
@@ -359,31 +555,55 @@ class Variant:
             out.append(kind.index)
         return out
 
-    def _build_promotion(self, spec: dict[str, Any] | None) -> None:
-        self.promotion_regions = [0, 0]
-        self.promotion_codes: list[dict[int, list[int]]] = [{}, {}]
-        if not spec:
-            return
-        movers = self._piece_codes(("promotion", "pieces"), spec.get("pieces", []))
-        choices = self._piece_codes(("promotion", "choices"), spec.get("choices", []))
-        for i, name in enumerate(spec.get("choices", [])):
-            if name in self.pieces.by_name and self.pieces.by_name[name].royal:
-                self.problems.append(self.document.problem(
-                    ("promotion", "choices", i),
-                    f"a piece may not promote to the royal piece '{name}'", "royal-promotion"))
+    def _build_promotion(self, spec: dict[str, Any] | list[dict[str, Any]] | None) -> None:
+        """Per side, the promoting piece codes and how each promotes."""
+        self.promotions: list[dict[int, Promotion]] = [{}, {}]
+        self.promotion_limit = [0] * self.n_codes  # 0: no limit
+        for index, rule in enumerate(promotion_rules(spec)):
+            path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
+                else ("promotion",)
+            self._promotion_rule(path, rule)
+
+    def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
+        movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
+        for name, count in rule.get("limit", {}).items():
+            for kind in self._piece_codes((*path, "limit"), [name]):
+                for side in range(2):
+                    self.promotion_limit[piece_code(kind, side)] = count
+        choices = rule.get("choices", [])
+        per_side = [((*path, "choices", side), choices[side]) for side in ("white", "black")] \
+            if isinstance(choices, dict) else [((*path, "choices"), choices)] * 2
+        kinds_at: dict[tuple[str | int, ...], list[int]] = {}
+        for where, names in per_side:
+            if where not in kinds_at:
+                kinds_at[where] = self._promotion_choices(where, names)
         for side, side_name in enumerate(("white", "black")):
-            region = spec.get("regions", {}).get(side_name)
+            kinds = kinds_at[per_side[side][0]]
+            region = rule.get("regions", {}).get(side_name)
             if region is None:
                 self.problems.append(self.document.problem(
-                    ("promotion", "regions"), f"no promotion region for {side_name}",
+                    (*path, "regions"), f"no promotion region for {side_name}",
                     "missing-region"))
                 continue
-            bits = self._located(("promotion", "regions", side_name),
-                                 partial(self.board.resolve_region, region))
-            self.promotion_regions[side] = bits or 0
+            bits = self._located((*path, "regions", side_name),
+                                 partial(self.board.resolve_region, region)) or 0
+            optional = rule.get("optional", {}).get(side_name)
+            optional_bits = 0 if optional is None else self._located(
+                (*path, "optional", side_name),
+                partial(self.board.resolve_region, optional)) or 0
             for kind in movers:
-                self.promotion_codes[side][piece_code(kind, side)] = [
-                    piece_code(c, side) for c in choices]
+                self.promotions[side][piece_code(kind, side)] = Promotion(
+                    bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
+
+    def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
+        """The piece types of a list of promotion choices: no royal piece."""
+        for i, name in enumerate(names):
+            if self.one_royal and name in self.pieces.by_name \
+                    and self.pieces.by_name[name].royal:
+                self.problems.append(self.document.problem(
+                    (*path, i), f"a piece may not promote to the royal piece '{name}'",
+                    "royal-promotion"))
+        return self._piece_codes(path, names)
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
@@ -412,24 +632,15 @@ class Variant:
         if not self.setup_cells:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
-        if king_code is None or not self.royal_code[king_code]:
+        if king_code is None or (self.one_royal and not self.royal_code[king_code]):
             raise DeclarationError(
                 f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
         if rook_code is None or rook_code & 1 != king_code & 1:
             raise DeclarationError(
                 f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
                 "castling-setup")
-        home = set(segment(board, k0, r0, k1))
-        landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
-        span = set()
-        for a in landing:
-            for b in landing:
-                span |= set(segment(board, a, b, k1))
-        empty = (home | span) - {k0, r0}
-        safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0]
-        return Castling(right=spec["right"], side=king_code & 1, king_from=k0, king_to=k1,
-                        rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
-                        need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+        return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code,
+                               royal=bool(self.royal_code[king_code]))
 
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""
@@ -449,13 +660,31 @@ class Variant:
             by_plane[plane] = by_plane.get(plane, 0) | 1 << cell
         self.same_plane = [by_plane[p] for p in plane_of]
 
+    def _explosion(self, spec: dict[str, Any]) -> None:
+        """Per cell, the cells a capture there blows up (one step in each
+        `around` direction), and the piece codes that survive a blast."""
+        topology = self.board.topology
+        directions = topology.directions(spec.get("around", "all"), None)
+        self.blast = []
+        for cell in range(self.board.size):
+            bits = 0
+            for d in directions:
+                for ray in topology.rays(cell, d):
+                    if ray:
+                        bits |= 1 << ray[0]
+            self.blast.append(bits)
+        immune = self._piece_codes(("explosion", "immune"), spec.get("immune", []))
+        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)]
+
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(
             checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+            draws_go_to=spec.get("draws-go-to"),
             repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
-            automatic_move_rule=spec.get("automatic-move-rule"))
+            automatic_move_rule=spec.get("automatic-move-rule"),
+            double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
@@ -471,7 +700,73 @@ class Variant:
                                          pattern.get("only", []))
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+        for i, item in enumerate(spec.get("conditions", [])):
+            condition = self._located(("end", "conditions", i),
+                                      partial(self._end_condition, i, item))
+            if condition is not None:
+                end.conditions.append(condition)
+                if condition.kind == "checks":
+                    if end.check_limit is not None:
+                        self.problems.append(self.document.problem(
+                            ("end", "conditions", i), "only one `checks` condition may be "
+                            "declared: the position string counts one number of checks per side",
+                            "bad-end-condition"))
+                    end.check_limit = condition.count
         return end
+
+    def _end_condition(self, index: int, spec: dict[str, Any]) -> EndCondition:
+        path = ("end", "conditions", index)
+        result, answer = spec["result"], spec.get("answer")
+        grace = bool(spec.get("grace", False))
+        if answer is not None and "reached" not in spec:
+            raise DeclarationError("`answer` applies to a `reached` condition only",
+                                   "bad-end-condition")
+        if grace and "bare" not in spec:
+            raise DeclarationError("`grace` applies to a `bare` condition only",
+                                   "bad-end-condition")
+        if "at-most" in spec and "extinct" not in spec:
+            raise DeclarationError("`at-most` applies to an `extinct` condition only",
+                                   "bad-end-condition")
+        if "checks" in spec:
+            return EndCondition("checks", result, count=spec["checks"])
+        if "bare" in spec:
+            return EndCondition("bare", result, answer=answer, grace=grace)
+        if "extinct" in spec:
+            names = spec["extinct"]
+            codes = None if names == "all" else self._side_codes((*path, "extinct"), names)
+            return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes,
+                                grace=grace)
+        regions = spec["reached"]
+        masks = []
+        for side in ("white", "black"):
+            bits = self._located((*path, "reached", side),
+                                 partial(self.board.resolve_region, regions[side]))
+            masks.append(bits or 0)
+        return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+                            grace=grace,
+                            codes=self._side_codes((*path, "pieces"), spec["pieces"]))
+
+    def _side_codes(self, path: tuple[str | int, ...],
+                    names: list[str]) -> tuple[frozenset[int], frozenset[int]]:
+        """Each side's piece codes of the named pieces."""
+        kinds = self._piece_codes(path, names)
+        return (frozenset(piece_code(k, 0) for k in kinds),
+                frozenset(piece_code(k, 1) for k in kinds))
+
+
+def _parts(move: dict[str, Any]) -> int:
+    """How many directions or vectors a move lists (one for a family name,
+    a pair or a region), the unit of `limits.MAX_MOVES`."""
+    for key in ("step", "ride", "leap"):
+        value = move.get(key)
+        if isinstance(value, list) and value and isinstance(value[0], list | str):
+            return len(value)
+    return 1
+
+
+def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
+    """Each side's castling moves with their indices."""
+    return [[(i, c) for i, c in enumerate(castlings) if c.side == s] for s in range(2)]
 
 
 def _parts(move: dict[str, Any]) -> int:
@@ -486,6 +781,26 @@ def _parts(move: dict[str, Any]) -> int:
 
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
+
+
+def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple[int, int],
+                    king_code: int, rook_code: int, royal: bool) -> Castling:
+    """A castling move from its four cells: the cells to keep empty and the
+    cells the king may not be attacked on follow from the lines between them
+    (only a royal king must not castle out of, through or into attack)."""
+    (k0, k1), (r0, r1) = king, rook
+    home = set(segment(board, k0, r0, k1))
+    landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
+    span = set()
+    for a in landing:
+        for b in landing:
+            span |= set(segment(board, a, b, k1))
+    empty = (home | span) - {k0, r0}
+    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0] \
+        if royal else []
+    return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
+                    rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
+                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
 
 
 def segment(board: Board, a: int, b: int, towards: int) -> list[int]:

@@ -41,10 +41,10 @@ import networkx as nx
 
 from variantkit.board.base import Board, Ray, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
+from variantkit.limits import MAX_CELLS
 
-# The most cells a graph board may have, and the most cells on all the
-# branches of one line together: both keep loading bounded on any input.
-MAX_CELLS = 4096
+# The most cells on all the branches of one line together: with the cell
+# limit of every board (limits.MAX_CELLS) it keeps loading bounded.
 MAX_LINE_CELLS = 20_000
 FAMILIES = ("orthogonal", "diagonal", "all")
 SHOWN = 3  # loops named in the warning before "and N more"

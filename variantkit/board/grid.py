@@ -186,11 +186,21 @@ class GridTopology:
         if spec in NAMED:
             return [NAMED[spec]]
         fwd = NAMED[forward or "n"]
-        side = self._sideways(fwd)
         if spec == "forward":
             return [fwd]
         if spec == "backward":
             return [_negate(fwd)]
+        if fwd[0] and fwd[1] and not fwd[2]:
+            # A diagonal forward (nw): the words turn with it, 45 degrees
+            # either side (n, w), 90 (ne, sw) and 135 (s, e).
+            half = [(fwd[0], 0, 0), (0, fwd[1], 0)]
+            if spec == "sideways":
+                return [(fwd[1], -fwd[0], 0), (-fwd[1], fwd[0], 0)]
+            if spec == "forward-diagonal":
+                return half
+            if spec == "backward-diagonal":
+                return [_negate(v) for v in half]
+        side = self._sideways(fwd)
         if spec == "sideways":
             return side
         if spec == "forward-diagonal":

@@ -9,11 +9,20 @@ Each module below registers its commands on the shared `cli` group:
 - `author`: new, explain
 - `render`: render (a position as an SVG image)
 - `serve`: serve (the playground in the browser)
+- `analyze`: analyze (a self-play tournament and its balance report on a
+  cluster; `perft --workers` uses its cluster too)
 """
 
 from __future__ import annotations
 
-from variantkit.cli import author, inspect, play, render, serve  # noqa: F401  (registers their commands)
+from variantkit.cli import (  # noqa: F401  (registers their commands)
+    analyze,
+    author,
+    inspect,
+    play,
+    render,
+    serve,
+)
 from variantkit.cli.common import cli, main
 
 __all__ = ["cli", "main"]

@@ -31,7 +31,7 @@ from variantkit.cli.common import (
 from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError, quote
 from variantkit.game import Game, Move
-from variantkit.loader import bundled_names, resolve, schema_path
+from variantkit.loader import bundled_names, promotion_rules, resolve, schema_path
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
 from variantkit.variant import Variant
 
@@ -189,18 +189,21 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
     # A bundled name stays a name; a file is referred to relative to the new
     # file, as the loader reads `inherits` relative to the inheriting file,
     # and must lie in its folder or below (the loader's containment rule).
+    source = resolve(parent).resolve()
     if parent in bundled_names():
         inherits = parent
-    elif resolve(parent).resolve().is_relative_to(folder):
-        inherits = json.dumps(resolve(parent).resolve().relative_to(folder).as_posix())
+    elif source.is_relative_to(folder):
+        inherits = json.dumps(source.relative_to(folder).as_posix())
     else:
         fail(f"{parent} is not in the folder of the new file or below it, and a variant "
-             f"inherits only files there: write the new file into {resolve(parent).parent} "
-             "with -o")
+             f"inherits only files there: write the new file into {source.parent} with -o")
     board = variant.document.data["board"]
     topology = next(k for k in board if k != "regions")
     types = variant.pieces.types
-    promotion = variant.document.data.get("promotion") or {}
+    rules = promotion_rules(variant.document.data.get("promotion"))
+    choices = rules[0].get("choices", []) if rules else []
+    if isinstance(choices, dict):
+        choices = choices["white"]
     repetition = variant.end.repetition
     return DERIVED.format(
         **fields, parent=variant.name, inherits=inherits,
@@ -210,7 +213,7 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
         pieces=_comment(f"pieces: merged into {variant.name}'s pieces: "
                         + ", ".join(f"{t.name} ({t.letter})" for t in types) + "."),
         letter=next((x for x in SPARE_LETTERS if x not in variant.pieces.by_letter), "W"),
-        setup=variant.setup_fen, choices=", ".join(promotion.get("choices", [])),
+        setup=variant.setup_fen, choices=", ".join(choices),
         castlings=f"{len(variant.castlings)} entries" if variant.castlings else "none",
         stalemate=variant.end.stalemate,
         repetition="null" if repetition is None else repetition)
@@ -283,6 +286,8 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
                f"{where}\n")
     click.echo(_draw(game, marks))
     click.echo(_legend(v, kind, marks))
+    if fen is None and any(v.pieces.components[i].flags.hop for i in kind.components):
+        click.echo("its hops need a piece to jump: give --fen to see them")
 
 
 def _find_piece(v: Variant, text: str, side: str | None) -> tuple[PieceType, int]:

@@ -1,9 +1,11 @@
-"""Commands that look at variants and positions: list, validate, perft,
-moves, show.
+"""Commands that look at variants and positions: list, setup, validate,
+perft, moves, show.
 
-    variantkit list            (bundled variants, and the examples of a checkout)
+    variantkit list [TEXT] [--board BOARD]   (bundled variants, and the examples of a checkout)
+    variantkit setup VARIANT NUMBER
     variantkit validate FILE... [--format json]
     variantkit perft VARIANT DEPTH [--fen F] [--moves M...] [--divide]
+        [--workers N] [--cluster ADDRESS]
     variantkit moves VARIANT [--fen F] [--moves M...] [--count]
     variantkit show VARIANT [--fen F] [--moves M...]
 """
@@ -19,13 +21,16 @@ import click
 
 import variantkit
 from variantkit import loader
+from variantkit.cli.analyze import cluster_options, perft_on_cluster
 from variantkit.cli.common import (
     EXIT_ERROR,
     EXIT_UNREADABLE,
     cli,
+    fail,
     format_problem,
     game_for,
     is_unreadable,
+    load_variant,
     position_options,
     problem_record,
     use_color,
@@ -35,38 +40,57 @@ from variantkit.display import board_text
 from variantkit.errors import VariantError
 from variantkit.game import Game
 from variantkit.limits import MAX_PERFT_DEPTH
+from variantkit.loader import bundled_dir
 
 
 @cli.command("list")
-def list_command() -> None:
-    """List the bundled variants, and the example files of a source checkout."""
+@click.argument("text", required=False)
+@click.option("--board", "board_filter", metavar="BOARD",
+              help="Only variants on this board, as the group headings write it (8x8, 10x10).")
+def list_command(text: str | None, board_filter: str | None) -> None:
+    """List the bundled variants, and the example files of a source checkout,
+    grouped by board; TEXT keeps those whose name or description contains it."""
     rows = [(name, name) for name in variantkit.variants()]
     examples = examples_dir()
     found = [] if examples is None else sorted(examples.glob("*.yaml"))
     rows += [(_shown(path), str(path)) for path in found]
-    descriptions = {}
+    groups: dict[str, list[tuple[str, str]]] = {}
     for label, source in rows:
         try:
-            descriptions[label] = variantkit.load(source).description
+            variant = variantkit.load(source)
+            board, description = board_label(variant.document.data["board"],
+                                             variant.board.size), variant.description
         except VariantError:
-            descriptions[label] = "(does not load: run `variantkit validate`)"
+            board, description = "?", "(does not load: run `variantkit validate`)"
+        if text and text.lower() not in f"{label} {description}".lower():
+            continue
+        if board_filter and board_filter != board:
+            continue
+        groups.setdefault(board, []).append((label, description))
+    if not groups:
+        fail("no bundled variant or example matches")
+    width = max(len(label) for group in groups.values() for label, _ in group)
+    color = use_color()
+    for board in sorted(groups, key=lambda b: (-len(groups[b]), b)):
+        heading = f"{board} ({len(groups[board])})"
+        click.echo(click.style(heading, bold=True) if color else heading)
+        for label, description in groups[board]:
+            shown = click.style(label.ljust(width), bold=True) if color else label.ljust(width)
+            click.echo(f"  {shown}  {description}".rstrip())
     footer = (f"Examples load by path: variantkit show {_shown(found[0])}" if found else
-              "More games written in YAML (Los Alamos, Capablanca, Gliński, Raumschach) are "
-              "in the examples/ folder of the source repository; load them by path.")
-    labels = [label for label, _ in rows]
-    if use_color():
-        from rich.console import Console
-        from rich.table import Table
-        table = Table("variant", "description", box=None, header_style="bold")
-        for label in labels:
-            table.add_row(f"[bold]{label}[/]", descriptions[label])
-        Console().print(table)
-        click.echo(f"\n{footer}")
-        return
-    width = max((len(label) for label in labels), default=0)
-    for label in labels:
-        click.echo(f"{label.ljust(width)}  {descriptions[label]}".rstrip())
+              "More games written in YAML are in the examples/ folder of the source "
+              "repository; load them by path.")
     click.echo(f"\n{footer}")
+
+
+def board_label(board: dict[str, Any], size: int) -> str:
+    """A board in a few characters: `8x8`, `8x8x3`, `polar 43`, `hex 91`."""
+    if "grid" in board:
+        grid = board["grid"]
+        planes = grid.get("planes", 1)
+        return f"{grid['files']}x{grid['ranks']}" + (f"x{planes}" if planes > 1 else "")
+    topology = next((key for key in board if key != "regions"), "board")
+    return f"{topology} {size}"
 
 
 def examples_dir() -> Path | None:
@@ -82,6 +106,18 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.argument("number", type=int)
+def setup(variant_name: str, number: int) -> None:
+    """Print the start position numbered NUMBER of a variant with numbered
+    setups (fischerandom 518 is chess's)."""
+    try:
+        click.echo(load_variant(variant_name).numbered_setup(number))
+    except ValueError as exc:
+        fail(str(exc))
 
 
 @cli.command()
@@ -119,12 +155,17 @@ def validate(files: tuple[str, ...], output: str) -> None:
 @click.argument("depth")
 @position_options
 @click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
+@cluster_options
 def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
-          divide: bool) -> None:
-    """Count the move sequences DEPTH plies deep from a position."""
+          divide: bool, workers: int | None, address: str | None) -> None:
+    """Count the move sequences DEPTH plies deep from a position (on a
+    cluster with --workers or --cluster)."""
     plies = whole_number(depth, "depth", 1, MAX_PERFT_DEPTH)
     game = game_for(variant, fen, moves)
-    counts = perft_by_move(game, plies)
+    if workers or address:
+        counts = perft_on_cluster(game, plies, workers, address)
+    else:
+        counts = perft_by_move(game, plies)
     if divide:
         for move, count in sorted(counts.items()):
             click.echo(f"{move}: {count}")

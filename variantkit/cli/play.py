@@ -119,7 +119,7 @@ def think(engine: Engine, game: Game, depth: int | None, seconds: float | None) 
     None when the user stops it with Ctrl-C (the position is restored)."""
     plies = game.plies
     try:
-        if not use_color():
+        if not sys.stdout.isatty():
             return engine.best_move(game, depth=depth, time_limit=seconds)
         from rich.console import Console
         with Console().status(f"{game.turn} is thinking (Ctrl-C stops the game)..."):

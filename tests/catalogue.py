@@ -1,0 +1,18 @@
+"""The bundled catalogue, thinned for tests that exercise a face (drawing,
+PGN, the engine) rather than rules: one variant per kind of board, since the
+Fairy-Stockfish catalogue adds games, not new drawings or notations.  The
+rules of every variant are tested in full by tests/test_fsf_catalogue.py."""
+
+from __future__ import annotations
+
+import variantkit
+from variantkit.cli.inspect import board_label
+
+
+def one_per_board() -> list[str]:
+    """The first bundled variant (by name) of each board, plus chess."""
+    chosen: dict[str, str] = {}
+    for name in variantkit.variants():
+        variant = variantkit.load(name)
+        chosen.setdefault(board_label(variant.document.data["board"], variant.board.size), name)
+    return sorted(set(chosen.values()) | {"chess"})

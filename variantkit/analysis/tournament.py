@@ -1,0 +1,144 @@
+"""Self-play tournaments: the built-in engine plays both sides of each game.
+
+Game `i` of a run with seed `S` is a pure function of the variant, the
+settings and its seed `S/i`: its first plies are random legal moves drawn
+from `random.Random("S/i")` (so that games differ), the engine plays the
+rest at a fixed depth.  So the games, and every figure made from them, do
+not depend on how many workers played them or in which order.  (A time
+limit per move instead of a depth makes the engine's choices depend on the
+machine's speed and load, and so the games too.)
+
+Each game is one task; what it sends back is a `GameRecord`, a few lists of
+numbers and names per ply.  A game that raises comes back as a record with
+the error and the moves played until then.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from variantkit.analysis.cluster import Cluster, Lost
+from variantkit.analysis.payload import compiled, variant_text
+from variantkit.engine import Engine
+from variantkit.game import SIDES, Game
+from variantkit.variant import Variant
+
+MOVE_LIMIT = "move-limit"   # the termination of a game stopped at --max-plies (a draw)
+LOST = "lost"               # the termination of a game that raised or whose worker died
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the games of a tournament are played."""
+
+    games: int
+    depth: int | None = 2
+    time: float | None = None
+    random_plies: int = 4
+    max_plies: int = 300
+    seed: int = 0
+
+    def game_seed(self, index: int) -> str:
+        return f"{self.seed}/{index}"
+
+
+@dataclass
+class GameRecord:
+    """What one game sends back.  Lists with one entry per ply hold, for the
+    position before that ply: the number of legal moves, the type of the
+    piece moved, and the type of the enemy piece it removed (or converted)
+    or None.  `material` holds, for each position after the random opening,
+    White's count minus Black's count of each non-royal piece type."""
+
+    index: int
+    seed: str
+    moves: list[str] = field(default_factory=list)
+    winner: str | None = None
+    termination: str = MOVE_LIMIT
+    branching: list[int] = field(default_factory=list)
+    movers: list[str] = field(default_factory=list)
+    captured: list[str | None] = field(default_factory=list)
+    material: list[list[int]] = field(default_factory=list)
+    first_side: str = "white"
+    error: str | None = None
+
+    @property
+    def lost(self) -> bool:
+        return self.termination == LOST
+
+
+def material_types(variant: Variant) -> list[str]:
+    """The piece types whose material is counted: the non-royal ones."""
+    return [t.name for t in variant.pieces.types if not t.royal]
+
+
+def _material(game: Game, type_of_letter: dict[str, str]) -> Counter[tuple[str, str]]:
+    """(side, piece type) -> how many there are."""
+    count: Counter[tuple[str, str]] = Counter()
+    for cell in game.variant.board.names:
+        letter = game.piece_at(cell)
+        if letter is not None:
+            count["white" if letter.isupper() else "black", type_of_letter[letter.upper()]] += 1
+    return count
+
+
+def play_game(text: str, index: int, settings: Settings) -> GameRecord:
+    """A worker's task: game `index` of the tournament, from its seed."""
+    record = GameRecord(index, settings.game_seed(index))
+    try:
+        _play(compiled(text), settings, record)
+    except Exception as exc:  # reported with the game's seed and moves, never lost silently
+        record.termination, record.winner = LOST, None
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        record.error = f"{type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
+    return record
+
+
+def _play(variant: Variant, settings: Settings, record: GameRecord) -> None:
+    game = variant.new_game()
+    record.first_side = game.turn
+    rng = random.Random(record.seed)
+    engine = Engine(variant)
+    type_of_letter = {t.letter.upper(): t.name for t in variant.pieces.types}
+    counted = material_types(variant)
+    material = _material(game, type_of_letter)
+    while True:
+        legal = sorted(game.legal_moves(), key=str)
+        outcome = game.outcome()
+        if outcome is not None:
+            record.winner, record.termination = outcome.winner, outcome.reason
+            return
+        if game.plies >= settings.max_plies:
+            return
+        if game.plies >= settings.random_plies:
+            record.material.append([material["white", name] - material["black", name]
+                                    for name in counted])
+            move = engine.best_move(game, depth=settings.depth, time_limit=settings.time)
+        else:
+            move = rng.choice(legal)
+        enemy = SIDES[1 - SIDES.index(game.turn)]
+        record.branching.append(len(legal))
+        record.movers.append(type_of_letter[(game.piece_at(move.from_cell) or "?").upper()])
+        game.push(move)
+        record.moves.append(str(move))
+        after = _material(game, type_of_letter)
+        record.captured.append(next((name for (side, name), n in material.items()
+                                     if side == enemy and after[side, name] < n), None))
+        material = after
+
+
+def lost_record(index: int, settings: Settings, reason: str) -> GameRecord:
+    """The record of a game whose worker never sent it back."""
+    return GameRecord(index, settings.game_seed(index), termination=LOST, error=reason)
+
+
+def tournament(variant: Variant, settings: Settings,
+               cluster: Cluster) -> Iterator[GameRecord]:
+    """The games of the tournament as they finish (in any order)."""
+    arguments = [(index, settings) for index in range(settings.games)]
+    for index, result in cluster.run(play_game, variant_text(variant), arguments):
+        yield lost_record(index, settings, result.reason) if isinstance(result, Lost) else result

@@ -1,0 +1,210 @@
+"""Commands that run on a cluster: `analyze` (a self-play tournament and its
+balance report), and the cluster side of `perft --workers`.
+
+    variantkit analyze VARIANT... [--games N] [--depth D | --time T]
+        [--random-plies K] [--max-plies M] [--seed S] [--workers N]
+        [--cluster ADDRESS] [--out report.html] [--json FILE] [--pgn FILE]
+
+They need the optional extra `variantkit[cluster]` (Dask.distributed and
+matplotlib) and say how to install it when it is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from variantkit.analysis.cluster import Cluster, ClusterError, dask_missing
+from variantkit.cli.common import (
+    FiniteFloat,
+    check_output,
+    cli,
+    fail,
+    input_files,
+    load_variant,
+    write_output,
+)
+from variantkit.engine import MAX_DEPTH
+from variantkit.game import Game
+from variantkit.limits import MAX_THINK_SECONDS
+from variantkit.pgn import write_pgn
+from variantkit.variant import Variant
+
+EXIT_INTERRUPTED = 130   # the shell's status for a program stopped by Ctrl-C
+
+
+def cluster_options(command: Any) -> Any:
+    """--workers and --cluster, shared by the commands that run on a cluster."""
+    command = click.option(
+        "--cluster", "address", default=None, metavar="ADDRESS",
+        help="A running Dask scheduler (tcp://host:8786).  Without it the run uses "
+             "DASK_SCHEDULER_ADDRESS if set, else a local cluster started for it.")(command)
+    command = click.option(
+        "--workers", type=click.IntRange(1, 1024), default=None, metavar="N",
+        help="Worker processes of the local cluster (on a running cluster: wait for N).")(
+        command)
+    return command
+
+
+@contextmanager
+def connected(workers: int | None, address: str | None) -> Iterator[Cluster]:
+    """The cluster for a command, or exit with a clear message."""
+    try:
+        cluster = Cluster(address, workers)
+    except ClusterError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("stopped while connecting to the cluster", EXIT_INTERRUPTED)
+    with cluster:
+        yield cluster
+
+
+@contextmanager
+def progress(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr when it is a terminal: call it with
+    (finished, total)."""
+    if not sys.stderr.isatty():
+        yield lambda finished, total: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda finished, total: bar.update(task, completed=finished, total=total)
+
+
+def perft_on_cluster(game: Game, depth: int, workers: int | None,
+                     address: str | None) -> dict[str, int]:
+    """`perft --workers/--cluster`: the count below each legal move."""
+    from variantkit.analysis.perft import PerftIncomplete, distributed_perft
+
+    with connected(workers, address) as cluster, progress("counting") as done:
+        try:
+            return distributed_perft(game, depth, cluster, done)
+        except PerftIncomplete as exc:
+            fail(f"{exc}; no exact total")
+        except KeyboardInterrupt:
+            fail("stopped: no total", EXIT_INTERRUPTED)
+
+
+@cli.command()
+@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Games for each variant.")
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=None,
+              help="Engine search depth in plies  [default: 2].")
+@click.option("--time", "seconds", type=FiniteFloat(0, MAX_THINK_SECONDS, min_open=True),
+              default=None,
+              help="Engine time per move in seconds, instead of a depth (results then "
+                   "depend on the machine's speed).")
+@click.option("--random-plies", type=click.IntRange(0, 1000), default=4, show_default=True,
+              help="Random legal moves at the start of each game, so that games differ.")
+@click.option("--max-plies", type=click.IntRange(1, 100_000), default=300, show_default=True,
+              help="Stop a game at this many plies and score it as a draw ('move-limit').")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the random opening plies (game i uses 'SEED/i').")
+@cluster_options
+@click.option("--out", "out_path", default=None, metavar="FILE",
+              help="Write the HTML report to FILE.")
+@click.option("--json", "json_path", default=None, metavar="FILE",
+              help="Write the report's figures as JSON to FILE ('-': standard output).")
+@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
+              help="Write every game as PGN to FILE (and into the report).")
+def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: float | None,
+            random_plies: int, max_plies: int, seed: int, workers: int | None,
+            address: str | None, out_path: str | None, json_path: str | None,
+            pgn_path: str | None) -> None:
+    """Play self-play games of each VARIANT on a cluster and report on its
+    balance: results by side, how games end, lengths, branching, pieces and
+    material values.  Several variants are compared side by side."""
+    from variantkit.analysis.stats import summarize
+    from variantkit.analysis.tournament import GameRecord, Settings, tournament
+
+    if depth is not None and seconds is not None:
+        fail("give --depth or --time, not both")
+    _require_extra(out_path)
+    loaded = [load_variant(name) for name in variants]
+    read = [file for variant in loaded for file in input_files(variant)]
+    for path in (out_path, pgn_path, None if json_path == "-" else json_path):
+        check_output(path, read, "w")  # reports are replaced; inputs never
+    settings = Settings(games=games, depth=None if seconds else depth or 2, time=seconds,
+                        random_plies=random_plies, max_plies=max_plies, seed=seed)
+    records: list[list[GameRecord]] = [[] for _ in loaded]
+    interrupted = False
+    with connected(workers, address) as cluster:
+        try:
+            for variant, played in zip(loaded, records, strict=True):
+                with progress(f"{variant.name}: playing") as done:
+                    for record in tournament(variant, settings, cluster):
+                        played.append(record)
+                        done(len(played), games)
+        except KeyboardInterrupt:
+            interrupted = True
+    summaries = [summarize(v, settings, r, interrupted) for v, r in zip(loaded, records,
+                                                                        strict=True)]
+    pgn = _pgn(loaded, records) if pgn_path else None
+    _write(out_path, json_path, pgn_path, summaries, pgn)
+    _print_summary(summaries, to_stderr=json_path == "-")
+    if interrupted:
+        click.echo("Stopped: the report covers the games played so far.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _require_extra(out_path: str | None) -> None:
+    """Fail before any work when the extra is not installed."""
+    try:
+        import distributed  # noqa: F401
+        if out_path:
+            import matplotlib  # noqa: F401
+    except ImportError:
+        fail(str(dask_missing("analyze")))
+
+
+def _pgn(variants: list[Variant], records: list[list[Any]]) -> str:
+    texts = []
+    for variant, played in zip(variants, records, strict=True):
+        for record in sorted(played, key=lambda r: r.index):
+            if record.lost:
+                continue
+            game = variant.new_game()
+            for move in record.moves:
+                game.push(move)
+            texts.append(write_pgn(game, Event="variantkit analyze", Site="variantkit",
+                                   Round=str(record.index + 1), White="variantkit",
+                                   Black="variantkit", Annotator=f"seed {record.seed}"))
+    return "\n".join(texts)
+
+
+def _write(out_path: str | None, json_path: str | None, pgn_path: str | None,
+           summaries: list[dict[str, Any]], pgn: str | None) -> None:
+    if json_path == "-":
+        click.echo(json.dumps(summaries, indent=1))
+    elif json_path:
+        write_output(json_path, json.dumps(summaries, indent=1) + "\n")
+    if pgn_path and pgn is not None:
+        write_output(pgn_path, pgn)
+    if out_path:
+        from variantkit.analysis.report import render_report
+        write_output(out_path, render_report(summaries, pgn))
+
+
+def _print_summary(summaries: list[dict[str, Any]], to_stderr: bool) -> None:
+    """A few lines a variant (on stderr when the JSON goes to stdout)."""
+    for s in summaries:
+        r = s["results"]
+        line = (f"{s['variant']}: {s['played']} games, White {r['white']['rate']:.0%}, "
+                f"Black {r['black']['rate']:.0%}, draws {r['draw']['rate']:.0%}, "
+                f"mean length {s['length']['mean']:.0f} plies")
+        click.echo(line, err=to_stderr)
+        for lost in s["lost"]:
+            click.echo(f"  lost game {lost['game']} (seed {lost['seed']}): {lost['error']}; "
+                       f"moves: {' '.join(lost['moves']) or 'not known'}", err=to_stderr)
+        if s["lost"]:
+            click.echo(f"  {len(s['lost'])} game(s) lost of {s['settings']['games']}",
+                       err=to_stderr)
