@@ -42,7 +42,7 @@ def main() -> int:
     perft_case = ("chess", 4) if args.quick else ("chess", 5)
     games = 4 if args.quick else 12
     settings = Settings(games=games, depth=2, random_plies=4, max_plies=200, seed=1)
-    analysis_variant = "examples/losalamos.yaml"
+    analysis_variant = "losalamos"
     rows: list[tuple[str, str, str, str]] = []
 
     name, depth = perft_case

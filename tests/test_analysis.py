@@ -15,7 +15,7 @@ from variantkit.analysis.report import render_report
 from variantkit.analysis.stats import material_values, summarize, wilson
 from variantkit.analysis.tournament import GameRecord, Settings, play_game
 
-LOSALAMOS = variantkit.load("examples/losalamos.yaml")
+LOSALAMOS = variantkit.load("losalamos")
 TEXT = variant_text(LOSALAMOS)
 SETTINGS = Settings(games=3, depth=1, random_plies=4, max_plies=60, seed=11)
 

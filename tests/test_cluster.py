@@ -121,7 +121,7 @@ def remote(cluster: LiveCluster) -> Iterator[Cluster]:
         yield connection
 
 
-@pytest.mark.parametrize("name", [*variantkit.variants(), "examples/losalamos.yaml",
+@pytest.mark.parametrize("name", [*variantkit.variants(),
                                   "examples/glinski.yaml", "examples/raumschach.yaml"])
 def test_distributed_perft_equals_perft_on_every_variant(remote: Cluster, name: str) -> None:
     game = variantkit.load(name).new_game()
@@ -172,12 +172,12 @@ SMALL_RUN = ("--games", "6", "--depth", "1", "--seed", "3", "--max-plies", "120"
 
 def test_report_figures_match_a_direct_count(cluster: LiveCluster, tmp_path: Path) -> None:
     out, figures, pgn = tmp_path / "r.html", tmp_path / "r.json", tmp_path / "r.pgn"
-    done = variantkit_cli("analyze", "examples/losalamos.yaml", *SMALL_RUN, "--cluster",
+    done = variantkit_cli("analyze", "losalamos", *SMALL_RUN, "--cluster",
                           cluster.address, "--out", str(out), "--json", str(figures),
                           "--pgn", str(pgn))
     assert done.returncode == 0, done.stderr
     (summary,) = json.loads(figures.read_text())
-    games = variantkit.read_games(pgn.read_text(), variantkit.load("examples/losalamos.yaml"))
+    games = variantkit.read_games(pgn.read_text(), variantkit.load("losalamos"))
     assert summary["played"] == len(games) == 6 and summary["lost"] == []
 
     # Results and terminations, from the replayed games.
@@ -219,7 +219,7 @@ def test_report_figures_match_a_direct_count(cluster: LiveCluster, tmp_path: Pat
 
 
 def test_variants_side_by_side(cluster: LiveCluster) -> None:
-    done = variantkit_cli("analyze", "examples/losalamos.yaml", "diplomat", "--games", "2",
+    done = variantkit_cli("analyze", "losalamos", "diplomat", "--games", "2",
                           "--depth", "1", "--max-plies", "30", "--cluster", cluster.address,
                           "--json", "-")
     assert done.returncode == 0, done.stderr
@@ -240,7 +240,7 @@ def test_a_killed_worker_loses_its_game_and_the_run_goes_on(tmp_path: Path) -> N
     figures = tmp_path / "r.json"
     with live_cluster(2, retries) as live, Client(live.address, timeout=STARTUP) as client:
         run = subprocess.Popen(
-            [str(BIN / "variantkit"), "analyze", "examples/losalamos.yaml", "--games", "4",
+            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "4",
              "--depth", "2", "--max-plies", "30", "--cluster", live.address,
              "--json", str(figures)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -269,7 +269,7 @@ def test_ctrl_c_writes_the_partial_report(tmp_path: Path) -> None:
     the command and the workers of its local cluster."""
     out, figures = tmp_path / "r.html", tmp_path / "r.json"
     run = subprocess.Popen(
-        [str(BIN / "variantkit"), "analyze", "examples/losalamos.yaml", "--games", "400",
+        [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "400",
          "--depth", "2", "--workers", "2", "--out", str(out), "--json", str(figures)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

@@ -10,7 +10,7 @@ from variantkit.errors import VariantError
 from variantkit.loader import document_text, load_document, load_document_text
 from variantkit.variant import Variant
 
-NAMES = [*variantkit.variants(), "examples/capablanca.yaml", "examples/glinski.yaml"]
+NAMES = [*variantkit.variants(), "examples/glinski.yaml", "examples/omega.yaml"]
 
 
 @pytest.mark.parametrize("name", NAMES)
