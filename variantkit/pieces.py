@@ -162,30 +162,6 @@ def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
     return [ray for i, ray in enumerate(rays) if i not in redundant] if redundant else rays
 
 
-def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
-    """The rays, in order, without those another ray makes redundant: a ray
-    that is a prefix of another (or equal to it) landing from the same index
-    or later reaches nothing more, blocked or not, and passes over nothing
-    else.  Several primitives of one piece often give the same or nested
-    rays (a ride and a shorter ride the same way)."""
-    by_start: dict[int, list[int]] = {}
-    for index, (cells, _) in enumerate(rays):
-        by_start.setdefault(cells[0], []).append(index)
-    redundant: set[int] = set()
-    for group in by_start.values():
-        if len(group) < 2:
-            continue
-        kept: list[tuple[Ray, int]] = []
-        for index in sorted(group, key=lambda i: (-len(rays[i][0]), rays[i][1], i)):
-            cells, first = rays[index]
-            if any(other[:len(cells)] == cells and other_first <= first
-                   for other, other_first in kept):
-                redundant.add(index)
-            else:
-                kept.append(rays[index])
-    return [ray for i, ray in enumerate(rays) if i not in redundant] if redundant else rays
-
-
 def reach(table: CellReach, occupied: int) -> int:
     """Cells reached from a cell's table under `occupied` (the first
     occupied cell of a line included, as a capture candidate)."""

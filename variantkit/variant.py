@@ -769,16 +769,6 @@ def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
     return [[(i, c) for i, c in enumerate(castlings) if c.side == s] for s in range(2)]
 
 
-def _parts(move: dict[str, Any]) -> int:
-    """How many directions or vectors a move lists (one for a family name,
-    a pair or a region), the unit of `limits.MAX_MOVES`."""
-    for key in ("step", "ride", "leap"):
-        value = move.get(key)
-        if isinstance(value, list) and value and isinstance(value[0], list | str):
-            return len(value)
-    return 1
-
-
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
 
