@@ -40,7 +40,6 @@ from variantkit.display import board_text
 from variantkit.errors import VariantError
 from variantkit.game import Game
 from variantkit.limits import MAX_PERFT_DEPTH
-from variantkit.loader import bundled_dir
 
 
 @cli.command("list")
