@@ -48,10 +48,13 @@ def test_the_janggi_elephant_needs_both_passed_cells_empty() -> None:
 
 def test_a_path_works_on_a_hex_board(tmp_path: Path) -> None:
     path = tmp_path / "hexpath.yaml"
-    path.write_text(f"""\
+    # A variant inherits files in its own folder: a copy of the example.
+    (tmp_path / "glinski.yaml").write_text(Path(GLINSKI).read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    path.write_text("""\
 variantkit: 1
 name: hexpath
-inherits: {GLINSKI}
+inherits: glinski.yaml
 pieces:
   lamer:
     letter: X
