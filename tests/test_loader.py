@@ -207,7 +207,7 @@ def test_missing_file_and_unknown_name() -> None:
     problem = only_problem("no-such-variant")
     assert problem.rule == "file-not-found"
     assert "variantkit list" in problem.message
-    assert "did you mean chess?" in only_problem("chesss").message
+    assert "did you mean chess" in only_problem("chesss").message
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
