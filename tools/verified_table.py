@@ -34,7 +34,7 @@ node (to the depth shown), check and every field of the position string,
 and the legal moves and game results along seeded random games.  `make
 oracle` goes one ply deeper and plays more games.
 
-| variant | Fairy-Stockfish | board | perft 1 | perft 2 | perft 3 |
+| file | Fairy-Stockfish | board | perft 1 | perft 2 | perft 3 |
 | --- | --- | --- | --: | --: | --: |
 """
 
@@ -47,7 +47,7 @@ def table() -> str:
         counts = [f"{variantkit.perft(game, d):,}" for d in range(1, perft_depth(name) + 1)]
         counts += [""] * (3 - len(counts))
         board = board_label(variant.document.data["board"], variant.board.size)
-        rows.append(f"| [`{name}`](../variants/{name}.yaml) | `{name}` | {board} | "
+        rows.append(f"| `variants/{name}.yaml` | `{name}` | {board} | "
                     + " | ".join(counts) + " |")
     return HEADER + "\n".join(rows) + "\n"
 
