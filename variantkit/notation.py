@@ -28,7 +28,8 @@ _RUN_OR_LETTER = re.compile(r"[0-9]+|.", re.DOTALL)
 
 def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
     """Read the placement field into {cell: piece code}."""
-    layout = variant.board.layout
+    layout = variant.slots or variant.board.layout
+    mark = variant.hole_mark
     groups = placement.split("|")
     if len(groups) != len(layout):
         raise InvalidFenError(
@@ -48,12 +49,25 @@ def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
                     if len(token) > len(str(len(row))):  # more digits than the row needs
                         raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
                                               f"is longer than the row ({len(row)} cells)")
+                    if -1 in row[column:column + int(token)]:
+                        raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
+                                              f"covers a hole, written {quote(mark or '')}")
                     column += int(token)
+                    continue
+                hole = column < len(row) and row[column] == -1
+                if token == mark:
+                    if column < len(row) and not hole:
+                        raise InvalidFenError(f"{quote(mark)} in {quote(row_text)} stands "
+                                              "on a cell, not on a hole")
+                    column += 1
                     continue
                 code = variant.code_of_letter(token)
                 if code is None:
                     raise InvalidFenError(
                         f"unknown piece letter {quote(token)} in {quote(row_text)}")
+                if hole:
+                    raise InvalidFenError(f"piece {quote(token)} in {quote(row_text)} stands "
+                                          f"on a hole, written {quote(mark or '')}")
                 if column < len(row):
                     pieces[row[column]] = code
                 column += 1
@@ -296,15 +310,17 @@ def castling_rights(game: Game) -> str:
 
 def placement(game: Game) -> str:
     v = game.variant
+    cells = game.cells
     groups = []
-    for rows in v.board.layout:
+    for rows in v.slots or v.board.layout:
         texts = []
         for row in rows:
             text, empty = "", 0
             for cell in row:
-                code = game.cells[cell]
-                if code:
-                    text += (str(empty) if empty else "") + v.letter_of_code(code)
+                code = cells[cell] if cell >= 0 else 0
+                if code or cell < 0:
+                    text += (str(empty) if empty else "") + \
+                        (v.letter_of_code(code) if code else str(v.hole_mark))
                     empty = 0
                 else:
                     empty += 1

@@ -171,6 +171,17 @@ class Variant:
             self.letter_codes[spec["letter"]] = piece_code(index, 0)
             self.letter_codes[spec["letter"].lower()] = piece_code(index, 1)
         self.setup_fen: str = data["setup"]
+        # Holes written in position strings (Fairy-Stockfish's `*`): the rows
+        # with a slot per column, -1 where there is no cell.
+        self.hole_mark: str | None = data.get("position-string", {}).get("holes")
+        self.slots: list[list[list[int]]] | None = None
+        if self.hole_mark is not None:
+            self.slots = self.board.slot_rows()
+            if self.slots is None:
+                self.problems.append(self.document.problem(
+                    ("position-string", "holes"), "holes are written by column: the board "
+                    "must be a graph whose cells all have whole-number positions",
+                    "holes-board"))
         self.setup_cells = self._setup_cells()
         royal_codes = {piece_code(i, side) for i, spec in enumerate(data["pieces"].values())
                        if spec.get("royal") for side in range(2)}
