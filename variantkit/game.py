@@ -851,7 +851,8 @@ class GeneralGame(Game):
             for code in v.blast_immune:
                 around &= ~self.bb[code]
             around &= self.side_bb[0] | self.side_bb[1]
-            removed = ((to, cells[to]),) + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            capturer = () if cells[to] in v.blast_proof else ((to, cells[to]),)
+            removed = capturer + tuple((c, cells[c]) for c in v.board.cells_of(around))
             gone = 0
             for cell, _ in removed:
                 self._lift(cell)

@@ -232,6 +232,7 @@ class Variant:
         self.end = self._end_rules(data.get("end", {}))
         self.blast: list[int] = []
         self.blast_immune: list[int] = []
+        self.blast_proof: frozenset[int] = frozenset()   # capturers that survive too
         if "explosion" in data:
             self._located(("explosion", "around"), partial(self._explosion, data["explosion"]))
         limit = self.end.check_limit
@@ -685,7 +686,10 @@ class Variant:
                         bits |= 1 << ray[0]
             self.blast.append(bits)
         immune = self._piece_codes(("explosion", "immune"), spec.get("immune", []))
-        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)]
+        proof = self._piece_codes(("explosion", "blast-proof"), spec.get("blast-proof", []))
+        self.blast_proof = frozenset(piece_code(t, side) for t in proof for side in range(2))
+        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)] \
+            + sorted(self.blast_proof)
 
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(
