@@ -115,6 +115,9 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # Cells holding a wall (a petrified piece): of no side, never moved
+        # onto, captured or passed, but leapt over.
+        self.walls = 0
         # The castling moves of this game: the variant's, or under free
         # castling those of the start position (set by the position reader).
         self.castlings = variant.castlings
@@ -183,7 +186,8 @@ class Game:
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
         us = self.stm
-        return bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+        return bool(self._attackers(self.royal[us], 1 - us,
+                                    self.side_bb[0] | self.side_bb[1] | self.walls,
                                     self.side_bb[1 - us]))
 
     def checked_cell(self) -> str | None:
@@ -193,7 +197,8 @@ class Game:
     def _in_check(self, side: int) -> bool:
         """Whether `side`'s royal piece is attacked."""
         return bool(self._attackers(self.royal[side], 1 - side,
-                                    self.side_bb[0] | self.side_bb[1], self.side_bb[1 - side]))
+                                    self.side_bb[0] | self.side_bb[1] | self.walls,
+                                    self.side_bb[1 - side]))
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
@@ -236,7 +241,7 @@ class Game:
         other = type(self)(self.variant)
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
+        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
                      "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
@@ -295,6 +300,11 @@ class Game:
         self.hash ^= self.variant.zobrist[code][cell]
         if self.variant.royal_code[code]:
             self.royal[code & 1] = cell
+
+    def place_wall(self, cell: int) -> None:
+        """Put a wall on an empty cell (or take it away again)."""
+        self.walls ^= 1 << cell
+        self.hash ^= self.variant.wall_keys[cell]
 
     # -- move generation ----------------------------------------------------
     def _attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
@@ -358,7 +368,7 @@ class Game:
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
-        occupied = own | enemy
+        occupied = own | enemy | self.walls
         if king >= 0:
             king_bit = 1 << king
             checkers = self._attackers(king, them, occupied, enemy)
@@ -466,7 +476,8 @@ class Game:
         if facing is None:
             return False
         us = self.stm
-        return bool(facing.attackers(1 - us, self.royal[us], self.side_bb[0] | self.side_bb[1])
+        return bool(facing.attackers(1 - us, self.royal[us],
+                                     self.side_bb[0] | self.side_bb[1] | self.walls)
                     & 1 << self.royal[1 - us])
 
     def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -503,7 +514,8 @@ class Game:
         the position after it."""
         us = self.stm
         self._make(move)
-        exposed = bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+        exposed = bool(self._attackers(self.royal[us], 1 - us,
+                                       self.side_bb[0] | self.side_bb[1] | self.walls,
                                        self.side_bb[1 - us]))
         self._unmake()
         return exposed
@@ -556,7 +568,8 @@ class Game:
         self._make(move)
         them = self.stm
         checked = bool(self._attackers(self.royal[them], 1 - them,
-                                       self.side_bb[0] | self.side_bb[1], self.side_bb[1 - them]))
+                                       self.side_bb[0] | self.side_bb[1] | self.walls,
+                                       self.side_bb[1 - them]))
         self._unmake()
         return checked
 
@@ -715,9 +728,10 @@ class GeneralGame(Game):
         super().__init__(variant)
         limit = variant.end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
-        # Per move on the stack: the pieces an explosion removed (cell, code)
-        # and the check counts before the move.
-        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = []
+        # Per move on the stack: the pieces an explosion or a petrification
+        # removed (cell, code), the check counts before the move, and the
+        # cell of the wall the move made (-1 for none).
+        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int], int]] = []
 
     # -- royal pieces ---------------------------------------------------------
     def royals(self, side: int) -> int:
@@ -727,18 +741,22 @@ class GeneralGame(Game):
             bits |= self.bb[code]
         return bits
 
-    def _threatened(self, side: int) -> list[int]:
+    def _threatened(self, side: int, shown: bool = False) -> list[int]:
         """Cells of `side`'s royal pieces that the enemy attacks.  Under
         explosions a royal piece never captures, and a royal piece beside an
-        enemy royal piece cannot be taken (the blast would take both)."""
+        enemy royal piece cannot be taken (the blast would take both); a
+        royal piece that petrifies never captures either, though it is
+        `shown` as giving check (as Fairy-Stockfish shows it)."""
         v = self.variant
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
-        occupied = self.side_bb[0] | self.side_bb[1]
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         enemy_royals = 0
         if v.blast:
             enemy_royals = self.royals(1 - side)
             attackers &= ~enemy_royals
+        for code in () if shown else v.petrify_royal:   # it would turn to stone
+            attackers &= ~self.bb[code]
         found = []
         while royals:
             low = royals & -royals
@@ -750,23 +768,23 @@ class GeneralGame(Game):
                 found.append(cell)
         return found
 
-    def _in_check(self, side: int) -> bool:
+    def _in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them."""
-        threatened = self._threatened(side)
+        threatened = self._threatened(side, shown)
         if not threatened or not self.variant.check_all:
             return bool(threatened)
         return len(threatened) == self.royals(side).bit_count()
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in the README)."""
-        return self._in_check(self.stm)
+        return self._in_check(self.stm, shown=True)
 
     def checked_cell(self) -> str | None:
         """The cell of an attacked royal piece of the side to move when it is in check."""
         if not self.is_check():
             return None
-        return self.variant.board.names[self._threatened(self.stm)[0]]
+        return self.variant.board.names[self._threatened(self.stm, shown=True)[0]]
 
     def state_key(self) -> int:
         keys = self.variant.check_keys
@@ -813,7 +831,7 @@ class GeneralGame(Game):
         safe = []
         for move in moves:
             self._make(move)
-            if blast and self.royals(us).bit_count() < own:
+            if self.royals(us).bit_count() < own:   # blown up or petrified
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
@@ -841,9 +859,13 @@ class GeneralGame(Game):
     def _make(self, move: InternalMove) -> None:
         v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
-        exploding = bool(v.blast) and self._captures(move)
+        capturing = bool(v.blast or v.petrify) and self._captures(move)
+        exploding = capturing and bool(v.blast)
+        # The piece that moved petrifies, not what it promoted to.
+        petrifying = capturing and self.cells[move[0]] in v.petrify
         super()._make(move)
         removed: tuple[tuple[int, int], ...] = ()
+        walled = -1
         if exploding:
             to = move[1]
             cells = self.cells
@@ -858,12 +880,19 @@ class GeneralGame(Game):
                 self._lift(cell)
                 gone |= 1 << cell
             self.unmoved &= ~gone
+        elif petrifying:
+            walled = move[1]
+            removed = ((walled, self.cells[walled]),)
+            self._lift(walled)
+            self.place_wall(walled)
         if v.end.check_limit and self._in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
-        self._extra.append((removed, before))
+        self._extra.append((removed, before, walled))
 
     def _unmake(self) -> None:
-        removed, before = self._extra.pop()
+        removed, before, walled = self._extra.pop()
+        if walled >= 0:
+            self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
         self.checks_left[0], self.checks_left[1] = before

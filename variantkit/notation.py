@@ -26,8 +26,10 @@ SIDE_LETTERS = ("w", "b")
 _RUN_OR_LETTER = re.compile(r"[0-9]+|.", re.DOTALL)
 
 
-def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
-    """Read the placement field into {cell: piece code}."""
+def parse_placement(variant: Variant, placement: str,
+                    walls: set[int] | None = None) -> dict[int, int]:
+    """Read the placement field into {cell: piece code}; with `walls`, the
+    hole mark on a cell is a wall (a petrified piece), added to the set."""
     layout = variant.slots or variant.board.layout
     mark = variant.hole_mark
     groups = placement.split("|")
@@ -57,8 +59,10 @@ def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
                 hole = column < len(row) and row[column] == -1
                 if token == mark:
                     if column < len(row) and not hole:
-                        raise InvalidFenError(f"{quote(mark)} in {quote(row_text)} stands "
-                                              "on a cell, not on a hole")
+                        if walls is None:
+                            raise InvalidFenError(f"{quote(mark)} in {quote(row_text)} stands "
+                                                  "on a cell, not on a hole")
+                        walls.add(row[column])
                     column += 1
                     continue
                 code = variant.code_of_letter(token)
@@ -99,8 +103,11 @@ def read_fen(variant: Variant, text: str) -> Game:
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
     game = variant.game_class(variant)
-    for cell, code in parse_placement(variant, placement).items():
+    walls: set[int] | None = set() if variant.petrify else None
+    for cell, code in parse_placement(variant, placement, walls).items():
         game.place(cell, code)
+    for cell in walls or ():
+        game.place_wall(cell)
     if turn not in SIDE_LETTERS:
         raise InvalidFenError(f"side to move must be 'w' or 'b', not {quote(turn)}")
     game.stm = SIDE_LETTERS.index(turn)
@@ -318,7 +325,7 @@ def placement(game: Game) -> str:
             text, empty = "", 0
             for cell in row:
                 code = cells[cell] if cell >= 0 else 0
-                if code or cell < 0:
+                if code or cell < 0 or game.walls >> cell & 1:
                     text += (str(empty) if empty else "") + \
                         (v.letter_of_code(code) if code else str(v.hole_mark))
                     empty = 0

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from variantkit.betza import moves_of
-from variantkit.board import Board, GridTopology, build_board
+from variantkit.board import Board, GraphTopology, GridTopology, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, GeneralGame
@@ -177,11 +177,11 @@ class Variant:
         self.slots: list[list[list[int]]] | None = None
         if self.hole_mark is not None:
             self.slots = self.board.slot_rows()
-            if self.slots is None:
+            # Other boards have no gaps in their rows: the mark writes walls only.
+            if self.slots is None and isinstance(self.board.topology, GraphTopology):
                 self.problems.append(self.document.problem(
-                    ("position-string", "holes"), "holes are written by column: the board "
-                    "must be a graph whose cells all have whole-number positions",
-                    "holes-board"))
+                    ("position-string", "holes"), "holes are written by column: a graph "
+                    "board's cells must all have whole-number positions", "holes-board"))
         self.setup_cells = self._setup_cells()
         royal_codes = {piece_code(i, side) for i, spec in enumerate(data["pieces"].values())
                        if spec.get("royal") for side in range(2)}
@@ -239,8 +239,16 @@ class Variant:
         rng = random.Random(ZOBRIST_SEED + 1)
         self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
                            for _ in range(2)] if limit else []
+        # Pieces that turn into a wall on the cell where they capture.
+        petrify = self._piece_codes(("petrify",), data.get("petrify", []))
+        self.petrify = frozenset(piece_code(t, side) for t in petrify for side in range(2))
+        self.petrify_royal = sorted(c for c in self.petrify if self.royal_code[c])
+        if self.petrify and self.hole_mark is None:
+            self.problems.append(document.problem(
+                ("petrify",), "walls are written in position strings with the hole mark: "
+                "declare `position-string: {holes: ...}`", "petrify-mark"))
         special = (not self.one_royal or self.must_capture or self.blast
-                   or self.end.conditions)
+                   or self.end.conditions or self.petrify)
         self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
@@ -463,6 +471,7 @@ class Variant:
         self.right_keys = [rng.getrandbits(64) for _ in range(64)]
         self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
+        self.wall_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
         self.royal_codes: list[list[int]] = [[], []]
         self.resets_clock = [False] * n_codes
