@@ -676,7 +676,7 @@ class Game:
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
-        letter = self.variant.letter_of_code(promo).lower() if promo else None
+        letter = self.variant.promotion_suffix(promo) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 SIDE_LETTERS = ("w", "b")
 # A run of empty cells is ASCII digits only: `\d` would also take other
 # scripts' digits, and str.isdigit() superscripts that int() refuses.
-_RUN_OR_LETTER = re.compile(r"[0-9]+|.", re.DOTALL)
+# A promoted form's letter is two characters, `+P`.
+_RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|.", re.DOTALL)
 
 
 def parse_placement(variant: Variant, placement: str,
@@ -373,7 +374,7 @@ def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
             continue
         if rest in names:
             readings.append((frm, rest, None))
-        elif len(rest) > 1 and rest[:-1] in names and rest[-1].isalpha():
+        elif len(rest) > 1 and rest[:-1] in names and (rest[-1].isalpha() or rest[-1] == "+"):
             readings.append((frm, rest[:-1], rest[-1]))
     return readings
 

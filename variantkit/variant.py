@@ -338,6 +338,12 @@ class Variant:
         letter = self.pieces.types[type_of(code)].letter
         return letter if code & 1 == 0 else letter.lower()
 
+    def promotion_suffix(self, code: int) -> str:
+        """How a promotion to this piece ends a move string: its lowercase
+        letter, or `+` for a promoted form (`+P`), as Fairy-Stockfish writes
+        shogi-style promotions."""
+        return self.letter_of_code(code).lower()[0]
+
     def code_of_letter(self, letter: str) -> int | None:
         """The piece code of a FEN letter, or None."""
         return self.letter_codes.get(letter)
@@ -435,7 +441,7 @@ class Variant:
         """
         names = sorted(self.board.names)
         index = self.board.index
-        suffixes = [""] + sorted({letter.lower() for letter in self.letter_codes})
+        suffixes = [""] + sorted({letter.lower()[0] for letter in self.letter_codes})
         rests: dict[str, tuple[str, str]] = {}
         for b in names:
             for x in suffixes:
