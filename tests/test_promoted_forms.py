@@ -4,7 +4,10 @@ move string with `+` (Wolf chess's pawn becoming an elephant)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyffish
+import pytest
 
 import variantkit
 
@@ -29,3 +32,12 @@ def test_a_promoted_form_reads_and_writes_with_its_plus() -> None:
     assert {str(m) for m in again.legal_moves} == \
         set(pyffish.legal_moves("wolf", game.fen(), []))
     assert again.is_check()
+
+
+def test_a_rule_may_not_offer_two_promoted_forms(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text("variantkit: 1\nname: x\ninherits: chess\npieces:\n"
+                    "  dragon: {letter: +R, betza: RF}\n  horse: {letter: +B, betza: BW}\n"
+                    "promotion:\n  choices: [queen, dragon, horse]\n", encoding="utf-8")
+    with pytest.raises(variantkit.VariantError, match="promoted-forms"):
+        variantkit.load(str(path))

@@ -630,6 +630,13 @@ class Variant:
                 self.problems.append(self.document.problem(
                     (*path, i), f"a piece may not promote to the royal piece '{name}'",
                     "royal-promotion"))
+        forms = [i for i, name in enumerate(names) if name in self.pieces.by_name
+                 and self.pieces.by_name[name].letter.startswith("+")]
+        if len(forms) > 1:
+            self.problems.append(self.document.problem(
+                (*path, forms[1]), f"'{names[forms[0]]}' and '{names[forms[1]]}' are both "
+                "promoted forms: a move string ending in '+' would name both",
+                "promoted-forms"))
         return self._piece_codes(path, names)
 
     def _setup_cells(self) -> dict[int, int]:
