@@ -61,7 +61,7 @@ def parse_placement(variant: Variant, placement: str,
                 if token == mark:
                     if column < len(row) and not hole:
                         if walls is None:
-                            raise InvalidFenError(f"{quote(mark)} in {quote(row_text)} stands "
+                            raise InvalidFenError(f"{quote(token)} in {quote(row_text)} stands "
                                                   "on a cell, not on a hole")
                         walls.add(row[column])
                     column += 1
