@@ -55,3 +55,9 @@ def test_a_king_that_would_petrify_neither_captures_nor_guards() -> None:
     assert "d2d3" in beside.legal_moves
     beside.push("d2d3")
     assert beside.is_check()   # shown as check, as Fairy-Stockfish shows it
+
+
+def test_walls_are_drawn() -> None:
+    game = variantkit.load("petrified").new_game("4k3/8/8/8/8/8/3*4/4K3 b - - 0 1")
+    assert str(game).splitlines()[6] == "2 . . . * . . . ."
+    assert 'data-wall="d2"' in game.svg()
