@@ -44,25 +44,6 @@ def test_two_rooks_against_a_bare_king_run_out_of_count() -> None:
     assert any(r is not None and r.reason == "counting" for r in results)
 
 
-def test_a_count_starts_with_the_pieces_on_the_board() -> None:
-    game = variantkit.load("makruk").new_game("8/8/3k4/8/8/3KS3/8/8 w - - 0 1")
-    game.push("d3d2")
-    # A bare king against a khon: 44 moves, counted from three pieces.
-    assert game.fen() == "8/8/3k4/8/8/4S3/3K4/8 b - 88 6 1"
-
-
-def test_the_board_count_starts_at_zero() -> None:
-    game = variantkit.load("makruk").new_game("8/8/3kr3/8/8/3KSM2/8/8 w - - 0 1")
-    game.push("d3d2")
-    assert game.fen().split()[3:5] == ["128", "0"]
-
-
-def test_a_bare_king_taking_the_last_pawn_counts_at_once() -> None:
-    game = variantkit.load("makruk").new_game("8/8/8/8/3k4/3P4/8/R3K3 b - - 0 1")
-    game.push("d4d3")
-    assert game.fen() == "8/8/8/8/8/3k4/8/R3K3 w - 32 5 2"
-
-
 def test_the_count_ends_the_game_when_it_passes_its_limit() -> None:
     game = variantkit.load("makruk").new_game("8/8/3k4/8/8/4R3/3K4/8 b - 32 32 40")
     assert game.outcome() is None
@@ -73,30 +54,41 @@ def test_the_count_ends_the_game_when_it_passes_its_limit() -> None:
     assert game.fen() == "8/8/3k4/8/8/4R3/3K4/8 b - 32 32 40"
 
 
-def test_a_capture_that_bares_a_side_restarts_its_count() -> None:
-    game = variantkit.load("makruk").new_game("8/8/3k4/8/3s4/8/8/3RK3 w - 128 10 40")
-    game.push("d1d4")
-    # A rook left: sixteen moves, counted from three pieces.
-    assert game.fen().split()[3:5] == ["32", "6"]
+# One move each, and the position string after it as pyffish writes it.
+COUNTS = [
+    # A bare king against a khon: 44 moves, counted from three pieces.
+    ("makruk", "8/8/3k4/8/8/3KS3/8/8 w - - 0 1", "d3d2",
+     "8/8/3k4/8/8/4S3/3K4/8 b - 88 6 1"),
+    # The board's honour: 64 moves, from 0.
+    ("makruk", "8/8/3kr3/8/8/3KSM2/8/8 w - - 0 1", "d3d2",
+     "8/8/3kr3/8/8/4SM2/3K4/8 b - 128 0 1"),
+    # A bare king that takes the last pawn counts at once, one ply lower.
+    ("makruk", "8/8/8/8/3k4/3P4/8/R3K3 b - - 0 1", "d4d3",
+     "8/8/8/8/8/3k4/8/R3K3 w - 32 5 2"),
+    # A capture that bares the side to move starts its count again.
+    ("makruk", "8/8/3k4/8/3s4/8/8/3RK3 w - 128 10 40", "d1d4",
+     "8/8/3k4/8/3R4/8/8/4K3 b - 32 6 40"),
+    # ASEAN counts from zero, and only for a bare king.
+    ("asean", "8/8/3k4/8/8/3KN3/8/8 w - - 0 1", "d3d2",
+     "8/8/3k4/8/8/4N3/3K4/8 b - 128 0 1"),
+    ("asean", "8/8/3kq3/8/8/2QKN3/8/8 w - - 0 1", "d3d2",
+     "8/8/3kq3/8/8/2Q1N3/3K4/8 b - - 1 1"),
+    # Cambodian chess counts the board with pawns standing, up to three pieces.
+    ("cambodian", "8/8/3kpp2/8/8/3KS3/8/8 w - - 0 1", "d3d2",
+     "8/8/3kpp2/8/8/4S3/3K4/8 b - 126 0 1"),
+    ("cambodian", "8/8/2pkpp2/8/8/3KS3/8/8 w - - 0 1", "d3d2",
+     "8/8/2pkpp2/8/8/4S3/3K4/8 b - - 1 1"),
+]
 
 
-def test_asean_counts_from_zero_and_only_for_a_bare_king() -> None:
-    asean = variantkit.load("asean")
-    game = asean.new_game("8/8/3k4/8/8/3KN3/8/8 w - - 0 1")
-    game.push("d3d2")
-    assert game.fen().split()[3:5] == ["128", "0"]
-    game = asean.new_game("8/8/3kq3/8/8/2QKN3/8/8 w - - 0 1")
-    game.push("d3d2")
-    assert game.fen().split()[3:5] == ["-", "1"]
-
-
-def test_cambodian_counts_the_board_with_pawns_standing() -> None:
-    game = variantkit.load("cambodian").new_game("8/8/3kpp2/8/8/3KS3/8/8 w - - 0 1")
-    game.push("d3d2")
-    assert game.fen().split()[3:5] == ["126", "0"]
-    game = variantkit.load("cambodian").new_game("8/8/2pkpp2/8/8/3KS3/8/8 w - - 0 1")
-    game.push("d3d2")
-    assert game.fen().split()[3] == "-", "four pieces are too many to count"
+@pytest.mark.parametrize(("name", "fen", "move", "after"), COUNTS)
+def test_counts_start_as_pyffish_writes_them(name: str, fen: str, move: str,
+                                             after: str) -> None:
+    game = variantkit.load(name).new_game(fen)
+    game.push(move)
+    assert game.fen() == after
+    game.pop()
+    assert game.fen() == fen
 
 
 def test_a_position_string_with_a_bad_count_is_refused() -> None:
