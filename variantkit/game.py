@@ -859,9 +859,10 @@ class GeneralGame(Game):
         v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
-        captures = self._captures(move)
-        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] if captures else 0
-        exploding = bool(v.blast) and captures
+        counting = v.end.counting
+        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
+            if counting is not None and self._captures(move) else 0
+        exploding = bool(v.blast) and self._captures(move)
         super()._make(move)
         removed: tuple[tuple[int, int], ...] = ()
         if exploding:
@@ -877,12 +878,13 @@ class GeneralGame(Game):
                 self._lift(cell)
                 gone |= 1 << cell
             self.unmoved &= ~gone
-        if move[3] in (NORMAL, DOUBLE, EN_PASSANT) and v.aimed_by[self.cells[move[1]]]:
+        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT) \
+                and v.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
         if v.end.check_limit and self._in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
-        if v.end.counting is not None:
-            self._count(v.end.counting, captured, bool(move[2]))
+        if counting is not None:
+            self._count(counting, captured, bool(move[2]))
         self._extra.append((removed, before, counted))
 
     def _unmake(self) -> None:

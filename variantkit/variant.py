@@ -265,7 +265,7 @@ class Variant:
         self._build_aims(data["pieces"])
         self._check_in_check()
         special = (not self.one_royal or self.must_capture or self.blast
-                   or self.end.conditions or self.end.counting or any(self.aimed_by))
+                   or self.end.conditions or self.end.counting or self.aims)
         self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
@@ -712,6 +712,7 @@ class Variant:
                 for side in range(2):
                     mover = piece_code(kind, side)
                     self.aimed_by[mover] += (piece_code(victim, 1 - side),)
+        self.aims = any(self.aimed_by)
 
     def _check_in_check(self) -> None:
         """`in-check` needs the side's check to be one royal piece's, read
