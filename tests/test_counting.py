@@ -93,7 +93,9 @@ def test_counts_start_as_pyffish_writes_them(name: str, fen: str, move: str,
 
 def test_a_position_string_with_a_bad_count_is_refused() -> None:
     makruk = variantkit.load("makruk")
-    with pytest.raises(InvalidFenError, match="counting limit"):
+    with pytest.raises(InvalidFenError, match="counting limit must be a whole number"):
+        makruk.new_game("8/8/3k4/8/8/4R3/3K4/8 b - 99999999999999 3 40")
+    with pytest.raises(InvalidFenError, match="unknown en passant cell '32x'"):
         makruk.new_game("8/8/3k4/8/8/4R3/3K4/8 b - 32x 3 40")
 
 

@@ -92,7 +92,8 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.stm = SIDE_LETTERS.index(turn)
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
-    if isinstance(game, GeneralGame) and variant.end.counting is not None and ep[:1].isdigit():
+    if isinstance(game, GeneralGame) and variant.end.counting is not None \
+            and ep.isascii() and ep.isdigit():
         # A running count: its limit stands in the en passant field and the
         # plies counted in the half-move field (as Fairy-Stockfish writes it).
         game.counting_limit = _count(ep, "counting limit", 0)
