@@ -169,3 +169,19 @@ def _problems(tmp_path: Path, text: str) -> list[tuple[str, int | None]]:
 def test_bad_declarations_are_located(tmp_path: Path, text: str,
                                       expected: tuple[str, int]) -> None:
     assert expected in _problems(tmp_path, text)
+
+
+def test_capture_checker_in_a_chess_like_game() -> None:
+    """`in-check` works in the plain game too (a variant with one royal piece
+    and no other special rule): the king may only take a lone checker."""
+    variant = variantkit.load_text(
+        "variantkit: 1\nname: x\ninherits: chess\npieces:\n  king:\n    moves:\n"
+        "      - {step: all, in-check: capture-checker}\n")
+    assert variant.game_class is variantkit.Game
+    one = variant.new_game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")
+    assert sorted(map(str, one.legal_moves)) == ["e1e2"]
+    # Two checkers: the king may take neither, and nothing else helps.
+    two = variant.new_game("4k3/8/8/8/8/3n4/4r3/4K3 w - - 0 1")
+    assert not two.legal_moves and two.is_checkmate()
+    assert sorted(map(str, variantkit.load("chess").new_game(two.fen()).legal_moves)) \
+        == ["e1d1", "e1e2", "e1f1"]
