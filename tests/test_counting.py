@@ -36,6 +36,13 @@ def test_endgames_play_as_pyffish(name: str, fen: str) -> None:
     assert len(results) == 3
 
 
+@pytest.mark.oracle
+@pytest.mark.parametrize(("name", "fen"), ENDGAMES)
+def test_many_endgames_play_as_pyffish(name: str, fen: str) -> None:
+    results = Oracle(name).random_games(games=20, max_plies=200, seed=5, fen=fen)
+    assert len(results) == 20
+
+
 def test_two_rooks_against_a_bare_king_run_out_of_count() -> None:
     """All three games end: the count gives eight moves, from four pieces."""
     results = Oracle("makruk").random_games(games=3, max_plies=40, seed=1,
