@@ -141,23 +141,25 @@ class Oracle:
         return nodes
 
     # -- games ---------------------------------------------------------------
-    def random_games(self, games: int, max_plies: int, seed: int) -> list[Outcome | None]:
-        """Play seeded random games, comparing every position and the result."""
+    def random_games(self, games: int, max_plies: int, seed: int,
+                     fen: str | None = None) -> list[Outcome | None]:
+        """Play seeded random games, comparing every position and the result;
+        from the start, or from `fen` (as pyffish writes it)."""
         rng = random.Random(f"{self.name}:{seed}")
         results = []
         for _ in range(games):
-            results.append(self._random_game(rng, max_plies))
+            results.append(self._random_game(rng, max_plies, fen or self.start_fen))
         return results
 
-    def _random_game(self, rng: random.Random, max_plies: int) -> Outcome | None:
-        game = self.variant.new_game()
-        sf_fen = self.start_fen
+    def _random_game(self, rng: random.Random, max_plies: int, start: str) -> Outcome | None:
+        game = self.variant.new_game(start)
+        sf_fen = start
         played: list[str] = []
         for _ in range(max_plies):
             where = f"after {' '.join(played) or 'nothing'}"
             moves = self.compare(game, sf_fen, where)
             outcome = game.outcome()
-            self.compare_result(game, outcome, bool(moves), sf_fen, played, where)
+            self.compare_result(game, outcome, bool(moves), sf_fen, start, played, where)
             if outcome is not None or not moves:
                 return outcome
             move = rng.choice(sorted(moves))
@@ -167,9 +169,10 @@ class Oracle:
         return None
 
     def compare_result(self, game: Game, outcome: Outcome | None, can_move: bool,
-                       sf_fen: str, played: list[str], where: str) -> None:
+                       sf_fen: str, start: str, played: list[str], where: str) -> None:
         """Whether the game is over, and how, as Fairy-Stockfish says (`can_move`:
-        the position has legal moves, already found equal in both)."""
+        the position has legal moves, already found equal in both; `played`:
+        the moves from `start`)."""
         mover = game.turn
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:
@@ -178,13 +181,13 @@ class Oracle:
                 f"{label}, pyffish {theirs} (no legal moves)"
             return
         # Some ends need the history too (janggi: two passes in a row).
-        ended, value = pyffish.is_immediate_game_end(self.name, self.start_fen, played)
+        ended, value = pyffish.is_immediate_game_end(self.name, start, played)
         if ended:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (immediate end)"
             return
         # Repetition needs the history: ask from the start with the moves played.
-        optional, value = pyffish.is_optional_game_end(self.name, self.start_fen, played)
+        optional, value = pyffish.is_optional_game_end(self.name, start, played)
         if optional:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (claimable end)"
@@ -197,6 +200,6 @@ class Oracle:
             return
         assert outcome.winner is None and outcome.reason in DRAWN_BY_CLAIM, \
             f"{label}, pyffish says the game goes on"
-        assert any(pyffish.is_optional_game_end(self.name, self.start_fen, played + [m])[0]
+        assert any(pyffish.is_optional_game_end(self.name, start, played + [m])[0]
                    for m in pyffish.legal_moves(self.name, sf_fen, [])), \
             f"{label}, and no move completes a claim in pyffish"
