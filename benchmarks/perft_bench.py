@@ -51,10 +51,10 @@ VARIANT_CASES: list[tuple[str, int]] = [("trice", 3), ("strato", 3), ("diplomat"
 HAND_CASES: list[tuple[str, str, str | None, int]] = [
     ("crazyhouse start", "crazyhouse", None, 3),
     ("crazyhouse middle game", "crazyhouse",
-     "r1bqk3/ppbppp2/8/4n3/8/2N1pP1N/PPP1P1PP/2R1KB1R[RBNPPPq] w Kq - 8 13", 2),
+     "r1bqk3/ppbppp2/8/4n3/8/2N1pP1N/PPP1P1PP/2R1KB1R[RBNPPPq] w Kq - 8 13", 3),
     ("shogi start", "shogi", None, 3),
     ("shogi middle game", "shogi",
-     "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL[Bb] w - - 0 8", 2),
+     "lnsg1g1nl/1r3k1s1/pp2pp1pp/2pp2p2/9/2P1P4/PP1P1PPPP/3SR4/LN1GKGSNL[Bb] w - - 6 6", 3),
 ]
 MEMORY_DEPTHS = (3, 4, 5)
 ROOT = Path(__file__).resolve().parent.parent
