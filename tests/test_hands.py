@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyffish
 import pytest
+from fsf_oracle import Oracle
 
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError, Move, VariantError
@@ -99,6 +100,28 @@ def test_no_material_is_insufficient_while_a_hand_holds_a_piece() -> None:
 
 
 # -- drops ---------------------------------------------------------------------
+
+# Middle games with full hands (reached by seeded random games), where most
+# moves are drops: the perft trees from the start have none before depth 4.
+MIDDLE_GAMES = {
+    "crazyhouse": "1n2k3/Q~1p2pp1/3b4/1P1p3r/1p3Pb1/8/PP1PB3/RNBQK1N1[QRPPPrnpp] w Q - 1 14",
+    "loop": "r4br1/p3kp1p/n6n/8/2p2p2/4P3/PP1P3P/R1B1K1NQ[BPPPqrbnppp] w Q - 0 14",
+    "chessgi": "1nb1kb2/1p2pr2/r1pp4/p7/P7/N1P1nN2/1P1P4/R1B1KB2[PPPqqrpppp] w Q - 1 14",
+    "capahouse": "1n2qk2n1/1ppp1pp1p1/7c2/4p5/10/8PR/RP1PKPP3/1N1Q2B1N1"
+                 "[ARRBBPPPPcabpppp] w - - 3 14",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MIDDLE_GAMES))
+def test_perft_with_full_hands_equals_pyffish(name: str) -> None:
+    Oracle(name).walk(2, MIDDLE_GAMES[name])
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", sorted(MIDDLE_GAMES))
+def test_deep_perft_with_full_hands_equals_pyffish(name: str) -> None:
+    Oracle(name).walk(3, MIDDLE_GAMES[name])
+
 
 
 def test_pawns_are_not_dropped_on_the_first_or_last_rank() -> None:
