@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pyffish
@@ -148,41 +149,63 @@ class Oracle:
         return results
 
     def _random_game(self, rng: random.Random, max_plies: int) -> Outcome | None:
-        game = self.variant.new_game()
-        sf_fen = self.start_fen
+        return self.play(lambda moves: rng.choice(sorted(moves)), max_plies)
+
+    def replay(self, line: list[str], fen: str | None = None) -> Outcome | None:
+        """Play the moves of `line` (from `fen`, as pyffish writes it, or the
+        start), comparing every position and the result; return the outcome
+        where the line ends."""
+        moves = iter(line)
+
+        def next_move(legal: set[str]) -> str:
+            move = next(moves)
+            assert move in legal, f"{self.name}: {move} is not legal here"
+            return move
+        return self.play(next_move, len(line), fen)
+
+    def play(self, choose: Callable[[set[str]], str], max_plies: int,
+             fen: str | None = None) -> Outcome | None:
+        """Play up to `max_plies` moves picked by `choose` from the legal
+        ones, comparing every position and the result on the way."""
+        game = self.variant.new_game(fen)
+        start = self.start_fen if fen is None else fen
+        sf_fen = start
         played: list[str] = []
-        for _ in range(max_plies):
+        for ply in range(max_plies + 1):
             where = f"after {' '.join(played) or 'nothing'}"
             moves = self.compare(game, sf_fen, where)
             outcome = game.outcome()
-            self.compare_result(game, outcome, bool(moves), sf_fen, played, where)
-            if outcome is not None or not moves:
+            self.compare_result(game, outcome, bool(moves), sf_fen, played, where, start)
+            if outcome is not None or not moves or ply == max_plies:
                 return outcome
-            move = rng.choice(sorted(moves))
+            move = choose(moves)
             sf_fen = pyffish.get_fen(self.name, sf_fen, [move])
             game.push(move)
             played.append(move)
         return None
 
     def compare_result(self, game: Game, outcome: Outcome | None, can_move: bool,
-                       sf_fen: str, played: list[str], where: str) -> None:
+                       sf_fen: str, played: list[str], where: str, start: str) -> None:
         """Whether the game is over, and how, as Fairy-Stockfish says (`can_move`:
-        the position has legal moves, already found equal in both)."""
+        the position has legal moves, already found equal in both; `played`:
+        the moves from the position string `start`)."""
         mover = game.turn
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:
-            theirs = sign(pyffish.game_result(self.name, sf_fen, []))
+            # With the moves played: a result may depend on the history
+            # (shatar: the series of checks that ends in a mate).
+            theirs = sign(pyffish.game_result(self.name, start, played))
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"
             return
         # Some ends need the history too (janggi: two passes in a row).
-        ended, value = pyffish.is_immediate_game_end(self.name, self.start_fen, played)
+        ended, value = pyffish.is_immediate_game_end(self.name, start, played)
         if ended:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (immediate end)"
             return
         # Repetition needs the history: ask from the start with the moves played.
-        optional, value = pyffish.is_optional_game_end(self.name, self.start_fen, played)
+        optional, value = pyffish.is_optional_game_end(self.name, start, played)
         if optional:
             assert outcome is not None and fsf_value(outcome, mover) == sign(value), \
                 f"{label}, pyffish {sign(value)} (claimable end)"
@@ -195,6 +218,6 @@ class Oracle:
             return
         assert outcome.winner is None and outcome.reason in DRAWN_BY_CLAIM, \
             f"{label}, pyffish says the game goes on"
-        assert any(pyffish.is_optional_game_end(self.name, self.start_fen, played + [m])[0]
+        assert any(pyffish.is_optional_game_end(self.name, start, played + [m])[0]
                    for m in pyffish.legal_moves(self.name, sf_fen, [])), \
             f"{label}, and no move completes a claim in pyffish"

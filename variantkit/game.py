@@ -186,6 +186,12 @@ class Game:
         return bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
                                     self.side_bb[1 - us]))
 
+    def checkers(self) -> int:
+        """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
+        us = self.stm
+        return self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                               self.side_bb[1 - us])
+
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
@@ -761,6 +767,18 @@ class GeneralGame(Game):
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in the README)."""
         return self._in_check(self.stm)
+
+    def checkers(self) -> int:
+        """Cells of the enemy pieces attacking a royal piece of the side to move
+        while it is in check."""
+        if not self.is_check():
+            return 0
+        us = self.stm
+        occupied = self.side_bb[0] | self.side_bb[1]
+        found = 0
+        for cell in self._threatened(us):
+            found |= self._attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+        return found
 
     def checked_cell(self) -> str | None:
         """The cell of an attacked royal piece of the side to move when it is in check."""
