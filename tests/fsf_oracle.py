@@ -49,7 +49,8 @@ SHALLOW = frozenset({
     "georgian", "gothic", "grand", "janus", "modern", "newzealand", "nightrider",
     "opulent", "pawnsideways", "perfect", "tencubed",
     # Hoppers and palaces: their depth-3 trees run under `make oracle`.
-    "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper"})
+    "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper",
+    "janggi", "janggimodern"})
 
 
 def perft_depth(name: str) -> int:

@@ -149,3 +149,63 @@ def test_janggimodern_decides_a_fourfold_repetition_by_points() -> None:
     game_before = Oracle("janggimodern").replay(line[:-1])
     assert game_before is None
     assert Oracle("janggimodern").replay(line) == Outcome("black", "repetition")
+
+
+# Spartan lines from random games: a Spartan king is left attacked and
+# taken, then a hoplite promotes to a second king again; and a mate of both
+# Spartan kings at once.
+SPARTAN_PROMOTION = ("b1c3 c7b6 g1h3 e7f6 b2b4 d8d6 h3g5 f7h5 e2e3 d7c6 c1a3 "
+                    "f6e5 c3a4 e8e7 b4b5 h7g6 g5f3 f8f7 a4b6 e7c7 d1b1 e5f4 "
+                    "a3d6 f7e8 h2h4 g8h7 f3h2 g7h6 d6f4 a7c5 b6c8 g6f5 d2d3 "
+                    "c6d5 b1d1 b7c6 h2f3 c7b7 f1e2 h7f6 f4c7 h6g5 c7a5 f6c3 "
+                    "a5c3 b7d7 h4g5 h8g7 c3e5 b8c7 e5c7 d7f7 f3d2 g7h6 h1h5 "
+                    "f7d7 c8e7 d7e7 c7d8 e7g7 e2f1 g7g8 d2e4 g8g6 h5h4 e8d7 "
+                    "e4c3 a8b7 h4b4 h6f8 c3d5 d7c8 d5f4 f8g7 f4h3 g7e5 c2c3 "
+                    "f5e4 d1g4 c8d8 b4b1 b7a8 g4c8 d8c8 a2a3 c8c7 d3d4 g6f6 "
+                    "a3a4 f6e6 a4a5 c7d6 c3c4 e5f5 e1d2 f5h3 d2e2 e6g6 e2d2 "
+                    "g6g8 f2f4 h3g4 f1d3 e4f3 d2c1 g4f5 a1a3 a8b8 d3f5 f3e2 "
+                    "d4d5 e2d1k")
+SPARTAN_MATE = ("f2f3 g7h6 a2a3 d8d6 h2h3 d6f6 a3a4 e7c5 d2d4 b7a6 c1g5 g8e7 "
+               "g5d2 b8b7 e2e3 e7f5 b2b3 h7g6 f3f4 f5h3 g1e2 h3g5 h1h6 h8g7 "
+               "e1f2 g5h3 f2e1 c7e5 h6h4 f7d5 d2a5 f6d6 f4f5 d6b6 b1d2 d5c4 "
+               "d2f3 e8g8 f3h2 f8f7 a5d2 b6d6 h4h8 d6b6 d2c3 g8f8 f5g6 a6b5 "
+               "c3d2 b7a6 d4e5 f8g8 c2c3 h3f5 d2c1 c4d3 a4b5 f5e7 h8h3 d7c6 "
+               "e2d4 b6b7 b5a6 g8g6 d1h5 g6g5 d4c2 e7d8 h5h7 b7d7 h3h4 d3e2 "
+               "e1d2 d8e7 a1a5 g5g3 h4h3 f7f6 d2e2 c8c7 a5c5 f6e5 b3b4 e7h4 "
+               "c2d4 d7d5 e2d2 h4f6 c3c4 g3f3 d4e6 f3f2 d2d1 f6e4 c5a5 c7b8 "
+               "a5c5 e5f4 e6d8 f4e5 h7f5 d5d4 f1d3 g7h8 f5d7 h8g7 d1c2 d4b4 "
+               "c1a3 g7f6 d7g4 f6e6 c2b1 b4b5 h2f3 e5d6 c5d5 b5a5 g4e6 e4f6 "
+               "d5b5 a8b7 b1c1 a5a4 e6f7 f6g4 h3h8 g4e6 f3h4 c6d5 c1c2 f2f1 "
+               "f7b7 a4b4 h8g8 e6f5 b5d5")
+
+
+def test_spartan_loses_a_king_and_promotes_to_a_new_one() -> None:
+    line = SPARTAN_PROMOTION.split()
+    assert line[-1].endswith("k")
+    game = variantkit.load("spartan").new_game()
+    kings = []
+    for move in line:
+        game.push(move)
+        kings.append(game.fen().split()[0].count("k"))
+    assert 1 in kings and kings[-1] == 2
+    assert Oracle("spartan").replay(line) is None
+
+
+def test_spartan_mate_attacks_both_kings() -> None:
+    line = SPARTAN_MATE.split()
+    assert Oracle("spartan").replay(line) == Outcome("white", "checkmate")
+    game = variantkit.load("spartan").new_game()
+    for move in line:
+        game.push(move)
+    assert game.fen().split()[0].count("k") == 2 and game.is_check()
+
+
+def test_spartan_promotes_to_a_king_only_while_one_is_left() -> None:
+    # Two Spartan kings: the hoplite on b2 may not become a third.
+    oracle = Oracle("spartan")
+    two = "4k3/8/8/8/8/1k6/1h6/7K b - - 0 1"
+    promotions = {m for m in oracle.compare(oracle.variant.new_game(two), two)
+                  if m.startswith("b2")}
+    assert promotions and not any(m.endswith("k") for m in promotions)
+    one = "8/8/8/8/8/1k6/1h6/7K b - - 0 1"
+    assert "b2c1k" in oracle.compare(oracle.variant.new_game(one), one)
