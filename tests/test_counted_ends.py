@@ -90,9 +90,9 @@ def test_a_mate_without_a_check_by_knight_rook_or_bers_draws() -> None:
 # Janggi positions: the generals alone with one white chariot that checks
 # along ranks 10 and 9 while the black general steps between f10 and f9.
 CHECKING_CHARIOT = "5k3/9/9/9/9/9/9/9/4K4/7R1 w - - 0 1"
-PERPETUAL = "h1h10 f10f9 h10h9 f9f10 h9h10 f10f9 h10h9 f9f10 h9h10".split()
+PERPETUAL = ["h1h10", "f10f9", "h10h9", "f9f10", "h9h10", "f10f9", "h10h9", "f9f10", "h9h10"]
 # Both sides shuffle a horse: the start position occurs three times.
-SHUFFLE = "b1c3 b10c8 c3b1 c8b10 b1c3 b10c8 c3b1 c8b10".split()
+SHUFFLE = ["b1c3", "b10c8", "c3b1", "c8b10", "b1c3", "b10c8", "c3b1", "c8b10"]
 
 
 def test_janggi_gives_a_drawn_repetition_to_black_on_equal_material() -> None:
@@ -145,7 +145,7 @@ def test_janggi_decides_bikjang_by_points() -> None:
 def test_janggimodern_decides_a_fourfold_repetition_by_points() -> None:
     # The guards shuffle (a guard cannot reach the enemy palace, so this is
     # not the shuffling that Fairy-Stockfish's modern rules punish).
-    line = "d1d2 d10d9 d2d1 d9d10".split() * 3
+    line = ["d1d2", "d10d9", "d2d1", "d9d10"] * 3
     game_before = Oracle("janggimodern").replay(line[:-1])
     assert game_before is None
     assert Oracle("janggimodern").replay(line) == Outcome("black", "repetition")
