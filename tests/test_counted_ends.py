@@ -99,13 +99,19 @@ def test_janggi_gives_a_drawn_repetition_to_black_on_equal_material() -> None:
     assert Oracle("janggi").replay(SHUFFLE) == Outcome("black", "repetition")
 
 
-def test_janggi_counts_points_with_blacks_bonus() -> None:
-    # White a horse up (5 points against 1.5): White wins the double pass.
-    fen = "3k5/9/9/9/9/9/9/9/4K4/1N7 w - - 0 1"
-    assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome("white", "double-pass")
-    # A soldier up (2 - 1.5) is still enough; one point would not be.
-    fen = "3k5/9/9/9/9/9/4P4/9/4K4/9 w - - 0 1"
-    assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome("white", "double-pass")
+# Two passes in a row end janggi; the side ahead on points wins, Black
+# with 1.5 points on top of its pieces.
+DOUBLE_PASS = [
+    ("3k5/9/9/9/9/9/9/9/4K4/1N7 w - - 0 1", "white"),     # a horse up: 5 against 1.5
+    ("3k5/9/9/9/9/9/4P4/9/4K4/9 w - - 0 1", "white"),     # a soldier up: 2 against 1.5
+    ("3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1", "black"),       # equal material
+    ("3k5/9/9/9/9/9/4p4/9/3AK4/9 w - - 0 1", "black"),    # a guard against a soldier
+]
+
+
+@pytest.mark.parametrize(("fen", "winner"), DOUBLE_PASS)
+def test_janggi_decides_a_double_pass_by_points(fen: str, winner: str) -> None:
+    assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome(winner, "double-pass")
 
 
 def test_janggi_perpetual_check_loses() -> None:
@@ -125,14 +131,6 @@ def test_unknown_pieces_in_the_new_end_rules_are_located() -> None:
             "  checkmate-exceptions:\n    - {given-only-by: [unicorn], result: win}\n")
     messages = [str(p) for p in caught.value.problems]
     assert any("dragon" in m for m in messages) and any("unicorn" in m for m in messages)
-
-
-def test_janggi_gives_equal_material_and_one_point_ahead_to_black() -> None:
-    fen = "3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1"
-    assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome("black", "double-pass")
-    # A guard against a soldier: White one point ahead, under Black's bonus.
-    fen = "3k5/9/9/9/9/9/4p4/9/3AK4/9 w - - 0 1"
-    assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome("black", "double-pass")
 
 
 def test_janggi_decides_bikjang_by_points() -> None:
