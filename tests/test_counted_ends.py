@@ -114,9 +114,9 @@ def test_janggi_decides_a_double_pass_by_points(fen: str, winner: str) -> None:
     assert Oracle("janggi").replay(["e2e2", "d10d10"], fen) == Outcome(winner, "double-pass")
 
 
-def test_janggi_perpetual_check_loses() -> None:
-    assert Oracle("janggi").replay(PERPETUAL, CHECKING_CHARIOT) == \
-        Outcome("black", "repetition")
+@pytest.mark.parametrize("name", ["janggi", "janggicasual", "janggitraditional"])
+def test_janggi_perpetual_check_loses(name: str) -> None:
+    assert Oracle(name).replay(PERPETUAL, CHECKING_CHARIOT) == Outcome("black", "repetition")
 
 
 def test_janggicasual_keeps_the_drawn_repetition() -> None:
