@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test oracle lint bench clean
+.PHONY: demo test oracle lint bench clean docs
 
 $(BIN)/variantkit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,12 @@ lint: $(VENV)/.test-deps
 	$(BIN)/ruff check variantkit/
 	$(BIN)/mypy variantkit/
 
-test: lint
+test: lint docs
 	$(BIN)/python -m pytest
+
+# The documentation site (docs/ and mkdocs.yml); --strict fails on a broken link.
+docs: $(VENV)/.test-deps
+	$(BIN)/mkdocs build --strict --quiet --site-dir .site
 
 # Deeper comparisons against the oracles (minutes, not part of `make test`).
 oracle: $(VENV)/.test-deps
@@ -38,7 +42,7 @@ bench-cluster: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/cluster_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache
 
 # The browser tests (tests/test_web_browser.py) drive Debian's Chromium:
 # installed here when missing (make test runs as root on CI).

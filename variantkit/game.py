@@ -765,7 +765,7 @@ class GeneralGame(Game):
         return len(threatened) == self.royals(side).bit_count()
 
     def is_check(self) -> bool:
-        """Whether the side to move is in check (see `royals` in the README)."""
+        """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
         return self._in_check(self.stm)
 
     def checkers(self) -> int:

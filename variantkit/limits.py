@@ -6,7 +6,7 @@ reads them refuses what is larger than the limits below, with a clear error,
 before doing work that grows with the size.  The numbers leave room for the
 largest real variants (a 16x16 grid, an 8x8x8 cube, a polar board of 100
 sectors and 10 rings) with a wide margin, and keep the worst file that passes
-them loadable in seconds.  The README's "Limits" section lists them; change
+them loadable in seconds.  docs/limits.md lists them; change
 both together.
 
 A server (a web playground, a batch checker) may want a tighter bound on one

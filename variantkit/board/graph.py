@@ -1,7 +1,7 @@
 """The `graph` topology: a board declared as cells and named directions.
 
 For boards no generator makes: odd shapes, holes, extra links, boards drawn
-cell by cell.  The declaration (README, "graph") gives
+cell by cell.  The declaration (docs/reference/board.md, "graph") gives
 
 - cells, by name, with an optional drawing position `[x, y]` (x right, y up);
   `rows` of names as strings give cells, their positions (column, row) and

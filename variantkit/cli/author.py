@@ -45,7 +45,7 @@ STARTER = """\
 # {name}: a small playable variant to start from.  After each change run
 #   variantkit validate {file}
 # and `variantkit show {file}` to see the start position.  Every key is
-# described in the README's YAML reference.
+# described in the YAML reference (docs/reference/).
 
 # The format version (required), the variant's name and a one-line summary.
 variantkit: 1

@@ -32,7 +32,7 @@ def listen(host: str, port: int) -> socket.socket:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on.  Anything but a local address lets other machines "
-                   "use the playground: see the README.")
+                   "use the playground: see docs/playing.md.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on; 0 picks a free one.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
