@@ -207,3 +207,32 @@ def test_spartan_promotes_to_a_king_only_while_one_is_left() -> None:
     assert promotions and not any(m.endswith("k") for m in promotions)
     one = "8/8/8/8/8/1k6/1h6/7K b - - 0 1"
     assert "b2c1k" in oracle.compare(oracle.variant.new_game(one), one)
+
+
+# Janggi's modern rules: a side that shuttles one piece loses.  The guards
+# shuffle on the other side (the shuttle rule does not watch them).
+GUARDS = ["d10d9", "d9d10"] * 3
+SHUTTLES = [
+    # Arrival on c3, then four horse moves back and forth.
+    (["b1c3", "c3b1", "b1c3", "c3b1", "b1c3"], "black"),
+    # A pass may stand in the shuttle once (then it needs one move more).
+    (["b1c3", "c3b1", "b1c3", "c3b1", "e2e2", "b1c3"], "black"),
+    # Four moves only: the game goes on.
+    (["b1c3", "c3b1", "b1c3", "c3b1"], None),
+]
+
+
+@pytest.mark.parametrize(("white", "winner"), SHUTTLES)
+def test_janggimodern_shuttling_a_piece_loses(white: list[str], winner: str | None) -> None:
+    line = [move for pair in zip(white, GUARDS, strict=False) for move in pair][:2 * len(white) - 1]
+    outcome = Oracle("janggimodern").replay(line)
+    assert outcome == (None if winner is None else Outcome(winner, "shuttle"))
+
+
+def test_janggimodern_shuttle_starts_with_a_move_that_captures_nothing() -> None:
+    # A soldier takes the soldier on c7, then shuttles c7-b7: the capture
+    # cannot begin the shuttle, so it loses one move later than it would.
+    white = ["c4c5", "c5c6", "c6c7", "c7b7", "b7c7", "c7b7", "b7c7", "c7b7"]
+    line = [move for pair in zip(white, GUARDS * 2, strict=False) for move in pair]
+    assert Oracle("janggimodern").replay(line[:13]) is None
+    assert Oracle("janggimodern").replay(line[:15]) == Outcome("black", "shuttle")

@@ -46,8 +46,8 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material', 'double-pass', or a declared condition's
-    'check-count', 'extinction', 'region', 'bare-king')."""
+    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle', or a
+    declared condition's 'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
+from variantkit.game import NORMAL, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
 from variantkit.variant import DrawPoints, EndCondition
@@ -67,9 +67,57 @@ def _outcome(game: Game) -> Outcome | None:
         return Outcome(None, "repetition")
     if end.move_rule is not None and _move_rule(game, 2 * end.move_rule, claim):
         return Outcome(None, "move-rule")
+    if end.shuttle is not None and _shuttled(game, end.shuttle.codes):
+        return _result(end.shuttle.result, other, mover, "shuttle")
     if end.repetition is not None and _repetition(game, end.repetition, claim):
         return _repetition_outcome(game, end.repetition)
     return None
+
+
+def _shuttled(game: Game, codes: frozenset[int]) -> bool:
+    """Whether the side that has just moved shuttled one of these pieces
+    (see `end: shuttle` in the reference): its last moves, counted back
+    from the newest, were B-A by one of the pieces, A-B (or a pass, and then
+    A-B after it), B-A, A-B, and a move onto A that captured nothing; no
+    capture in between, and the side was in check before none of them."""
+    stack = game._stack
+    plies = min(game.halfmove, len(stack))  # positions since the last capture
+    if plies < 8:
+        return False
+    last, code = stack[-1][0], stack[-1][1]
+    if last[3] != NORMAL or last[2] or code not in codes:
+        return False
+
+    def move(back: int) -> InternalMove | None:
+        return stack[-1 - back][0] if back < len(stack) else None
+
+    def reverses(a: InternalMove | None, b: InternalMove | None) -> bool:
+        return a is not None and b is not None and a[3] == NORMAL and not a[2] \
+            and (a[0], a[1]) == (b[1], b[0])
+
+    before = move(2)
+    if before is None:
+        return False
+    count = 2 if reverses(before, last) else 1 if before[3] == PASS else 0
+    if not count:
+        return False
+    back = 4
+    while back <= plies:
+        if count < 4:
+            if not reverses(move(back), last if count == 1 else move(back - 2)):
+                return False
+            count += 1
+            back += 2
+            continue
+        arrival, shuttle = move(back), move(back - 2)
+        if arrival is None or shuttle is None or stack[-1 - back][2] \
+                or shuttle[0] != arrival[1]:
+            return False
+        # Out of check before each of its moves (before the arrival only
+        # when that position is itself within the count).
+        checked = _checks_back(game, min(back + 1, plies))
+        return not any(checked[1::2][:back // 2 + 1])
+    return False
 
 
 def _repetition_outcome(game: Game, times: int) -> Outcome:

@@ -154,6 +154,14 @@ class DrawPoints(NamedTuple):
     bonus: tuple[float, float]     # added to White's and Black's totals
 
 
+class Shuttle(NamedTuple):
+    """The shuttle rule (janggi's modern rules): the piece codes it watches
+    and the result for the side that shuttles."""
+
+    codes: frozenset[int]
+    result: str
+
+
 @dataclass
 class EndRules:
     checkmate: str = "loss"     # for the side to move
@@ -172,6 +180,7 @@ class EndRules:
     checkmate_exceptions: list[MateException] = field(default_factory=list)
     draw_points: DrawPoints | None = None   # decides drawn games by material
     perpetual_check: str | None = None     # the result for a side checking throughout a repetition
+    shuttle: Shuttle | None = None         # a side moving one piece back and forth
 
 
 class Variant:
@@ -733,6 +742,10 @@ class Variant:
             end.checkmate_exceptions.append(MateException(
                 kind, frozenset(piece_code(k, s) for k in kinds for s in range(2)),
                 item["result"]))
+        if "shuttle" in spec:
+            kinds = self._piece_codes(("end", "shuttle", "pieces"), spec["shuttle"]["pieces"])
+            end.shuttle = Shuttle(frozenset(piece_code(k, s) for k in kinds for s in range(2)),
+                                  spec["shuttle"]["result"])
         if "draws-decided-by" in spec:
             end.draw_points = self._draw_points(spec["draws-decided-by"])
         for i, item in enumerate(spec.get("conditions", [])):
