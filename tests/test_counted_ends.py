@@ -236,3 +236,14 @@ def test_janggimodern_shuttle_starts_with_a_move_that_captures_nothing() -> None
     line = [move for pair in zip(white, GUARDS * 2, strict=False) for move in pair]
     assert Oracle("janggimodern").replay(line[:13]) is None
     assert Oracle("janggimodern").replay(line[:15]) == Outcome("black", "shuttle")
+
+
+def test_bikjang_allows_a_pass_in_check() -> None:
+    # Black is in check and the generals face each other: it may pass
+    # (ending the game), but not block the check without breaking the
+    # facing.  Under casual rules it must answer the check.
+    fen = "1C2k3r/5a3/5a2n/1pp4Pp/2pc1b3/5PPN1/2b6/2N1K1R2/2cA1r2R/2B1C1B2 b - - 9 42"
+    for name, passes in (("janggitraditional", True), ("janggi", True), ("janggicasual", False)):
+        oracle = Oracle(name)
+        moves = oracle.compare(oracle.variant.new_game(fen), fen)
+        assert ("e10e10" in moves) == passes

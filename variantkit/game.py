@@ -458,8 +458,11 @@ class Game:
                         append((frm, to, 0, kind, extra))
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
-            if v.pass_codes[cells[king]]:
-                append((king, king, 0, PASS, 0))
+        # A pass, never out of check -- except that under the must-break
+        # rule a side may pass while the royal pieces face each other.
+        if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
+                                                           and self.royals_face())):
+            append((king, king, 0, PASS, 0))
         if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
