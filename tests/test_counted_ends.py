@@ -128,9 +128,11 @@ def test_unknown_pieces_in_the_new_end_rules_are_located() -> None:
         variantkit.load_text(
             "variantkit: 1\nname: t\ninherits: janggicasual\n"
             "end:\n  draws-decided-by:\n    points: {dragon: 3}\n"
-            "  checkmate-exceptions:\n    - {given-only-by: [unicorn], result: win}\n")
+            "  checkmate-exceptions:\n    - {given-only-by: [unicorn], result: win}\n"
+            "  shuttle: {pieces: [wyvern], result: loss}\n")
     messages = [str(p) for p in caught.value.problems]
-    assert any("dragon" in m for m in messages) and any("unicorn" in m for m in messages)
+    for name in ("dragon", "unicorn", "wyvern"):
+        assert any(f"unknown piece '{name}'" in m and ":" in m for m in messages), messages
 
 
 def test_janggi_decides_bikjang_by_points() -> None:
