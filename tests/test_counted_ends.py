@@ -249,3 +249,8 @@ def test_bikjang_allows_a_pass_in_check() -> None:
         oracle = Oracle(name)
         moves = oracle.compare(oracle.variant.new_game(fen), fen)
         assert ("e10e10" in moves) == passes
+
+
+def test_spartan_bare_kings_play_on() -> None:
+    fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    assert Oracle("spartan").replay(["e1d1", "e8d8"], fen) is None
