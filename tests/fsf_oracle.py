@@ -141,16 +141,18 @@ class Oracle:
         return nodes
 
     # -- games ---------------------------------------------------------------
-    def random_games(self, games: int, max_plies: int, seed: int) -> list[Outcome | None]:
-        """Play seeded random games, comparing every position and the result."""
+    def random_games(self, games: int, max_plies: int, seed: int,
+                     fen: str | None = None) -> list[Outcome | None]:
+        """Play seeded random games, comparing every position and the result;
+        from the start, or from `fen` (as pyffish writes it)."""
         rng = random.Random(f"{self.name}:{seed}")
         results = []
         for _ in range(games):
-            results.append(self._random_game(rng, max_plies))
+            results.append(self._random_game(rng, max_plies, fen or self.start_fen))
         return results
 
-    def _random_game(self, rng: random.Random, max_plies: int) -> Outcome | None:
-        return self.play(lambda moves: rng.choice(sorted(moves)), max_plies)
+    def _random_game(self, rng: random.Random, max_plies: int, start: str) -> Outcome | None:
+        return self.play(lambda moves: rng.choice(sorted(moves)), max_plies, start)
 
     def replay(self, line: list[str], fen: str | None = None) -> Outcome | None:
         """Play the moves of `line` (from `fen`, as pyffish writes it, or the
@@ -162,21 +164,21 @@ class Oracle:
             move = next(moves)
             assert move in legal, f"{self.name}: {move} is not legal here"
             return move
-        return self.play(next_move, len(line), fen)
+        return self.play(next_move, len(line), fen or self.start_fen)
 
     def play(self, choose: Callable[[set[str]], str], max_plies: int,
-             fen: str | None = None) -> Outcome | None:
+             start: str) -> Outcome | None:
         """Play up to `max_plies` moves picked by `choose` from the legal
-        ones, comparing every position and the result on the way."""
-        game = self.variant.new_game(fen)
-        start = self.start_fen if fen is None else fen
+        ones, from the position string `start`, comparing every position
+        (the last one included) and the result on the way."""
+        game = self.variant.new_game(start)
         sf_fen = start
         played: list[str] = []
         for ply in range(max_plies + 1):
             where = f"after {' '.join(played) or 'nothing'}"
             moves = self.compare(game, sf_fen, where)
             outcome = game.outcome()
-            self.compare_result(game, outcome, bool(moves), sf_fen, played, where, start)
+            self.compare_result(game, outcome, bool(moves), sf_fen, start, played, where)
             if outcome is not None or not moves or ply == max_plies:
                 return outcome
             move = choose(moves)
@@ -186,10 +188,10 @@ class Oracle:
         return None
 
     def compare_result(self, game: Game, outcome: Outcome | None, can_move: bool,
-                       sf_fen: str, played: list[str], where: str, start: str) -> None:
+                       sf_fen: str, start: str, played: list[str], where: str) -> None:
         """Whether the game is over, and how, as Fairy-Stockfish says (`can_move`:
         the position has legal moves, already found equal in both; `played`:
-        the moves from the position string `start`)."""
+        the moves from `start`)."""
         mover = game.turn
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:

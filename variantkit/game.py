@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, piece_code, reach
 
 if TYPE_CHECKING:
-    from variantkit.variant import AttackEntry, Limits, Variant
+    from variantkit.variant import AttackEntry, Counting, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
 # castling index, or unused.  A pass is written from and to the cell of the
@@ -46,8 +46,9 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle', or a
-    declared condition's 'check-count', 'extinction', 'region', 'bare-king')."""
+    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
+    'counting' (a count of `end: counting` has run out), or a declared
+    condition's 'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -200,6 +201,12 @@ class Game:
         """Whether `side`'s royal piece is attacked."""
         return bool(self._attackers(self.royal[side], 1 - side,
                                     self.side_bb[0] | self.side_bb[1], self.side_bb[1 - side]))
+
+    def non_royal(self, side: int) -> int:
+        """How many non-royal pieces `side` has."""
+        royal = self.variant.royal_code
+        return sum(self.bb[code].bit_count() for code in range(2 + side, len(self.bb), 2)
+                   if not royal[code])
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
@@ -375,6 +382,8 @@ class Game:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
+        # In check, some primitives may be restricted (`in-check`).
+        generators = v.check_generators if checkers else v.generators
         typed_screens = v.typed_screens
         attackers = self._attackers
         cells = self.cells
@@ -400,7 +409,7 @@ class Game:
                 if first_move and low & unmoved else -1
             promotion = promotions.get(code)
             for tables, mode, initial, ep, quiet_check, passed, victims, limits \
-                    in v.generators[code]:
+                    in generators[code]:
                 if initial and not unmoved & low:
                     continue
                 if limits is None:
@@ -408,7 +417,7 @@ class Game:
                     capturable = enemy
                 else:
                     reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
-                                                              limits)
+                                                              limits, checkers)
                 if mode & CONVERT:
                     self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
                     continue
@@ -493,9 +502,9 @@ class Game:
         return out
 
     def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
-                       limits: Limits) -> tuple[int, int]:
+                       limits: Limits, checkers: int) -> tuple[int, int]:
         """What a generator with piece-type limits reaches, and which enemy
-        cells it may capture."""
+        cells it may capture (of the `checkers`, under `checkers_only`)."""
         bb = self.bb
         key = occupied
         if limits.barred:
@@ -505,6 +514,8 @@ class Game:
             key |= screens << limits.shift
         for code in limits.immune:
             enemy &= ~bb[code]
+        if limits.checkers_only:
+            enemy &= checkers if checkers & (checkers - 1) == 0 else 0
         return reach(table, key), enemy
 
     def _exposes(self, move: InternalMove) -> bool:
@@ -708,8 +719,8 @@ def _well_formed(move: object) -> bool:
 class GeneralGame(Game):
     """A game whose variant goes beyond one royal piece per side and plain
     captures: no or several royal pieces, forced capture, explosions,
-    counted checks.  Chess-like variants use `Game`, so these rules cost
-    them nothing.
+    counted checks, counted endings, initial moves lost to an aiming piece.
+    Chess-like variants use `Game`, so these rules cost them nothing.
 
     Legal moves are the pieces' moves (the generator with no royal piece to
     guard), each tried by make/unmake against the royal rule; then, under
@@ -724,9 +735,14 @@ class GeneralGame(Game):
         super().__init__(variant)
         limit = variant.end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
-        # Per move on the stack: the pieces an explosion removed (cell, code)
-        # and the check counts before the move.
-        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = []
+        # The count of `end: counting`, in plies: its limit (0: no count
+        # running) and the plies counted so far.
+        self.counting_limit = 0
+        self.counting_ply = 0
+        # Per move on the stack: the pieces an explosion removed (cell, code),
+        # the check counts and the count before the move.
+        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int],
+                                tuple[int, int]]] = []
 
     # -- royal pieces ---------------------------------------------------------
     def royals(self, side: int) -> int:
@@ -797,6 +813,7 @@ class GeneralGame(Game):
         other = super().copy()
         assert isinstance(other, GeneralGame)
         other.checks_left = list(self.checks_left)
+        other.counting_limit, other.counting_ply = self.counting_limit, self.counting_ply
         other._extra = list(self._extra)
         return other
 
@@ -862,6 +879,10 @@ class GeneralGame(Game):
     def _make(self, move: InternalMove) -> None:
         v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
+        counted = (self.counting_limit, self.counting_ply)
+        counting = v.end.counting
+        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
+            if counting is not None and self._captures(move) else 0
         exploding = bool(v.blast) and self._captures(move)
         super()._make(move)
         removed: tuple[tuple[int, int], ...] = ()
@@ -878,13 +899,68 @@ class GeneralGame(Game):
                 self._lift(cell)
                 gone |= 1 << cell
             self.unmoved &= ~gone
+        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT) \
+                and v.aimed_by[self.cells[move[1]]]:
+            self._aim(move[1])
         if v.end.check_limit and self._in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
-        self._extra.append((removed, before))
+        if counting is not None:
+            self._count(counting, captured, bool(move[2]))
+        self._extra.append((removed, before, counted))
 
     def _unmake(self) -> None:
-        removed, before = self._extra.pop()
+        removed, before, counted = self._extra.pop()
         for cell, code in reversed(removed):
             self.place(cell, code)
         self.checks_left[0], self.checks_left[1] = before
+        self.counting_limit, self.counting_ply = counted
         super()._unmake()
+
+    def _aim(self, cell: int) -> None:
+        """The piece that has just moved to `cell` takes the initial moves
+        of the enemy pieces it now aims at (`initial-until-aimed-by`)."""
+        code = self.cells[cell]
+        aimed = self.variant.empty_board_reach(code, cell, initial=False)
+        for victim in self.variant.aimed_by[code]:
+            self.unmoved &= ~(self.bb[victim] & aimed)
+
+    # -- counted endings ---------------------------------------------------------
+    def _count(self, counting: Counting, captured: int, promoted: bool) -> None:
+        """Advance the count after a move, or start it (`end: counting`)."""
+        if self.counting_limit:
+            self.counting_ply += 1
+        mover, to_move = 1 - self.stm, self.stm
+        pieces = (self.side_bb[0] | self.side_bb[1]).bit_count()
+        # A bare side that has taken the last pawn counts from this ply on.
+        if counting.last_pawn and captured in counting.pawns and not self.non_royal(mover) \
+                and not any(self.bb[code] for code in counting.pawns):
+            moves = self.count_limit(counting, mover)
+            if moves:
+                self.counting_limit, self.counting_ply = 2 * moves, 2 * pieces - 1
+        # A count starts, or starts again for a side just left bare.
+        if not self.counting_limit or ((captured or promoted) and not self.non_royal(to_move)):
+            moves = self.count_limit(counting, to_move)
+            if moves:
+                self.counting_limit = 2 * moves
+                at_pieces = counting.start_at_pieces and not self.non_royal(to_move)
+                self.counting_ply = 2 * pieces if at_pieces else 0
+
+    def count_limit(self, counting: Counting, side: int) -> int:
+        """The moves `side`'s count would allow in this position, 0 for none."""
+        other = 1 - side
+        if not self.non_royal(other):
+            return 0
+        pawns = any(self.bb[code] for code in counting.pawns)
+        if self.non_royal(side):
+            if counting.board_moves is None or (pawns and not counting.board_with_pawns) or (
+                    counting.board_most is not None
+                    and self.side_bb[side].bit_count() > counting.board_most):
+                return 0
+            return counting.board_moves
+        if pawns:
+            return 0
+        for limit in counting.bare:
+            if all(self.bb[piece_code(kind, other)].bit_count() >= least
+                   for kind, least in limit.needs):
+                return limit.moves
+        return 0

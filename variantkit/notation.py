@@ -92,6 +92,14 @@ def read_fen(variant: Variant, text: str) -> Game:
     game.stm = SIDE_LETTERS.index(turn)
     game.halfmove = _count(halfmove, "half-move clock", 0)
     game.fullmove = _count(fullmove, "move number", 1)
+    if isinstance(game, GeneralGame) and variant.end.counting is not None \
+            and ep.isascii() and ep.isdigit():
+        # A running count: its limit stands in the en passant field and the
+        # plies counted in the half-move field (as Fairy-Stockfish writes it).
+        game.counting_limit = _count(ep, "counting limit", 0)
+        ep = "-"
+        if game.counting_limit:
+            game.counting_ply, game.halfmove = game.halfmove, 0
     if variant.one_royal:
         _check_royals(game)
     if checks is not None and isinstance(game, GeneralGame):
@@ -149,14 +157,17 @@ def _unmoved(game: Game, rights: str) -> int:
     v = game.variant
     unmoved = _on_setup_cells(game)
     declared = {c.right for c in v.castlings}
+    initial = _initial_rights(game, unmoved)
     if rights != "-":
         if len(set(rights)) != len(rights):
             raise InvalidFenError(f"castling field {quote(rights)} repeats a letter")
         for letter in rights:
+            if letter in initial and letter not in declared:
+                continue
             if letter not in declared:
                 raise InvalidFenError(
                     f"unknown castling right {quote(letter)} (this variant has "
-                    f"{''.join(sorted(declared)) or 'none'})")
+                    f"{''.join(sorted(declared | set(initial))) or 'none'})")
             if not any(c.right == letter and unmoved & c.need == c.need
                        for c in v.castlings):
                 raise InvalidFenError(
@@ -168,7 +179,23 @@ def _unmoved(game: Game, rights: str) -> int:
     for c in v.castlings:
         if not any(o.right in granted for o in v.castlings if o.king_from == c.king_from):
             unmoved &= ~(1 << c.king_from)
+    for letter, cells in initial.items():
+        if letter not in granted:
+            unmoved &= ~cells
     return unmoved
+
+
+def _initial_rights(game: Game, unmoved: int) -> dict[str, int]:
+    """`initial-rights`: each letter the castling field may hold for them,
+    with the cells it stands for (listed pieces not moved yet)."""
+    v = game.variant
+    names = v.board.names
+    letters: dict[str, int] = {}
+    for code in v.initial_rights:
+        for cell in v.board.cells_of(game.bb[code] & unmoved):
+            letter = _file_right(names[cell], code & 1)
+            letters[letter] = letters.get(letter, 0) | 1 << cell
+    return letters
 
 
 def _free_castling(game: Game, rights: str) -> int:
@@ -284,13 +311,18 @@ def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
 
 
 def castling_rights(game: Game) -> str:
-    """The castling field: rights whose king and rook are still unmoved."""
+    """The castling field: rights whose king and rook are still unmoved,
+    then the `initial-rights` of unmoved pieces (White's, then Black's, each
+    by file)."""
     letters: list[str] = []
     free = game.variant.free_castling
     for c in game.castlings:
         right = _file_right(game.variant.board.names[c.rook_from], c.side) if free else c.right
         if right not in letters and c.in_place(game):
             letters.append(right)
+    if game.variant.initial_rights:
+        initial = sorted(_initial_rights(game, game.unmoved), key=lambda x: (x.islower(), x))
+        letters += [letter for letter in initial if letter not in letters]
     return "".join(letters) or "-"
 
 
@@ -324,8 +356,11 @@ def write_fen(game: Game) -> str:
     names = game.variant.board.names
     ep_moves = legal_en_passant(game)
     ep = names[ep_moves[0][1]] if ep_moves else "-"
+    halfmove = game.halfmove
+    if isinstance(game, GeneralGame) and game.counting_limit:
+        ep, halfmove = str(game.counting_limit), game.counting_ply
     fields = [placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
-              str(game.halfmove), str(game.fullmove)]
+              str(halfmove), str(game.fullmove)]
     if isinstance(game, GeneralGame) and game.variant.end.check_limit is not None:
         fields.insert(4, "+".join(str(n) for n in game.checks_left))
     if game.variant.moved_field:

@@ -1,14 +1,14 @@
-"""Game end: declared conditions, mate, stalemate, material, the n-move
-rule and repetition.
+"""Game end: declared conditions, mate, stalemate, material, counted
+endings, the n-move rule and repetition.
 
 The rules come from the variant's `end:` section.  The declared conditions
 (`end: conditions`) are tested first, in the order written, each for the
 side that has just moved and then for the side to move; then checkmate,
-insufficient material, stalemate and the draws.  Under `draws-go-to` a drawn
-result goes to the named side.  Positions are compared by
-a repetition key: placement, side to move, castling rights, the pieces whose
-"not moved yet" status changes their moves, and the en passant cell only when
-an en passant capture is legal.
+insufficient material, stalemate, a count that has run out, and the draws.
+Under `draws-go-to` a drawn result goes to the named side.  Positions are
+compared by a repetition key: placement, side to move, castling rights, the
+pieces whose "not moved yet" status changes their moves, and the en passant
+cell only when an en passant capture is legal.
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ def _outcome(game: Game) -> Outcome | None:
         if end.stalemate == "fewer-pieces":
             return _fewer_pieces(game)
         return _result(end.stalemate, mover, other, "stalemate")
+    if isinstance(game, GeneralGame) and game.counting_limit \
+            and game.counting_ply > game.counting_limit:
+        return Outcome(None, "counting")
     if end.double_pass is not None and _passed_twice(game):
         return _result(end.double_pass, mover, other, "double-pass")
     if end.facing_pass is not None and game._stack and game._stack[-1][0][3] == PASS \
@@ -241,14 +244,7 @@ def meets(game: Game, condition: EndCondition, side: int, grace: bool = False) -
     if kind == "reached":
         assert condition.codes is not None
         return any(bb[code] & condition.regions[side] for code in condition.codes[side])
-    return not _non_royal(game, side) and _non_royal(game, 1 - side) >= (2 if grace else 1)
-
-
-def _non_royal(game: Game, side: int) -> int:
-    """How many non-royal pieces `side` has."""
-    royal = game.variant.royal_code
-    return sum(game.bb[code].bit_count() for code in range(2 + side, len(game.bb), 2)
-               if not royal[code])
+    return not game.non_royal(side) and game.non_royal(1 - side) >= (2 if grace else 1)
 
 
 def _fewer_pieces(game: Game) -> Outcome:

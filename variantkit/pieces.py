@@ -187,6 +187,9 @@ class Flags:
     hop: Hop | None = None
     # Piece types this primitive may not capture (never a royal one).
     cannot_capture: frozenset[int] = frozenset()
+    # While the side is in check: "allowed", "never", or "capture-checker"
+    # (only the capture of a lone checking piece).
+    in_check: str = "allowed"
 
 
 @dataclass
@@ -611,7 +614,7 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int],
                  may_give_check=bool(spec.get("may-give-check", True)),
                  resets_clock=bool(spec.get("resets-clock", True)),
                  suborn_types=suborn_types, hop=_hop(spec, piece_index),
-                 cannot_capture=cannot_capture)
+                 cannot_capture=cannot_capture, in_check=spec.get("in-check", "allowed"))
 
 
 Located = Callable[[tuple[str | int, ...], Callable[[], Any]], Any]

@@ -53,6 +53,9 @@ class Limits(NamedTuple):
     barred: tuple[int, ...]    # codes (both sides) that may not serve as its screens
     shift: int                 # where their cells go in a table key
     immune: tuple[int, ...]    # enemy codes it may not capture
+    # In check under `in-check: capture-checker`: it may only capture a lone
+    # checking piece.
+    checkers_only: bool = False
 
 
 class Generator(NamedTuple):
@@ -163,6 +166,37 @@ class Shuttle(NamedTuple):
 
 
 @dataclass
+class CountLimit:
+    """One entry of a bare side's count: the moves allowed when the other
+    side has at least so many of each listed piece type."""
+
+    needs: tuple[tuple[int, int], ...]   # (piece type, at least)
+    moves: int
+
+
+@dataclass
+class Counting:
+    """Counted endings (`end: counting`): when a side is short of material
+    its count starts, and the game is drawn once the count passes its limit.
+
+    `board_moves`: the count of a side that has more than its royal piece
+    (none if None), for a side of at most `board_most` pieces, and while
+    `pawns` stand only if `board_with_pawns`.  `bare`: the limits of a side
+    left with its royal piece alone, once no pawns stand; its count starts
+    at the number of pieces on the board (`start_at_pieces`) or at 0.
+    `last_pawn`: a bare side that takes the last pawn starts counting at once.
+    """
+
+    pawns: tuple[int, ...]   # piece codes of both sides
+    board_moves: int | None = None
+    board_most: int | None = None
+    board_with_pawns: bool = False
+    bare: list[CountLimit] = field(default_factory=list)
+    start_at_pieces: bool = True
+    last_pawn: bool = False
+
+
+@dataclass
 class EndRules:
     checkmate: str = "loss"     # for the side to move
     stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
@@ -181,6 +215,7 @@ class EndRules:
     draw_points: DrawPoints | None = None   # decides drawn games by material
     perpetual_check: str | None = None     # the result for a side checking throughout a repetition
     shuttle: Shuttle | None = None         # a side moving one piece back and forth
+    counting: Counting | None = None
 
 
 class Variant:
@@ -259,11 +294,15 @@ class Variant:
         rng = random.Random(ZOBRIST_SEED + 1)
         self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
                            for _ in range(2)] if limit else []
+        self._build_aims(data["pieces"])
+        self._check_in_check()
         special = (not self.one_royal or self.must_capture or self.blast
-                   or self.end.conditions)
+                   or self.end.conditions or self.end.counting or self.aims)
         self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
+        self.initial_rights = self._initial_rights(
+            data.get("position-string", {}).get("initial-rights", []))
         if self.first_move_rule:
             # Every piece's first move is constrained, so "not moved yet"
             # tells positions apart for all of them.
@@ -508,6 +547,16 @@ class Variant:
                     if f.mode & CAPTURE:
                         attack[side].setdefault(ci, []).append(code)
         self.clock_kept = [self._clock_kept(code) for code in range(n_codes)]
+        # The generators of a side in check: the same list, unless some
+        # primitive is restricted then (`in-check`).
+        if any(comp.flags.in_check != "allowed" for comp in self.pieces.components):
+            self.check_generators = [
+                [self._in_check_generator(self.pieces.components[ci], g)
+                 for ci, g in zip(self.pieces.types[type_of(code)].components, gens, strict=True)
+                 if self.pieces.components[ci].flags.in_check != "never"]
+                if code >= 2 else [] for code, gens in enumerate(self.generators)]
+        else:
+            self.check_generators = self.generators
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
@@ -532,6 +581,16 @@ class Variant:
         # Whether a screen's piece type matters: then the legality of a move
         # is tested on the position after it, where every piece's type is known.
         self.typed_screens = any(entry[3] for side in self.attack_components for entry in side)
+
+    @staticmethod
+    def _in_check_generator(component: Component, generator: Generator) -> Generator:
+        """A generator as its side uses it in check: under `capture-checker`
+        it only captures, and only a lone checking piece."""
+        if component.flags.in_check != "capture-checker":
+            return generator
+        limits = generator.limits or Limits((), 0, ())
+        return generator._replace(mode=generator.mode & CAPTURE,
+                                  limits=limits._replace(checkers_only=True))
 
     def _barred(self, component: Component) -> tuple[int, ...]:
         """Piece codes, of both sides, that may not serve as the component's screens."""
@@ -674,6 +733,42 @@ class Variant:
         return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code,
                                royal=bool(self.royal_code[king_code]))
 
+    def _build_aims(self, declared: dict[str, Any]) -> None:
+        """`initial-until-aimed-by`: per moving piece code, the enemy piece
+        codes that lose their initial moves when it aims at them."""
+        self.aimed_by: list[tuple[int, ...]] = [()] * self.n_codes
+        for name, spec in declared.items():
+            victim = self.pieces.by_name[name].index
+            for kind in self._piece_codes(("pieces", name, "initial-until-aimed-by"),
+                                          spec.get("initial-until-aimed-by", [])):
+                for side in range(2):
+                    mover = piece_code(kind, side)
+                    self.aimed_by[mover] += (piece_code(victim, 1 - side),)
+        self.aims = any(self.aimed_by)
+
+    def _check_in_check(self) -> None:
+        """`in-check` needs the side's check to be one royal piece's, read
+        where moves are generated (not under several royals or explosions)."""
+        if self.check_generators is self.generators or (self.one_royal and not self.blast):
+            return
+        for name, spec in self.document.data["pieces"].items():
+            for i, move in enumerate(spec.get("moves", [])):
+                if move.get("in-check", "allowed") != "allowed":
+                    self.problems.append(self.document.problem(
+                        ("pieces", name, "moves", i, "in-check"), "`in-check` needs one royal "
+                        "piece per side and no explosions", "bad-in-check"))
+
+    def _initial_rights(self, names: list[str]) -> list[int]:
+        """`position-string: initial-rights`: the piece codes whose right to
+        their initial moves the castling field writes by file letter."""
+        if names and not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("position-string", "initial-rights"), "initial-rights needs a grid board: "
+                "rights are written by file", "initial-rights-board"))
+            return []
+        kinds = self._piece_codes(("position-string", "initial-rights"), names)
+        return [piece_code(kind, side) for kind in kinds for side in range(2)]
+
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""
         self.first_move_rule = spec is not None
@@ -760,6 +855,9 @@ class Variant:
                             "declared: the position string counts one number of checks per side",
                             "bad-end-condition"))
                     end.check_limit = condition.count
+        if "counting" in spec:
+            end.counting = self._located(("end", "counting"),
+                                         partial(self._counting, spec["counting"]))
         return end
 
     def _draw_points(self, spec: dict[str, Any]) -> DrawPoints:
@@ -771,6 +869,37 @@ class Variant:
                     values[piece_code(kind, side)] = float(points)
         bonus = spec.get("bonus", {})
         return DrawPoints(values, (float(bonus.get("white", 0)), float(bonus.get("black", 0))))
+
+    def _counting(self, spec: dict[str, Any]) -> Counting:
+        """Compile `end: counting`: piece names become codes and types."""
+        path = ("end", "counting")
+        kinds = self._piece_codes((*path, "pawns"), spec["pawns"])
+        counting = Counting(pawns=tuple(piece_code(k, side) for k in kinds for side in range(2)))
+        board = spec.get("board")
+        if board is not None:
+            counting.board_moves = board["moves"]
+            counting.board_most = board.get("most-pieces")
+            counting.board_with_pawns = bool(board.get("with-pawns", False))
+        bare = spec.get("bare")
+        if bare is not None:
+            counting.start_at_pieces = bare.get("start", "pieces") == "pieces"
+            counting.last_pawn = bool(bare.get("last-pawn", False))
+            if counting.last_pawn and not counting.start_at_pieces:
+                raise DeclarationError("`last-pawn` starts the count one ply before the "
+                                       "other side would: it needs `start: pieces`",
+                                       "bad-counting", where=("bare", "last-pawn"))
+            for i, entry in enumerate(bare["limits"]):
+                needs = []
+                for name, least in entry.get("pieces", {}).items():
+                    kind = self.pieces.by_name.get(name)
+                    if kind is None:
+                        self.problems.append(self.document.problem(
+                            (*path, "bare", "limits", i, "pieces", name),
+                            f"unknown piece '{name}'", "unknown-piece", key=True))
+                    else:
+                        needs.append((kind.index, least))
+                counting.bare.append(CountLimit(tuple(needs), entry["moves"]))
+        return counting
 
     def _end_condition(self, index: int, spec: dict[str, Any]) -> EndCondition:
         path = ("end", "conditions", index)
