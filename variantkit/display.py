@@ -97,6 +97,8 @@ def _group_lines(game: Game, rows: list[list[int]],
     def symbol(cell: int) -> str:
         if cell in marks:
             return marks[cell]
+        if game.walls >> cell & 1:
+            return str(variant.hole_mark)
         return variant.letter_of_code(game.cells[cell]) if game.cells[cell] else "."
 
     letters = [[symbol(c) for c in row] for row in rows]

@@ -116,6 +116,9 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # Cells holding a wall (a petrified piece): of no side, never moved
+        # onto, captured or passed, but leapt over.
+        self.walls = 0
         # The castling moves of this game: the variant's, or under free
         # castling those of the start position (set by the position reader).
         self.castlings = variant.castlings
@@ -184,7 +187,8 @@ class Game:
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
         us = self.stm
-        return bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+        return bool(self._attackers(self.royal[us], 1 - us,
+                                    self.side_bb[0] | self.side_bb[1] | self.walls,
                                     self.side_bb[1 - us]))
 
     def checkers(self) -> int:
@@ -200,7 +204,8 @@ class Game:
     def _in_check(self, side: int) -> bool:
         """Whether `side`'s royal piece is attacked."""
         return bool(self._attackers(self.royal[side], 1 - side,
-                                    self.side_bb[0] | self.side_bb[1], self.side_bb[1 - side]))
+                                    self.side_bb[0] | self.side_bb[1] | self.walls,
+                                    self.side_bb[1 - side]))
 
     def non_royal(self, side: int) -> int:
         """How many non-royal pieces `side` has."""
@@ -249,7 +254,7 @@ class Game:
         other = type(self)(self.variant)
         for name in ("cells", "bb", "side_bb", "royal"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove",
+        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
                      "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
         other._stack = list(self._stack)
@@ -308,6 +313,11 @@ class Game:
         self.hash ^= self.variant.zobrist[code][cell]
         if self.variant.royal_code[code]:
             self.royal[code & 1] = cell
+
+    def place_wall(self, cell: int) -> None:
+        """Put a wall on an empty cell (or take it away again)."""
+        self.walls ^= 1 << cell
+        self.hash ^= self.variant.wall_keys[cell]
 
     # -- move generation ----------------------------------------------------
     def _attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
@@ -371,7 +381,7 @@ class Game:
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
-        occupied = own | enemy
+        occupied = own | enemy | self.walls
         if king >= 0:
             king_bit = 1 << king
             checkers = self._attackers(king, them, occupied, enemy)
@@ -484,7 +494,8 @@ class Game:
         if facing is None:
             return False
         us = self.stm
-        return bool(facing.attackers(1 - us, self.royal[us], self.side_bb[0] | self.side_bb[1])
+        return bool(facing.attackers(1 - us, self.royal[us],
+                                     self.side_bb[0] | self.side_bb[1] | self.walls)
                     & 1 << self.royal[1 - us])
 
     def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -523,7 +534,8 @@ class Game:
         the position after it."""
         us = self.stm
         self._make(move)
-        exposed = bool(self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+        exposed = bool(self._attackers(self.royal[us], 1 - us,
+                                       self.side_bb[0] | self.side_bb[1] | self.walls,
                                        self.side_bb[1 - us]))
         self._unmake()
         return exposed
@@ -576,7 +588,8 @@ class Game:
         self._make(move)
         them = self.stm
         checked = bool(self._attackers(self.royal[them], 1 - them,
-                                       self.side_bb[0] | self.side_bb[1], self.side_bb[1 - them]))
+                                       self.side_bb[0] | self.side_bb[1] | self.walls,
+                                       self.side_bb[1 - them]))
         self._unmake()
         return checked
 
@@ -683,7 +696,7 @@ class Game:
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
-        letter = self.variant.letter_of_code(promo).lower() if promo else None
+        letter = self.variant.promotion_suffix(promo) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)
@@ -739,10 +752,11 @@ class GeneralGame(Game):
         # running) and the plies counted so far.
         self.counting_limit = 0
         self.counting_ply = 0
-        # Per move on the stack: the pieces an explosion removed (cell, code),
-        # the check counts and the count before the move.
+        # Per move on the stack: the pieces an explosion or a petrification
+        # removed (cell, code), the check counts and the count before the
+        # move, and the cell of the wall the move made (-1 for none).
         self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int],
-                                tuple[int, int]]] = []
+                                tuple[int, int], int]] = []
 
     # -- royal pieces ---------------------------------------------------------
     def royals(self, side: int) -> int:
@@ -752,18 +766,22 @@ class GeneralGame(Game):
             bits |= self.bb[code]
         return bits
 
-    def _threatened(self, side: int) -> list[int]:
+    def _threatened(self, side: int, shown: bool = False) -> list[int]:
         """Cells of `side`'s royal pieces that the enemy attacks.  Under
         explosions a royal piece never captures, and a royal piece beside an
-        enemy royal piece cannot be taken (the blast would take both)."""
+        enemy royal piece cannot be taken (the blast would take both); a
+        royal piece that petrifies never captures either, though it is
+        `shown` as giving check (as Fairy-Stockfish shows it)."""
         v = self.variant
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
-        occupied = self.side_bb[0] | self.side_bb[1]
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         enemy_royals = 0
         if v.blast:
             enemy_royals = self.royals(1 - side)
             attackers &= ~enemy_royals
+        for code in () if shown else v.petrify_royal:   # it would turn to stone
+            attackers &= ~self.bb[code]
         found = []
         while royals:
             low = royals & -royals
@@ -775,17 +793,17 @@ class GeneralGame(Game):
                 found.append(cell)
         return found
 
-    def _in_check(self, side: int) -> bool:
+    def _in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them."""
-        threatened = self._threatened(side)
+        threatened = self._threatened(side, shown)
         if not threatened or not self.variant.check_all:
             return bool(threatened)
         return len(threatened) == self.royals(side).bit_count()
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
-        return self._in_check(self.stm)
+        return self._in_check(self.stm, shown=True)
 
     def checkers(self) -> int:
         """Cells of the enemy pieces attacking a royal piece of the side to move
@@ -803,7 +821,7 @@ class GeneralGame(Game):
         """The cell of an attacked royal piece of the side to move when it is in check."""
         if not self.is_check():
             return None
-        return self.variant.board.names[self._threatened(self.stm)[0]]
+        return self.variant.board.names[self._threatened(self.stm, shown=True)[0]]
 
     def state_key(self) -> int:
         keys = self.variant.check_keys
@@ -851,7 +869,7 @@ class GeneralGame(Game):
         safe = []
         for move in moves:
             self._make(move)
-            if blast and self.royals(us).bit_count() < own:
+            if self.royals(us).bit_count() < own:   # blown up or petrified
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
@@ -883,9 +901,13 @@ class GeneralGame(Game):
         counting = v.end.counting
         captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
             if counting is not None and self._captures(move) else 0
-        exploding = bool(v.blast) and self._captures(move)
+        capturing = bool(v.blast or v.petrify) and self._captures(move)
+        exploding = capturing and bool(v.blast)
+        # The piece that moved petrifies, not what it promoted to.
+        petrifying = capturing and self.cells[move[0]] in v.petrify
         super()._make(move)
         removed: tuple[tuple[int, int], ...] = ()
+        walled = -1
         if exploding:
             to = move[1]
             cells = self.cells
@@ -893,12 +915,18 @@ class GeneralGame(Game):
             for code in v.blast_immune:
                 around &= ~self.bb[code]
             around &= self.side_bb[0] | self.side_bb[1]
-            removed = ((to, cells[to]),) + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            capturer = () if cells[to] in v.blast_proof else ((to, cells[to]),)
+            removed = capturer + tuple((c, cells[c]) for c in v.board.cells_of(around))
             gone = 0
             for cell, _ in removed:
                 self._lift(cell)
                 gone |= 1 << cell
             self.unmoved &= ~gone
+        elif petrifying:
+            walled = move[1]
+            removed = ((walled, self.cells[walled]),)
+            self._lift(walled)
+            self.place_wall(walled)
         if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT) \
                 and v.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -906,10 +934,12 @@ class GeneralGame(Game):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]))
-        self._extra.append((removed, before, counted))
+        self._extra.append((removed, before, counted, walled))
 
     def _unmake(self) -> None:
-        removed, before, counted = self._extra.pop()
+        removed, before, counted, walled = self._extra.pop()
+        if walled >= 0:
+            self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
         self.checks_left[0], self.checks_left[1] = before

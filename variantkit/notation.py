@@ -23,12 +23,16 @@ if TYPE_CHECKING:
 SIDE_LETTERS = ("w", "b")
 # A run of empty cells is ASCII digits only: `\d` would also take other
 # scripts' digits, and str.isdigit() superscripts that int() refuses.
-_RUN_OR_LETTER = re.compile(r"[0-9]+|.", re.DOTALL)
+# A promoted form's letter is two characters, `+P`.
+_RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|.", re.DOTALL)
 
 
-def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
-    """Read the placement field into {cell: piece code}."""
-    layout = variant.board.layout
+def parse_placement(variant: Variant, placement: str,
+                    walls: set[int] | None = None) -> dict[int, int]:
+    """Read the placement field into {cell: piece code}; with `walls`, the
+    hole mark on a cell is a wall (a petrified piece), added to the set."""
+    layout = variant.slots or variant.board.layout
+    mark = variant.hole_mark
     groups = placement.split("|")
     if len(groups) != len(layout):
         raise InvalidFenError(
@@ -48,12 +52,27 @@ def parse_placement(variant: Variant, placement: str) -> dict[int, int]:
                     if len(token) > len(str(len(row))):  # more digits than the row needs
                         raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
                                               f"is longer than the row ({len(row)} cells)")
+                    if -1 in row[column:column + int(token)]:
+                        raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
+                                              f"covers a hole, written {quote(mark or '')}")
                     column += int(token)
+                    continue
+                hole = column < len(row) and row[column] == -1
+                if token == mark:
+                    if column < len(row) and not hole:
+                        if walls is None:
+                            raise InvalidFenError(f"{quote(token)} in {quote(row_text)} stands "
+                                                  "on a cell, not on a hole")
+                        walls.add(row[column])
+                    column += 1
                     continue
                 code = variant.code_of_letter(token)
                 if code is None:
                     raise InvalidFenError(
                         f"unknown piece letter {quote(token)} in {quote(row_text)}")
+                if hole:
+                    raise InvalidFenError(f"piece {quote(token)} in {quote(row_text)} stands "
+                                          f"on a hole, written {quote(mark or '')}")
                 if column < len(row):
                     pieces[row[column]] = code
                 column += 1
@@ -85,8 +104,11 @@ def read_fen(variant: Variant, text: str) -> Game:
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
     game = variant.game_class(variant)
-    for cell, code in parse_placement(variant, placement).items():
+    walls: set[int] | None = set() if variant.petrify else None
+    for cell, code in parse_placement(variant, placement, walls).items():
         game.place(cell, code)
+    for cell in walls or ():
+        game.place_wall(cell)
     if turn not in SIDE_LETTERS:
         raise InvalidFenError(f"side to move must be 'w' or 'b', not {quote(turn)}")
     game.stm = SIDE_LETTERS.index(turn)
@@ -328,15 +350,17 @@ def castling_rights(game: Game) -> str:
 
 def placement(game: Game) -> str:
     v = game.variant
+    cells = game.cells
     groups = []
-    for rows in v.board.layout:
+    for rows in v.slots or v.board.layout:
         texts = []
         for row in rows:
             text, empty = "", 0
             for cell in row:
-                code = game.cells[cell]
-                if code:
-                    text += (str(empty) if empty else "") + v.letter_of_code(code)
+                code = cells[cell] if cell >= 0 else 0
+                if code or cell < 0 or game.walls >> cell & 1:
+                    text += (str(empty) if empty else "") + \
+                        (v.letter_of_code(code) if code else str(v.hole_mark))
                     empty = 0
                 else:
                     empty += 1
@@ -385,7 +409,7 @@ def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
             continue
         if rest in names:
             readings.append((frm, rest, None))
-        elif len(rest) > 1 and rest[:-1] in names and rest[-1].isalpha():
+        elif len(rest) > 1 and rest[:-1] in names and (rest[-1].isalpha() or rest[-1] == "+"):
             readings.append((frm, rest[:-1], rest[-1]))
     return readings
 

@@ -587,6 +587,7 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     for cell, code in enumerate(game.cells):
         if code:
             out.append(_piece(game, cell, code, geo))
+    out.extend(_wall(game, cell, geo) for cell in board.cells_of(game.walls))
     out.append("</g>")
     out.extend(_target_marks(marks, geo))
     out.extend(_legend(game, fairy, geo))
@@ -691,6 +692,16 @@ def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
     else:
         body = _disc(letter.upper(), 0.8 * geo.piece, bool(black))
     return f"{head}{body}</g>"
+
+
+def _wall(game: Game, cell: int, geo: Geometry) -> str:
+    """A wall (a petrified piece): a grey block on its cell."""
+    x, y = geo.shapes[cell].anchor
+    half = 0.4 * geo.piece
+    return (f'<rect data-wall="{_text(game.variant.board.names[cell])}" '
+            f'x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" '
+            f'height="{_num(2 * half)}" fill="#808080" stroke="#000000" '
+            f'stroke-width="{_num(half / 10)}"/>')
 
 
 def _disc(letter: str, diameter: float, black: bool) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from variantkit.betza import moves_of
-from variantkit.board import Board, GridTopology, build_board
+from variantkit.board import Board, GraphTopology, GridTopology, build_board
 from variantkit.checks import run_checks
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, GeneralGame
@@ -238,6 +238,17 @@ class Variant:
             self.letter_codes[spec["letter"]] = piece_code(index, 0)
             self.letter_codes[spec["letter"].lower()] = piece_code(index, 1)
         self.setup_fen: str = data["setup"]
+        # Holes written in position strings (Fairy-Stockfish's `*`): the rows
+        # with a slot per column, -1 where there is no cell.
+        self.hole_mark: str | None = data.get("position-string", {}).get("holes")
+        self.slots: list[list[list[int]]] | None = None
+        if self.hole_mark is not None:
+            self.slots = self.board.slot_rows()
+            # Other boards have no gaps in their rows: the mark writes walls only.
+            if self.slots is None and isinstance(self.board.topology, GraphTopology):
+                self.problems.append(self.document.problem(
+                    ("position-string", "holes"), "holes are written by column: a graph "
+                    "board's cells must all have whole-number positions", "holes-board"))
         self.setup_cells = self._setup_cells()
         royal_codes = {piece_code(i, side) for i, spec in enumerate(data["pieces"].values())
                        if spec.get("royal") for side in range(2)}
@@ -288,16 +299,25 @@ class Variant:
         self.end = self._end_rules(data.get("end", {}))
         self.blast: list[int] = []
         self.blast_immune: list[int] = []
+        self.blast_proof: frozenset[int] = frozenset()   # capturers that survive too
         if "explosion" in data:
             self._located(("explosion", "around"), partial(self._explosion, data["explosion"]))
         limit = self.end.check_limit
         rng = random.Random(ZOBRIST_SEED + 1)
         self.check_keys = [[rng.getrandbits(64) for _ in range(limit + 1)]
                            for _ in range(2)] if limit else []
+        # Pieces that turn into a wall on the cell where they capture.
+        petrify = self._piece_codes(("petrify",), data.get("petrify", []))
+        self.petrify = frozenset(piece_code(t, side) for t in petrify for side in range(2))
+        self.petrify_royal = sorted(c for c in self.petrify if self.royal_code[c])
+        if self.petrify and self.hole_mark is None:
+            self.problems.append(document.problem(
+                ("petrify",), "walls are written in position strings with the hole mark: "
+                "declare `position-string: {holes: ...}`", "petrify-mark"))
         self._build_aims(data["pieces"])
         self._check_in_check()
         special = (not self.one_royal or self.must_capture or self.blast
-                   or self.end.conditions or self.end.counting or self.aims)
+                   or self.end.conditions or self.end.counting or self.aims or self.petrify)
         self.game_class: type[Game] = GeneralGame if special else Game
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
@@ -388,6 +408,12 @@ class Variant:
         """The FEN letter of a piece code (uppercase for White)."""
         letter = self.pieces.types[type_of(code)].letter
         return letter if code & 1 == 0 else letter.lower()
+
+    def promotion_suffix(self, code: int) -> str:
+        """How a promotion to this piece ends a move string: its lowercase
+        letter, or `+` for a promoted form (`+P`), as Fairy-Stockfish writes
+        shogi-style promotions."""
+        return self.letter_of_code(code).lower()[0]
 
     def code_of_letter(self, letter: str) -> int | None:
         """The piece code of a FEN letter, or None."""
@@ -486,7 +512,7 @@ class Variant:
         """
         names = sorted(self.board.names)
         index = self.board.index
-        suffixes = [""] + sorted({letter.lower() for letter in self.letter_codes})
+        suffixes = [""] + sorted({letter.lower()[0] for letter in self.letter_codes})
         rests: dict[str, tuple[str, str]] = {}
         for b in names:
             for x in suffixes:
@@ -522,6 +548,7 @@ class Variant:
         self.right_keys = [rng.getrandbits(64) for _ in range(64)]
         self.unmoved_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.ep_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
+        self.wall_keys = [rng.getrandbits(64) for _ in range(self.board.size)]
         self.royal_code = [False] * n_codes
         self.royal_codes: list[list[int]] = [[], []]
         self.resets_clock = [False] * n_codes
@@ -694,6 +721,13 @@ class Variant:
                 self.problems.append(self.document.problem(
                     (*path, i), f"a piece may not promote to the royal piece '{name}'",
                     "royal-promotion"))
+        forms = [i for i, name in enumerate(names) if name in self.pieces.by_name
+                 and self.pieces.by_name[name].letter.startswith("+")]
+        if len(forms) > 1:
+            self.problems.append(self.document.problem(
+                (*path, forms[1]), f"'{names[forms[0]]}' and '{names[forms[1]]}' are both "
+                "promoted forms: a move string ending in '+' would name both",
+                "promoted-forms"))
         return self._piece_codes(path, names)
 
     def _setup_cells(self) -> dict[int, int]:
@@ -801,7 +835,10 @@ class Variant:
                         bits |= 1 << ray[0]
             self.blast.append(bits)
         immune = self._piece_codes(("explosion", "immune"), spec.get("immune", []))
-        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)]
+        proof = self._piece_codes(("explosion", "blast-proof"), spec.get("blast-proof", []))
+        self.blast_proof = frozenset(piece_code(t, side) for t in proof for side in range(2))
+        self.blast_immune = [piece_code(t, side) for t in immune for side in range(2)] \
+            + sorted(self.blast_proof)
 
     def _end_rules(self, spec: dict[str, Any]) -> EndRules:
         end = EndRules(

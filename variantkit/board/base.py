@@ -162,6 +162,25 @@ class Board:
             bits |= 1 << c
         return bits
 
+    def slot_rows(self) -> list[list[list[int]]] | None:
+        """The position-string rows with their gaps: per group (plane), per
+        row, the cell in each column from the group's leftmost to its
+        rightmost, -1 where the row has no cell (a hole).  None when the
+        board's cells have no columns to count by."""
+        if self.columns is None:
+            return None
+        slots = []
+        for rows, columns in zip(self.layout, self.columns, strict=True):
+            width = 1 + max((c for row in columns for c in row), default=-1)
+            group = []
+            for row, cols in zip(rows, columns, strict=True):
+                slot = [-1] * width
+                for cell, column in zip(row, cols, strict=True):
+                    slot[column] = cell
+                group.append(slot)
+            slots.append(group)
+        return slots
+
     def cells_of(self, bits: int) -> list[int]:
         """The cell indices set in a mask, in index order."""
         out = []
