@@ -627,7 +627,9 @@ class Game:
         empty = v.all_cells & ~occupied
         if king >= 0 and not v.typed_screens:
             if checkers:
-                risky = empty if checkers & (checkers - 1) == 0 else 0
+                # Only a cell on a line to the royal piece may block.
+                risky = empty & self._lines_to(king, them, v.slider_components[them]) \
+                    if checkers & (checkers - 1) == 0 else 0
                 empty = 0
             else:
                 risky = self._screen_risk(king, them, occupied) & empty \
