@@ -217,6 +217,8 @@ def test_a_drop_is_written_with_the_uppercase_letter_for_both_sides() -> None:
     played = game.push(Move("e4", "e4", drop="N"))
     assert played.drop == "N" and played.from_cell == played.to_cell == "e4"
     assert game.piece_at("e4") == "n" and game.hand("black") == {}
+    game.pop()
+    assert str(game.push("n@e5")) == "N@e5"
 
 
 @pytest.mark.parametrize(("move", "words"), [

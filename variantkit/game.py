@@ -840,6 +840,9 @@ class Game:
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
             text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
                             move.drop))
+        letter, at, cell = text.partition("@")
+        if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
+            text = f"{letter.upper()}@{cell}"
         legal = self._legal()
         for m in legal:
             if str(self._public(m)) == text:
