@@ -5,8 +5,10 @@ table and a bounded quiescence search over captures, suborns and promotions.
 Moves are ordered: the transposition table's move first, then captures by
 MVV-LVA (most valuable victim, least valuable attacker), then killer moves.
 
-The evaluation is material plus a small mobility term, from the side to
-move's view in centipawns.  Piece values come from the variant's `value:`
+The evaluation is material (the pieces in hand counted as on the board)
+plus a small mobility term, from the side to move's view in centipawns.
+Drops are searched as any other move; they win no material at once, so
+quiescence leaves them out.  Piece values come from the variant's `value:`
 keys; a piece without one gets an estimate from its average mobility on the
 empty board, on the scale of the pieces that do declare theirs.  Royal pieces
 carry no value.  A position without legal moves is scored by the variant's
@@ -27,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from variantkit.game import CASTLE, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
+from variantkit.game import CASTLE, DROP, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
 from variantkit.pieces import piece_code
 from variantkit.variant import Variant
 
@@ -119,6 +121,7 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
+        self._hands = variant.has_hands
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self.info = SearchInfo()
@@ -267,6 +270,10 @@ class Engine:
         for code in self._valued:
             if bb[code]:
                 score += signed[code] * bb[code].bit_count()
+        if self._hands:
+            hands = self._game.hands
+            for code in self._valued:
+                score += signed[code] * hands[code]
         return (-score if self._game.stm else score) + MOBILITY * mobility
 
     # -- move ordering ---------------------------------------------------------
@@ -275,6 +282,8 @@ class Engine:
         piece (taken from the opponent and added to us), a promotion."""
         frm, to, promo, kind, extra = move
         cells, value = self._game.cells, self._value
+        if kind == DROP:  # the dropped piece was counted in the hand already
+            return 0
         if kind == SUBORN:
             return 2 * value[cells[to]]
         gain = value[cells[extra if kind == EN_PASSANT else to]] \
