@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pyffish
 import pytest
 from catalogue import one_per_board
 from click.testing import CliRunner, Result
@@ -303,3 +304,15 @@ def test_selfplay_writes_drops(tmp_path: Path) -> None:
     assert "@" in text.split("\n\n", 1)[1]
     game = read_pgn(text)
     assert game.plies > 0
+
+
+@pytest.mark.parametrize("fen", [
+    HELD,
+    # A promoted pawn moves under the letter it looks like: `Nb6`, not `N~b6`.
+    "2N~bknQ1/1b3r1N/n3q3/P1P2pP1/p3p1P1/P2bPrP1/1R1PpPPp/b3K1Rn[] w - - 1 64",
+    "r1bqk2r/pppp1ppp/2n5/4p3/1b2P3/2N5/PPPP1PPP/R1BQKB1R[NPn] b KQkq - 0 5",
+])
+def test_san_of_drops_and_promoted_pieces_matches_fairy_stockfish(fen: str) -> None:
+    game = crazyhouse(fen)
+    theirs = [pyffish.get_san("crazyhouse", game.fen(), str(m)) for m in game.legal_moves()]
+    assert legal_san(game) == theirs

@@ -139,9 +139,11 @@ def _entries(game: Game) -> list[_Entry]:
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = game.public_move(internal)
+        # A promoted piece is written by the letter it looks like (`Q~` moves as `Q`).
+        letter = kind_of_piece.letter.rstrip("~")
         out.append(_Entry(move=move, internal=internal,
-                          letter="" if code in promoting else kind_of_piece.letter,
-                          own_letter=kind_of_piece.letter, piece=kind_of_piece.name,
+                          letter="" if code in promoting else letter,
+                          own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else ""))
     return out
