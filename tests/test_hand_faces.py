@@ -316,3 +316,17 @@ def test_san_of_drops_and_promoted_pieces_matches_fairy_stockfish(fen: str) -> N
     game = crazyhouse(fen)
     theirs = [pyffish.get_san("crazyhouse", game.fen(), str(m)) for m in game.legal_moves()]
     assert legal_san(game) == theirs
+
+
+def test_pgn_reads_a_promotion_to_a_promoted_form_by_move_string_and_san() -> None:
+    """A move string to a promoted form ends in `+` (`b9b10+`, Wolf chess's
+    pawn becoming an elephant), which SAN and PGN must not take for a check
+    mark."""
+    start = "n6k/1P1S4/8/8/8/8/8/8/8/K7 w - - 0 1"
+    game = variantkit.load("wolf").new_game(start)
+    assert str(game.parse_san("b9b10+")) == "b9b10+"
+    game.push("b9b10+")
+    text = write_pgn(game)
+    assert "1. b10=+P+ *" in text
+    assert read_pgn(text).fen() == game.fen()
+    assert read_pgn(text.replace("b10=+P+", "b9b10+")).fen() == game.fen()

@@ -1,7 +1,7 @@
 """Games as PGN (Portable Game Notation), for any variant.
 
 Moves are written in standard algebraic notation (`Nf3`, `O-O`, `e8=Q+`,
-`D~g2`; see `variantkit.san`), numbered `1. e4 e5 2. ...`, after the seven
+`D~g2`, drops `P@e4`; see `variantkit.san`), numbered `1. e4 e5 2. ...`, after the seven
 standard tags (Event, Site, Date, Round, White, Black, Result), a `Variant`
 tag and a `Termination` tag (`normal` for a game that ended, `unterminated`
 for one that goes on); a game that does not start from the variant's setup
@@ -48,7 +48,6 @@ _TOKEN = re.compile(r"""
   | (?P<move>[^\s{}()\[\];$]+)
   | (?P<bad>\S)
 """, re.VERBOSE)
-_MARKS = "!?+#"
 
 
 class PgnError(ValueError):
@@ -176,7 +175,9 @@ def parse_pgn(text: str) -> list[PgnRecord]:
             records.append(current)
             current, started = PgnRecord(), False
         elif kind == "move":
-            current.moves.append(match.group().rstrip(_MARKS))
+            # Marks stay: SAN reading drops them, and a move string to a
+            # promoted form ends in `+` (`b2g7+`).
+            current.moves.append(match.group())
             started = True
         else:
             raise PgnError(f"cannot read {quote(match.group())} {_where(current)}")
