@@ -205,6 +205,7 @@ def test_explain_legal_drops_in_a_position() -> None:
     (("chess", "P", "--drop"), "no pieces in hand"),
     (("crazyhouse", "P", "--drop", "--cell", "e4"), "not both"),
     (("crazyhouse", "Q", "--fen", HELD), "--drop: it is in hand"),
+    (("crazyhouse", "K", "--drop"), "never in hand"),
 ])
 def test_explain_drop_errors(args: tuple[str, ...], message: str) -> None:
     result = run("explain", *args)

@@ -336,6 +336,8 @@ def _explain_drops(v: Variant, kind: PieceType, code: int, fen: str | None) -> N
     if not v.has_hands:
         fail(f"{v.name} has no pieces in hand: nothing is ever dropped")
     colour, letter = code & 1, v.letter_of_code(code)
+    if code not in v.hand_codes[colour]:
+        fail(f"the {kind.name} is never in hand: it is not dropped")
     if fen is None:
         game = Game(v)
         marks = dict.fromkeys(v.board.cells_of(v.drop_regions[code]), DROP_MARK)
