@@ -642,12 +642,13 @@ class Game:
                 if not self._attackers(king, them, occupied | tbit, enemy):
                     empty |= tbit
         append = out.append
+        # Where a screen's type matters, each drop is tried on the position after it.
+        typed = king >= 0 and v.typed_screens
         for code in held:
             targets = empty & v.drop_regions[code]
             rule = v.drop_rules[code]
             if rule is not None:
                 targets = self._drop_restricted(code, rule, targets)
-            typed = king >= 0 and v.typed_screens
             while targets:
                 tbit = targets & -targets
                 targets ^= tbit
