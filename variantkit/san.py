@@ -6,7 +6,8 @@ A move is written, as in chess, from these parts:
     `=` and the promotion letter, then `+` (check) or `#` (checkmate)
 
 - The piece letter is the moving piece's uppercase letter; a piece that
-  promotes (chess's pawn) has none.
+  promotes to a choice of pieces (chess's pawn) has none, one with its own
+  promoted form (shogi's `+P`) keeps it.
 - The disambiguation is left out unless another legal move would be written
   the same.  It is then the first part of the from-cell's name that tells the
   moves apart, else the first run of consecutive parts that does (shortest
@@ -111,7 +112,12 @@ def parse_san(game: Game, text: str) -> Move:
     if not body:
         raise IllegalMoveError(f"empty move text {text!r}")
     spellings = _Spellings(_entries(game))
-    found = spellings.read(body)
+    # A promotion to a `+` form ends its move string in `+` (`b2g7+`): read
+    # the text with its marks first, then without them.
+    whole = text.strip().rstrip("!?")
+    found = spellings.read(whole) if whole != body else []
+    if len(found) != 1:
+        found = spellings.read(body)
     if len(found) == 1:
         return found[0].move
     if found:
@@ -125,7 +131,11 @@ def parse_san(game: Game, text: str) -> Move:
 
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
-    promoting = set(variant.promotions[game.stm])
+    # Pieces written without a letter, as chess's pawn: those that promote
+    # to a choice of pieces.  A piece with its own promoted form (shogi's
+    # pieces, `+P`) keeps its letter, as Fairy-Stockfish writes it.
+    promoting = {code for code, rule in variant.promotions[game.stm].items()
+                 if not all(variant.letter_of_code(c).startswith("+") for c in rule.choices)}
     legal = game.legal_internal()
     castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
     out: list[_Entry] = []
@@ -139,9 +149,11 @@ def _entries(game: Game) -> list[_Entry]:
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = game.public_move(internal)
+        # A promoted piece is written by the letter it looks like (`Q~` moves as `Q`).
+        letter = kind_of_piece.letter.rstrip("~")
         out.append(_Entry(move=move, internal=internal,
-                          letter="" if code in promoting else kind_of_piece.letter,
-                          own_letter=kind_of_piece.letter, piece=kind_of_piece.name,
+                          letter="" if code in promoting else letter,
+                          own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else ""))
     return out
