@@ -25,22 +25,30 @@ if TYPE_CHECKING:
 # castling index, or unused.  A pass is written from and to the cell of the
 # royal piece that may pass.
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS = range(6)
+# Gating moves: a move, or a castling, that puts a piece from the hand on a
+# cell it leaves; `extra` is the gated piece's code (GATE), or the castling
+# index, the gated cell and code packed by `castle_gate` (CASTLE_GATE).
+GATE, CASTLE_GATE = range(7, 9)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn)."""
+    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn),
+    `b1c3h` (gating: `gate` is the letter of the piece from the hand put on
+    the cell the move leaves)."""
 
     from_cell: str
     to_cell: str
     promotion: str | None = None
     suborn: bool = False
+    gate: str | None = None
 
     def __str__(self) -> str:
         sep = "~" if self.suborn else ""
-        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}"
+        gate = self.gate.lower() if self.gate else ""
+        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
 
 
 class Outcome(NamedTuple):
@@ -369,9 +377,10 @@ class Game:
     def _legal(self) -> list[InternalMove]:
         return self._generate(self.royal[self.stm])
 
-    def _generate(self, king: int) -> list[InternalMove]:
+    def _generate(self, king: int, movers: int = -1) -> list[InternalMove]:
         """The moves that leave the royal piece on `king` safe; with `king`
-        -1, every move the pieces can make (nothing guarded)."""
+        -1, every move the pieces can make (nothing guarded).  With `movers`,
+        only the pieces' moves from those cells (no castling, no gating)."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
@@ -398,7 +407,7 @@ class Game:
         limit = v.promotion_limit
         bb = self.bb
         first_move = v.first_move_rule and unmoved
-        pieces = own
+        pieces = own & movers
         while pieces:
             low = pieces & -pieces
             pieces ^= low
@@ -469,10 +478,14 @@ class Game:
                             append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
+        if movers != -1:
+            return out
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
             if v.pass_codes[cells[king]]:
                 append((king, king, 0, PASS, 0))
+        if v.gate_regions[us] and self.unmoved & v.gate_regions[us] & own:
+            self._gatings(king, out)
         if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
@@ -574,6 +587,39 @@ class Game:
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
+    def _gatings(self, king: int, out: list[InternalMove]) -> None:
+        """Gating: the moves of unmoved pieces from the gating region, and
+        the castlings in `out`, each again with a piece from the hand put on
+        a cell it leaves.  The gated piece only fills a cell, so a legal move
+        stays legal with it, unless an enemy hopper may use it as a screen;
+        a move that opened a line to the royal piece through that cell may
+        become legal, and is tested.  With `king` -1 nothing is tested."""
+        v = self.variant
+        us = self.stm
+        held = [code for code in v.hand_codes[us] if self.hands[code]]
+        gates = self.unmoved & v.gate_regions[us] & self.side_bb[us]
+        if not held:
+            return
+        screened = king >= 0 and bool(v.hop_components[1 - us])
+        legal = set(out) if king >= 0 else set()
+        found: list[InternalMove] = []
+        for index, c in ((m[4], self.castlings[m[4]]) for m in out if m[3] == CASTLE):
+            for cell in (c.king_from, c.rook_from):
+                if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
+                    found += [(c.king_from, c.king_to, 0, CASTLE_GATE,
+                               castle_gate(index, cell, code)) for code in held]
+        for frm, to, promo, kind, extra in self._generate(-1, gates):
+            if kind == NORMAL:
+                unsafe = king >= 0 and (frm, to, promo, kind, extra) not in legal
+                for code in held:
+                    move = (frm, to, promo, GATE, code)
+                    if unsafe and self._exposes(move):
+                        continue
+                    found.append(move)
+        if screened:
+            found = [m for m in found if not self._exposes(m)]
+        out += found
+
     def _gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self._make(move)
@@ -587,6 +633,9 @@ class Game:
     # -- make / unmake ------------------------------------------------------
     def _make(self, move: InternalMove) -> None:
         frm, to, promo, kind, extra = move
+        gated = kind >= GATE
+        if gated:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
         v = self.variant
         cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
         us = self.stm
@@ -636,6 +685,9 @@ class Game:
                 self.halfmove += 1
             if kind == DOUBLE:
                 self.ep_target, self.ep_victim = extra, to
+        if gated:
+            self.add_to_hand(gate_code, -1)
+            self.place(gate_cell, gate_code)
         if us:
             self.fullmove += 1
         self.stm = 1 - us
@@ -657,6 +709,10 @@ class Game:
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            self._lift(gate_cell)
+            self.hands[gate_code] += 1
         if kind == CASTLE:
             c = self.castlings[extra]
             self._lift(c.king_to)
@@ -687,10 +743,18 @@ class Game:
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
+        gate = None
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            gate = self.variant.letter_of_code(gate_code).upper()
+            if kind == CASTLE and gate_cell != frm:
+                # On the rook's cell: written from the rook's cell to the
+                # king's, as Fairy-Stockfish writes it.
+                return Move(names[gate_cell], names[frm], gate=gate)
         letter = self.variant.promotion_suffix(promo) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
-        return Move(names[frm], names[to], letter, kind == SUBORN)
+        return Move(names[frm], names[to], letter, kind == SUBORN, gate)
 
     def _public_at(self, index: int) -> Move:
         return self._public(self._stack[index][0])
@@ -711,13 +775,28 @@ class Game:
         raise IllegalMoveError(explain_bad_move(self, text, legal))
 
 
+def castle_gate(index: int, cell: int, code: int) -> int:
+    """The `extra` of a castling with gating: castling `index`, the gated
+    piece's `code` put on `cell`."""
+    return code << 40 | cell << 20 | index
+
+
+def gate_parts(move: InternalMove) -> tuple[int, int, int, int]:
+    """A gating move's plain kind and extra, the gated cell and piece code."""
+    frm, _, _, kind, extra = move
+    if kind == GATE:
+        return NORMAL, 0, frm, extra
+    return CASTLE, extra & 0xFFFFF, extra >> 20 & 0xFFFFF, extra >> 40
+
+
 def _well_formed(move: object) -> bool:
     """Whether `move` is a `Move` whose fields have the documented types (a
     dataclass does not check them)."""
     return isinstance(move, Move) and isinstance(move.from_cell, str) \
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
         and (move.promotion is None
-             or (isinstance(move.promotion, str) and len(move.promotion) == 1))
+             or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
+        and (move.gate is None or isinstance(move.gate, str))
 
 
 class GeneralGame(Game):
@@ -864,7 +943,8 @@ class GeneralGame(Game):
         if kind == EN_PASSANT:
             return True
         target = self.cells[to]
-        return kind in (NORMAL, DOUBLE) and bool(target) and target & 1 != self.cells[frm] & 1
+        return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
+            and target & 1 != self.cells[frm] & 1
 
     def _gives_check(self, move: InternalMove) -> bool:
         self._make(move)
@@ -906,7 +986,7 @@ class GeneralGame(Game):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
-        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT) \
+        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and v.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
         if v.end.check_limit and self._in_check(self.stm):

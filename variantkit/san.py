@@ -21,6 +21,9 @@ A move is written, as in chess, from these parts:
   any other castling is written as the king's move (`KBg1`).
 - A suborn is the diplomat's letter, `~` and the converted piece's cell
   (`D~g2`); a plane-shift or any other move is a move to its destination.
+- A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
+  castling with gating also with the cell it is put on (`O-O/He1`), as
+  Fairy-Stockfish writes them.
 
 Reading takes the move string first (`g1f3`; on Strato's board `Bf1Cg2`
 would also read as a bishop's SAN), then the strict spellings (every
@@ -42,7 +45,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
-from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.game import (
+    CASTLE,
+    CASTLE_GATE,
+    EN_PASSANT,
+    GATE,
+    SUBORN,
+    Game,
+    InternalMove,
+    Move,
+    gate_parts,
+)
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.pieces import type_of
@@ -66,6 +79,7 @@ class _Entry:
     capture: bool
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
+    gate: str = ""    # gating: `/H`, or after a castling `/He1`
 
 
 def san(game: Game, move: Move | str) -> str:
@@ -124,10 +138,16 @@ def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
     promoting = set(variant.promotions[game.stm])
     legal = game.legal_internal()
-    castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
+    castles = _castle_names(game, game.stm) \
+        if any(m[3] in (CASTLE, CASTLE_GATE) for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
+        gate = ""
+        if kind in (GATE, CASTLE_GATE):
+            kind, extra, gate_cell, gate_code = gate_parts(internal)
+            gate = "/" + variant.letter_of_code(gate_code).upper() + \
+                (variant.board.names[gate_cell] if kind == CASTLE else "")
         code = game.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
@@ -137,7 +157,8 @@ def _entries(game: Game) -> list[_Entry]:
                           letter="" if code in promoting else kind_of_piece.letter,
                           own_letter=kind_of_piece.letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
-                          castle=castles.get(extra, "") if kind == CASTLE else ""))
+                          castle=castles.get(extra, "") if kind == CASTLE else "",
+                          gate=gate))
     return out
 
 
@@ -207,7 +228,7 @@ def _disambiguations(name: str) -> tuple[str, ...]:
 
 
 def _tail(entry: _Entry, marker: str, promotion: str) -> str:
-    return marker + entry.move.to_cell + promotion
+    return marker + entry.move.to_cell + promotion + entry.gate
 
 
 def _marker(entry: _Entry) -> str:
@@ -216,7 +237,7 @@ def _marker(entry: _Entry) -> str:
 
 def _strict(entry: _Entry) -> Iterator[str]:
     if entry.castle:
-        yield entry.castle
+        yield entry.castle + entry.gate
         return
     tail = _tail(entry, _marker(entry), f"={entry.promotion}" if entry.promotion else "")
     for part in _disambiguations(entry.move.from_cell):
@@ -226,7 +247,7 @@ def _strict(entry: _Entry) -> Iterator[str]:
 
 def _lenient(entry: _Entry) -> Iterator[str]:
     if entry.castle:
-        yield entry.castle.replace("O", "0")
+        yield entry.castle.replace("O", "0") + entry.gate
     letters = {entry.letter, entry.own_letter}
     markers = {_marker(entry), ""} if entry.capture else {_marker(entry)}
     promotions = {f"={entry.promotion}", entry.promotion, f"={entry.promotion.lower()}"} \

@@ -291,6 +291,7 @@ class Variant:
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         self.initial_rights = self._initial_rights(
             data.get("position-string", {}).get("initial-rights", []))
+        self.gate_regions = self._gating(data.get("gating"))
         if self.first_move_rule:
             # Every piece's first move is constrained, so "not moved yet"
             # tells positions apart for all of them.
@@ -770,6 +771,34 @@ class Variant:
             return []
         kinds = self._piece_codes(("position-string", "initial-rights"), names)
         return [piece_code(kind, side) for kind in kinds for side in range(2)]
+
+    def _gating(self, spec: dict[str, Any] | None) -> list[int]:
+        """`gating`: per side, the cells where a piece that has not moved yet,
+        leaving, may let a piece from the hand in (0 for none)."""
+        if spec is None:
+            return [0, 0]
+        if "hands" not in self.document.data:
+            self.problems.append(self.document.problem(
+                ("gating",), "gating puts pieces from the hand on the board: declare "
+                "`hands`", "gating-hands"))
+        if not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("gating",), "gating needs a grid board: rights are written by file",
+                "gating-board"))
+            return [0, 0]
+        regions = []
+        for side in ("white", "black"):
+            path = ("gating", "regions", side)
+            bits = self._located(path, partial(self.board.resolve_region,
+                                               spec["regions"][side])) or 0
+            files = [self.board.names[cell].rstrip("0123456789")
+                     for cell in self.board.cells_of(bits)]
+            if len(set(files)) != len(files):
+                self.problems.append(self.document.problem(
+                    path, "a gating region has one cell per file: its rights are written "
+                    "by file letter", "gating-region"))
+            regions.append(bits)
+        return regions
 
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""
