@@ -24,6 +24,8 @@ A move is written, as in chess, from these parts:
 - A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
   castling with gating also with the cell it is put on (`O-O/He1`), as
   Fairy-Stockfish writes them.
+- A drop from the hand is written as its move string, the piece's
+  uppercase letter, `@` and the cell (`P@e4`), as Fairy-Stockfish writes it.
 
 Reading takes the move string first (`g1f3`; on Strato's board `Bf1Cg2`
 would also read as a bishop's SAN), then the strict spellings (every
@@ -41,13 +43,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
 from variantkit.game import (
     CASTLE,
     CASTLE_GATE,
+    DROP,
     EN_PASSANT,
     GATE,
     SUBORN,
@@ -80,6 +83,7 @@ class _Entry:
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
     gate: str = ""    # gating: `/H`, or after a castling `/He1`
+    drop: str = ""    # a drop's only spelling, `P@e4`, or ""
 
 
 def san(game: Game, move: Move | str) -> str:
@@ -143,6 +147,9 @@ def _entries(game: Game) -> list[_Entry]:
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
+        if kind == DROP:
+            out.append(_drop_entry(game, internal))
+            continue
         gate = ""
         if kind in (GATE, CASTLE_GATE):
             kind, extra, gate_cell, gate_code = gate_parts(internal)
@@ -151,7 +158,7 @@ def _entries(game: Game) -> list[_Entry]:
         code = game.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
-        promotion = variant.letter_of_code(promo).upper() if promo else ""
+        promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = game.public_move(internal)
         out.append(_Entry(move=move, internal=internal,
                           letter="" if code in promoting else kind_of_piece.letter,
@@ -160,6 +167,14 @@ def _entries(game: Game) -> list[_Entry]:
                           castle=castles.get(extra, "") if kind == CASTLE else "",
                           gate=gate))
     return out
+
+
+def _drop_entry(game: Game, internal: InternalMove) -> _Entry:
+    piece = game.variant.pieces.types[type_of(internal[2])]
+    move = game.public_move(internal)
+    letter = move.drop or ""
+    return _Entry(move=move, internal=internal, letter=letter, own_letter=letter,
+                  piece=piece.name, capture=False, promotion="", castle="", drop=str(move))
 
 
 def _castle_names(game: Game, side: int) -> dict[int, str]:
@@ -195,7 +210,7 @@ def _entry_of(game: Game, entries: list[_Entry], move: Move | str) -> _Entry:
     if not isinstance(move, Move | str):
         raise IllegalMoveError(f"a move is a Move or a move string, not {move!r}")
     if isinstance(move, Move) and move.promotion:
-        move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn)
+        move = replace(move, promotion=move.promotion.lower())
     text = str(move)
     for entry in entries:
         if str(entry.move) == text:
@@ -236,6 +251,9 @@ def _marker(entry: _Entry) -> str:
 
 
 def _strict(entry: _Entry) -> Iterator[str]:
+    if entry.drop:
+        yield entry.drop
+        return
     if entry.castle:
         yield entry.castle + entry.gate
         return
@@ -246,6 +264,9 @@ def _strict(entry: _Entry) -> Iterator[str]:
 
 
 def _lenient(entry: _Entry) -> Iterator[str]:
+    if entry.drop:
+        yield entry.drop
+        return
     if entry.castle:
         yield entry.castle.replace("O", "0") + entry.gate
     letters = {entry.letter, entry.own_letter}
