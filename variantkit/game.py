@@ -617,10 +617,11 @@ class Game:
     def _gatings(self, king: int, out: list[InternalMove]) -> None:
         """Gating: the moves of unmoved pieces from the gating region, and
         the castlings in `out`, each again with a piece from the hand put on
-        a cell it leaves (a cell of that piece's drop region).  The gated piece only fills a cell, so a legal move
-        stays legal with it, unless an enemy hopper may use it as a screen;
-        a move that opened a line to the royal piece through that cell may
-        become legal, and is tested.  With `king` -1 nothing is tested."""
+        a cell it leaves (a cell of that piece's drop region).  The gated
+        piece only fills a cell, so a legal move stays legal with it, unless
+        an enemy hopper may use it as a screen; a move that opened a line to
+        the royal piece through that cell may become legal, and is tested.
+        With `king` -1 nothing is tested."""
         v = self.variant
         us = self.stm
         held = [code for code in v.hand_codes[us] if self.hands[code]]
@@ -641,7 +642,7 @@ class Game:
                 unsafe = king >= 0 and (frm, to, promo, kind, extra) not in legal
                 for code in held:
                     move = (frm, to, promo, GATE, code)
-                    if not v.drop_regions[code] >> frm & 1 or unsafe and self._exposes(move):
+                    if not v.drop_regions[code] >> frm & 1 or (unsafe and self._exposes(move)):
                         continue
                     found.append(move)
         if screened:
