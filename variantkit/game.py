@@ -203,20 +203,19 @@ class Game:
 
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
-        us = self.stm
-        return bool(self._attackers(self.royal[us], 1 - us,
-                                    self.side_bb[0] | self.side_bb[1] | self.walls,
-                                    self.side_bb[1 - us]))
+        return self._in_check(self.stm)
 
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
     def _in_check(self, side: int) -> bool:
-        """Whether `side`'s royal piece is attacked."""
-        return bool(self._attackers(self.royal[side], 1 - side,
-                                    self.side_bb[0] | self.side_bb[1] | self.walls,
-                                    self.side_bb[1 - side]))
+        """Whether `side`'s royal piece is attacked (never while it is still
+        in hand, as in placement chess)."""
+        royal = self.royal[side]
+        return royal >= 0 and bool(self._attackers(
+            royal, 1 - side, self.side_bb[0] | self.side_bb[1] | self.walls,
+            self.side_bb[1 - side]))
 
     def non_royal(self, side: int) -> int:
         """How many non-royal pieces `side` has."""
@@ -400,12 +399,20 @@ class Game:
         return risk
 
     def _legal(self) -> list[InternalMove]:
-        return self._generate(self.royal[self.stm])
+        v = self.variant
+        moves = self._generate(self.royal[self.stm])
+        if v.gate_regions[self.stm]:
+            moves += self._gatings(moves)
+        return self._drops_first(moves) if v.must_drop else moves
 
-    def _generate(self, king: int, movers: int = -1) -> list[InternalMove]:
+    def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`must-drop`: while a drop is legal, only drops are."""
+        drops = [m for m in moves if m[3] == DROP]
+        return drops or moves
+
+    def _generate(self, king: int) -> list[InternalMove]:
         """The moves that leave the royal piece on `king` safe; with `king`
-        -1, every move the pieces can make (nothing guarded).  With `movers`,
-        only the pieces' moves from those cells (no castling, no gating)."""
+        -1, every move the pieces can make (nothing guarded)."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
@@ -432,7 +439,7 @@ class Game:
         limit = v.promotion_limit
         bb = self.bb
         first_move = v.first_move_rule and unmoved
-        pieces = own & movers
+        pieces = own
         while pieces:
             low = pieces & -pieces
             pieces ^= low
@@ -503,16 +510,12 @@ class Game:
                             append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
-        if movers != -1:
-            return out
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
             if v.pass_codes[cells[king]]:
                 append((king, king, 0, PASS, 0))
-        if v.gate_regions[us] and self.unmoved & v.gate_regions[us] & own:
-            self._gatings(king, out)
         if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
@@ -614,40 +617,36 @@ class Game:
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
-    def _gatings(self, king: int, out: list[InternalMove]) -> None:
-        """Gating: the moves of unmoved pieces from the gating region, and
-        the castlings in `out`, each again with a piece from the hand put on
-        a cell it leaves (a cell of that piece's drop region).  The gated
-        piece only fills a cell, so a legal move stays legal with it, unless
-        an enemy hopper may use it as a screen; a move that opened a line to
-        the royal piece through that cell may become legal, and is tested.
-        With `king` -1 nothing is tested."""
+    def _gatings(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Gating: the moves in `moves` of unmoved pieces from the gating
+        region, and its castlings, each again with a piece from the hand
+        put on a cell it leaves (a cell of that piece's drop region).  A
+        gating move is legal when the move without it is (as Fairy-Stockfish
+        has it: the gated piece does not free a pinned piece), unless the
+        gated piece would be the screen of an enemy hopper aiming at its
+        own royal piece."""
         v = self.variant
         us = self.stm
         held = [code for code in v.hand_codes[us] if self.hands[code]]
         gates = self.unmoved & v.gate_regions[us] & self.side_bb[us]
-        if not held:
-            return
-        screened = king >= 0 and bool(v.hop_components[1 - us])
-        legal = set(out) if king >= 0 else set()
+        if not held or not gates:
+            return []
+        regions = v.drop_regions
         found: list[InternalMove] = []
-        for index, c in ((m[4], self.castlings[m[4]]) for m in out if m[3] == CASTLE):
-            for cell in (c.king_from, c.rook_from):
-                if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
-                    found += [(c.king_from, c.king_to, 0, CASTLE_GATE,
-                               castle_gate(index, cell, code)) for code in held
-                              if v.drop_regions[code] >> cell & 1]
-        for frm, to, promo, kind, extra in self._generate(-1, gates):
-            if kind == NORMAL:
-                unsafe = king >= 0 and (frm, to, promo, kind, extra) not in legal
-                for code in held:
-                    move = (frm, to, promo, GATE, code)
-                    if not v.drop_regions[code] >> frm & 1 or (unsafe and self._exposes(move)):
-                        continue
-                    found.append(move)
-        if screened:
+        for move in moves:
+            frm, to, promo, kind, extra = move
+            if kind == NORMAL and gates >> frm & 1:
+                found += [(frm, to, promo, GATE, code) for code in held
+                          if regions[code] >> frm & 1]
+            elif kind == CASTLE:
+                c = self.castlings[extra]
+                for cell in (c.king_from, c.rook_from):
+                    if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
+                        found += [(frm, to, 0, CASTLE_GATE, castle_gate(extra, cell, code))
+                                  for code in held if regions[code] >> cell & 1]
+        if v.hop_components[1 - us] and self.royal[us] >= 0:
             found = [m for m in found if not self._exposes(m)]
-        out += found
+        return found
 
     def _drops(self, king: int, checkers: int, occupied: int, out: list[InternalMove]) -> None:
         """The drops of the pieces in hand.  Which empty cells are safe is
@@ -682,6 +681,8 @@ class Game:
             rule = v.drop_rules[code]
             if rule is not None:
                 targets = self._drop_restricted(code, rule, targets)
+            if v.balanced[us]:
+                targets = self._balanced(code, targets, v.all_cells & ~occupied)
             typed = king >= 0 and v.typed_screens
             while targets:
                 tbit = targets & -targets
@@ -690,6 +691,28 @@ class Game:
                 if typed and self._exposes((to, to, code, DROP, 0)):
                     continue
                 append((to, to, code, DROP, 0))
+
+    def _balanced(self, code: int, targets: int, empty: int) -> int:
+        """`targets` less the drops that break a `colours: balanced` rule:
+        one of those pieces may not make more than half of its side's (on
+        the board and in hand, rounded up) stand on one colour, and any
+        other drop must leave, on each colour, enough free cells of their
+        drop region for those still needed there (half, rounded down)."""
+        v = self.variant
+        colours = (v.colour_cells, v.all_cells & ~v.colour_cells)
+        for kept in v.balanced[code & 1]:
+            placed = self.bb[kept]
+            total = placed.bit_count() + self.hands[kept]
+            for colour in colours:
+                if kept == code:
+                    if (placed & colour).bit_count() + 1 > (total + 1) // 2:
+                        targets &= ~colour
+                    continue
+                free = v.drop_regions[kept] & empty & colour
+                room = (placed & colour).bit_count() + free.bit_count()
+                if room <= total // 2:
+                    targets &= ~free if room == total // 2 else 0
+        return targets
 
     def _drop_restricted(self, code: int, rule: DropRule, targets: int) -> int:
         """`targets` less the cells a drop restriction forbids: lines that
@@ -734,10 +757,7 @@ class Game:
     def _gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self._make(move)
-        them = self.stm
-        checked = bool(self._attackers(self.royal[them], 1 - them,
-                                       self.side_bb[0] | self.side_bb[1] | self.walls,
-                                       self.side_bb[1 - them]))
+        checked = self._in_check(self.stm)
         self._unmake()
         return checked
 
@@ -775,6 +795,8 @@ class Game:
         elif kind == DROP:
             self.add_to_hand(promo, -1)
             self.place(to, promo)
+            if v.drops_unmoved:
+                self.unmoved |= tbit
             self.halfmove = 0
         else:
             captured_cell = extra if kind == EN_PASSANT else to
@@ -1040,6 +1062,10 @@ class GeneralGame(Game):
             moves = self._generate(-1)
             if v.royal_codes[us]:
                 moves = self._keep_safe(moves)
+        if v.gate_regions[us]:
+            moves += self._gatings(moves)
+        if v.must_drop:
+            moves = self._drops_first(moves)
         if v.must_capture:
             captures = [m for m in moves if self._captures(m)]
             if captures:

@@ -212,10 +212,11 @@ def _count(text: str, what: str, minimum: int) -> int:
 def _check_royals(game: Game) -> None:
     v = game.variant
     for side, name in enumerate(("white", "black")):
-        count = sum(game.bb[code].bit_count() for code in range(2 + side, len(game.bb), 2)
-                    if v.royal_code[code])
+        count = sum(game.bb[code].bit_count() + game.hands[code]
+                    for code in range(2 + side, len(game.bb), 2) if v.royal_code[code])
         if count != 1:
-            raise InvalidFenError(f"{name} must have exactly one royal piece, found {count}")
+            raise InvalidFenError(f"{name} must have exactly one royal piece (on the board or "
+                                  f"in hand), found {count}")
 
 
 def _unmoved(game: Game, rights: str) -> int:
@@ -223,6 +224,13 @@ def _unmoved(game: Game, rights: str) -> int:
     castling pieces whose rights the string withdraws."""
     v = game.variant
     unmoved = _on_setup_cells(game)
+    if v.drops_unmoved:
+        # Dropped pieces have not moved: castling pieces on their cells may
+        # hold their rights wherever the setup had them.
+        for c in v.castlings:
+            for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):
+                if game.cells[cell] == code:
+                    unmoved |= 1 << cell
     declared = {c.right for c in v.castlings}
     initial = _initial_rights(game, unmoved)
     if rights != "-":

@@ -731,6 +731,11 @@ class Variant:
         self.drop_rules: list[DropRule | None] = [None] * n_codes
         # Per side, the codes that may be in hand, in the order hands are written.
         self.hand_codes: list[list[int]] = [[], []]
+        # Per side, the codes whose drops keep them on both colours alike
+        # (`drops: {colours: balanced}`), and the cells of colour 0.
+        self.balanced: list[list[int]] = [[], []]
+        self.colour_cells = sum(1 << cell for cell, colour in enumerate(self.board.colours)
+                                if colour == 0)
         rng = random.Random(ZOBRIST_SEED + 2)
         self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
                           for _ in range(n_codes)] if self.has_hands else []
@@ -760,16 +765,18 @@ class Variant:
             drops = piece.get("drops", {})
             for side in range(2):
                 code = piece_code(t.index, side)
-                if t.royal:
-                    continue
                 self.hand_codes[side].append(code)
-                if to_capturer:
+                # A royal piece may start in hand (placement) but is never
+                # captured into one.
+                if to_capturer and not t.royal:
                     self.to_hand[code] = piece_code(demoted, 1 - side)
                 region = drops.get("regions")
                 self.drop_regions[code] = self.all_cells if region is None else self._located(
                     (*path, "drops", "regions"),
                     partial(self._side_region, region, side)) or 0
                 self.drop_rules[code] = self._drop_rule(path, drops, side)
+                if drops.get("colours") == "balanced":
+                    self.balanced[side].append(code)
 
     def _side_region(self, ref: Any, side: int) -> int:
         """A region reference, or one per side, as a side's cell mask."""
@@ -833,9 +840,15 @@ class Variant:
             raise DeclarationError(
                 "castling: king and rook start on different cells, the king moves, and the "
                 "two end on different cells", "castling-cells")
-        if not self.setup_cells:
+        if not self.setup_cells and "pieces" not in spec:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
+        if "pieces" in spec:
+            kinds = self._piece_codes(("castling", index, "pieces"), spec["pieces"])
+            if len(kinds) < 2:
+                return None
+            side = 0 if spec["right"].isupper() else 1
+            king_code, rook_code = piece_code(kinds[0], side), piece_code(kinds[1], side)
         if king_code is None or (self.one_royal and not self.royal_code[king_code]):
             raise DeclarationError(
                 f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
