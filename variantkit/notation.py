@@ -231,6 +231,10 @@ def _unmoved(game: Game, rights: str) -> int:
             for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):
                 if game.cells[cell] == code:
                     unmoved |= 1 << cell
+    # A gating right may name any own piece of the region (its letter says
+    # whether it has moved).
+    for side, region in enumerate(v.gate_regions):
+        unmoved |= game.side_bb[side] & region
     declared = {c.right for c in v.castlings}
     initial = _initial_rights(game, unmoved)
     if rights != "-":
