@@ -50,7 +50,10 @@ SHALLOW = frozenset({
     # Hoppers and palaces: their depth-3 trees run under `make oracle`.
     "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper",
     # Omega chess on 12x10: 29,540 leaves at depth 3.
-    "omicron"})
+    "omicron",
+    # Drops from full hands: S-house's depth-3 tree has 546,694 leaves,
+    # placement's 50,560 (their random games reach the play after the drops).
+    "shouse", "placement"})
 
 
 def perft_depth(name: str) -> int:
