@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pyffish
 import pytest
-from fsf_oracle import Oracle
+from fsf_oracle import Oracle, after
 
 import variantkit
 from variantkit.errors import VariantError
@@ -19,11 +19,11 @@ def follow(name: str, fen: str, moves: list[str]) -> variantkit.Game:
     """Play `moves` from `fen`, comparing every position with pyffish's."""
     oracle = Oracle(name)
     game = oracle.variant.new_game(fen)
-    sf_fen = pyffish.get_fen(name, fen, [])
+    sf_fen = after(name, fen, [])
     for move in moves:
         oracle.compare(game, sf_fen, f"before {move}")
         game.push(move)
-        sf_fen = pyffish.get_fen(name, sf_fen, [move])
+        sf_fen = after(name, sf_fen, [move])
     oracle.compare(game, sf_fen, "at the end")
     return game
 
@@ -117,3 +117,11 @@ def test_bad_gating_is_located(text: str, expected: tuple[str, int]) -> None:
     with pytest.raises(VariantError) as info:
         variantkit.load_text(text, "v.yaml")
     assert expected in [(p.rule, p.line) for p in info.value.problems]
+
+
+def test_pyffish_empty_castling_field_reads_as_none() -> None:
+    # Re-read by pyffish, `k` holds the king's gating right; once the rook
+    # is captured pyffish writes the field empty, variantkit `-`.
+    fen = "h1Hek1nr/3r2pp/6N1/ppnp2P1/P3b2b/1P3P2/3BK1BP/RN5R[] w k - 0 33"
+    assert pyffish.get_fen("seirawan", fen, ["g6h8"]).split(" ")[2] == ""
+    assert follow("seirawan", fen, ["g6h8"]).fen().split()[2] == "-"
