@@ -60,9 +60,9 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material', 'double-pass', 'counting' (a count of
-    `end: counting` has run out), or a declared condition's 'check-count',
-    'extinction', 'region', 'bare-king')."""
+    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
+    'counting' (a count of `end: counting` has run out), or a declared
+    condition's 'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -204,6 +204,12 @@ class Game:
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
         return self._in_check(self.stm)
+
+    def checkers(self) -> int:
+        """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
+        us = self.stm
+        return self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                               self.side_bb[1 - us])
 
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
@@ -514,8 +520,11 @@ class Game:
             self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
-            if v.pass_codes[cells[king]]:
-                append((king, king, 0, PASS, 0))
+        # A pass, never out of check -- except that under the must-break
+        # rule a side may pass while the royal pieces face each other.
+        if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
+                                                           and self.royals_face())):
+            append((king, king, 0, PASS, 0))
         if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
@@ -1023,6 +1032,18 @@ class GeneralGame(Game):
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
         return self._in_check(self.stm, shown=True)
+
+    def checkers(self) -> int:
+        """Cells of the enemy pieces attacking a royal piece of the side to move
+        while it is in check."""
+        if not self.is_check():
+            return 0
+        us = self.stm
+        occupied = self.side_bb[0] | self.side_bb[1]
+        found = 0
+        for cell in self._threatened(us):
+            found |= self._attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+        return found
 
     def checked_cell(self) -> str | None:
         """The cell of an attacked royal piece of the side to move when it is in check."""
