@@ -672,7 +672,9 @@ class Game:
         empty = v.all_cells & ~occupied
         if king >= 0 and not v.typed_screens:
             if checkers:
-                risky = empty if checkers & (checkers - 1) == 0 else 0
+                # Only a cell on a line to the royal piece may block.
+                risky = empty & self._lines_to(king, them, v.slider_components[them]) \
+                    if checkers & (checkers - 1) == 0 else 0
                 empty = 0
             else:
                 risky = self._screen_risk(king, them, occupied) & empty \
@@ -924,6 +926,9 @@ class Game:
         text = str(move)
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
             text = str(replace(move, promotion=move.promotion.lower()))
+        letter, at, cell = text.partition("@")
+        if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
+            text = f"{letter.upper()}@{cell}"
         legal = self._legal()
         for m in legal:
             if str(self._public(m)) == text:

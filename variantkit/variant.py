@@ -771,6 +771,8 @@ class Variant:
         rng = random.Random(ZOBRIST_SEED + 2)
         self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
                           for _ in range(n_codes)] if self.has_hands else []
+        from variantkit.notation import split_hand
+        setup_hand = split_hand((self.setup_fen.split() or [""])[0])[1] or ""
         # Hands are written in `order` first, then in declaration order.
         first = self._piece_codes(("hands", "order"), spec.get("order", []))
         rank = {kind: i for i, kind in enumerate(first)}
@@ -797,9 +799,11 @@ class Variant:
             drops = piece.get("drops", {})
             for side in range(2):
                 code = piece_code(t.index, side)
+                # A royal piece is never captured into a hand; it may be in
+                # one where the setup puts it there (placement).
+                if t.royal and self.letter_of_code(code) not in setup_hand:
+                    continue
                 self.hand_codes[side].append(code)
-                # A royal piece may start in hand (placement) but is never
-                # captured into one.
                 if to_capturer and not t.royal:
                     self.to_hand[code] = piece_code(demoted, 1 - side)
                 region = drops.get("regions")
