@@ -4,6 +4,8 @@ declarations' errors, located."""
 
 from __future__ import annotations
 
+import random
+
 import pyffish
 import pytest
 from fsf_oracle import Oracle, after
@@ -125,3 +127,20 @@ def test_pyffish_empty_castling_field_reads_as_none() -> None:
     fen = "h1Hek1nr/3r2pp/6N1/ppnp2P1/P3b2b/1P3P2/3BK1BP/RN5R[] w k - 0 33"
     assert pyffish.get_fen("seirawan", fen, ["g6h8"]).split(" ")[2] == ""
     assert follow("seirawan", fen, ["g6h8"]).fen().split()[2] == "-"
+
+
+@pytest.mark.parametrize("name", ["seirawan", "shouse", "placement"])
+def test_taking_back_a_gating_or_a_drop_restores_the_position(name: str) -> None:
+    rng = random.Random(name)
+    game = variantkit.load(name).new_game()
+    for _ in range(60):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        before = (game.fen(), game.hash, dict(game.hand("white")), dict(game.hand("black")))
+        for move in moves:
+            game.push(move)
+            game.pop()
+            assert (game.fen(), game.hash, game.hand("white"), game.hand("black")) == before, \
+                f"{name}: {move} taken back from {before[0]}"
+        game.push(rng.choice(moves))
