@@ -144,3 +144,33 @@ def test_taking_back_a_gating_or_a_drop_restores_the_position(name: str) -> None
             assert (game.fen(), game.hash, game.hand("white"), game.hand("black")) == before, \
                 f"{name}: {move} taken back from {before[0]}"
         game.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("fen", [
+    # The last pawn promotes anywhere, in place or one diagonal step away,
+    # but not where the met would attack an enemy piece (the king: check).
+    "4k3/8/8/8/8/2p5/8/4K3[] b - - 0 48",
+    "4k3/8/8/8/8/2p5/8/N6K[] b - - 0 48",
+    "4k3/8/8/8/8/2p5/3R4/7K[] b - - 0 48",
+    # Of several pawns only those on the long diagonals of the enemy half.
+    "2r3R1/2s1kn2/n1P1s2p/1p3P1P/p7/P1pFK2N/S7/R6S[] b - - 0 48",
+    "4k3/8/8/4P3/P7/8/8/4K3[] w - - 0 1",
+    # Not while the side has a met.
+    "4k3/8/5P2/8/8/8/P7/F3K3[] w - - 0 1",
+])
+def test_sittuyin_promotes_standing(fen: str) -> None:
+    assert Oracle("sittuyin").walk(2, after("sittuyin", fen, [])) > 0
+
+
+def test_a_promotion_in_place_is_taken_back() -> None:
+    game = variantkit.load("sittuyin").new_game("4k3/8/8/8/8/2p5/8/7K[] b - - 0 48")
+    before = (game.fen(), game.hash)
+    assert str(game.push("c3c3f")) == "c3c3f" and game.piece_at("c3") == "f"
+    game.pop()
+    assert (game.fen(), game.hash) == before
+
+
+def test_a_sittuyin_promotion_may_not_discover_check() -> None:
+    # The pawn leaving d5 would open the rook's file to the king on d8.
+    game = follow("sittuyin", "3k4/8/8/3P4/8/8/3R1K2/8[] w - - 5 38", [])
+    assert {str(m) for m in game.legal_moves if m.from_cell == "d5"} == {"d5d5f", "d5d6"}

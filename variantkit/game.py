@@ -27,10 +27,14 @@ if TYPE_CHECKING:
 # empty cell) has from and to the target cell and the dropped piece's code
 # in the promotion slot.
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS, DROP = range(7)
-# Gating moves: a move, or a castling, that puts a piece from the hand on a
-# cell it leaves; `extra` is the gated piece's code (GATE), or the castling
-# index, the gated cell and code packed by `castle_gate` (CASTLE_GATE).
-GATE, CASTLE_GATE = range(7, 9)
+# A promotion in place (`promotion: {standing: ...}`): from and to are the
+# piece's cell, the promotion slot the new piece's code.
+STAY = 7
+# Gating moves (the last kinds: `kind >= GATE` tells them): a move, or a
+# castling, that puts a piece from the hand on a cell it leaves; `extra` is
+# the gated piece's code (GATE), or the castling index, the gated cell and
+# code packed by `castle_gate` (CASTLE_GATE).
+GATE, CASTLE_GATE = range(8, 10)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
@@ -516,6 +520,8 @@ class Game:
                             append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
+        if v.standing[us]:
+            self._standing_promotions(king, occupied, out)
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
@@ -625,6 +631,41 @@ class Game:
             if any(self._attackers(cell, them, after, enemy) for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
+
+    def _standing_promotions(self, king: int, occupied: int, out: list[InternalMove]) -> None:
+        """`promotion: {standing: ...}`: each piece standing in its region
+        (the side's last one anywhere, if declared) may become one of the
+        choices, in place or one step away on an empty cell; not while the
+        choice's `limit` is reached, never leaving its own royal piece
+        attacked, and (if so declared) not where the new piece would attack
+        an enemy piece, nor giving check (a discovered one included)."""
+        v = self.variant
+        limit = v.promotion_limit
+        enemy = self.side_bb[1 - self.stm]
+        for code, rule in v.standing[self.stm].items():
+            pieces = self.bb[code]
+            if not (rule.last_anywhere and pieces.bit_count() == 1):
+                pieces &= rule.region
+            choices = [c for c in rule.choices
+                       if not limit[c] or self.bb[c].bit_count() < limit[c]]
+            for frm in v.board.cells_of(pieces if choices else 0):
+                for to in [frm, *v.board.cells_of(rule.steps[frm] & ~occupied)]:
+                    for promo in choices:
+                        move = (frm, to, promo, STAY if to == frm else NORMAL, 0)
+                        if (rule.no_attack and (self._attacks_any(
+                                promo, to, occupied ^ (1 << frm) | (1 << to), enemy)
+                                or self._gives_check(move))) \
+                                or (king >= 0 and self._exposes(move)):
+                            continue
+                        out.append(move)
+
+    def _attacks_any(self, code: int, cell: int, occupied: int, targets: int) -> bool:
+        """Whether a piece of `code` on `cell` attacks one of `targets`."""
+        for gen in self.variant.generators[code]:
+            if gen.mode & CAPTURE and not gen.initial \
+                    and reach(gen.tables[cell], occupied) & targets:
+                return True
+        return False
 
     def _gatings(self, moves: list[InternalMove]) -> list[InternalMove]:
         """Gating: the moves in `moves` of unmoved pieces from the gating
@@ -803,6 +844,11 @@ class Game:
             self.halfmove += 1
         elif kind == PASS:
             self.halfmove += 1
+        elif kind == STAY:
+            self._lift(frm)
+            self.place(frm, promo)
+            self.unmoved &= ~fbit
+            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
         elif kind == DROP:
             self.add_to_hand(promo, -1)
             self.place(to, promo)
@@ -874,6 +920,9 @@ class Game:
             self.place(to, captured)
         elif kind == PASS:
             pass
+        elif kind == STAY:
+            self._lift(to)
+            self.place(to, code)
         elif kind == DROP:
             self._lift(to)
             self.hands[move[2]] += 1

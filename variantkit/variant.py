@@ -104,6 +104,16 @@ class DropRule(NamedTuple):
     mate: bool               # a drop of it may not give checkmate
 
 
+class Standing(NamedTuple):
+    """A promotion made standing on a cell (`promotion: {standing: ...}`)."""
+
+    region: int           # where the piece may promote
+    choices: list[int]
+    steps: list[int]      # per cell, the empty cells one step may reach
+    last_anywhere: bool   # the side's last piece of the type promotes anywhere
+    no_attack: bool       # the new piece may not attack an enemy piece
+
+
 class Promotion(NamedTuple):
     """How one piece code promotes."""
 
@@ -687,6 +697,7 @@ class Variant:
     def _build_promotion(self, spec: dict[str, Any] | list[dict[str, Any]] | None) -> None:
         """Per side, the promoting piece codes and how each promotes."""
         self.promotions: list[dict[int, Promotion]] = [{}, {}]
+        self.standing: list[dict[int, Standing]] = [{}, {}]
         self.promotion_limit = [0] * self.n_codes  # 0: no limit
         for index, rule in enumerate(promotion_rules(spec)):
             path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
@@ -720,9 +731,25 @@ class Variant:
             optional_bits = 0 if optional is None else self._located(
                 (*path, "optional", side_name),
                 partial(self.board.resolve_region, optional)) or 0
+            standing = rule.get("standing")
             for kind in movers:
+                codes = [piece_code(c, side) for c in kinds]
+                if standing is not None:
+                    steps = self._located((*path, "standing", "steps"), partial(
+                        self._step_cells, standing["steps"], side)) or [0] * self.board.size
+                    self.standing[side][piece_code(kind, side)] = Standing(
+                        bits, codes, steps, bool(standing.get("last-anywhere", False)),
+                        standing.get("attack", "allowed") == "forbidden")
+                    continue
                 self.promotions[side][piece_code(kind, side)] = Promotion(
-                    bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
+                    bits, optional_bits & bits, codes)
+
+    def _step_cells(self, spec: Any, side: int) -> list[int]:
+        """Per cell, the cells one step away in the directions `spec`."""
+        board = self.board
+        ways = board.topology.directions(spec, self.forwards[side])
+        return [board.mask([ray[0] for way in ways for ray in board.rays(cell, way) if ray])
+                for cell in range(board.size)]
 
     def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
         """The piece types of a list of promotion choices: no royal piece."""
