@@ -728,6 +728,8 @@ class Game:
                 if not self._attackers(king, them, occupied | tbit, enemy):
                     empty |= tbit
         append = out.append
+        # Where a screen's type matters, each drop is tried on the position after it.
+        typed = king >= 0 and v.typed_screens
         for code in held:
             targets = empty & v.drop_regions[code]
             rule = v.drop_rules[code]
@@ -735,7 +737,6 @@ class Game:
                 targets = self._drop_restricted(code, rule, targets)
             if v.balanced[us]:
                 targets = self._balanced(code, targets, v.all_cells & ~occupied)
-            typed = king >= 0 and v.typed_screens
             while targets:
                 tbit = targets & -targets
                 targets ^= tbit
