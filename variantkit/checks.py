@@ -123,9 +123,13 @@ def regions_used(variant: Variant) -> list[Problem]:
             used.update(_names((rule.get(key) or {}).values()))
     for condition in (data.get("end") or {}).get("conditions", []):
         used.update(_names((condition.get("reached") or {}).values()))
+    used.update(_names(_by_side((data.get("gating") or {}).get("regions"))))
     for spec in data["pieces"].values():
         for move in spec.get("moves", []):
             used.update(_move_regions(move))
+        drops = spec.get("drops")
+        if isinstance(drops, dict):
+            used.update(_names(_by_side(drops.get("regions"))))
     skip = used | _broken(variant, ("board", "regions"))
     return [document.problem(
         ("board", "regions", name), f"region '{name}' is declared but never used",
@@ -217,6 +221,13 @@ def _move_regions(move: dict[str, Any]) -> Iterator[str]:
         yield from _names(ref.values() if isinstance(ref, dict) else [ref])
     if isinstance(move.get("beside"), dict):
         yield from _move_regions(move["beside"])
+
+
+def _by_side(refs: Any) -> list[Any]:
+    """The region references of a value written for both sides or per side."""
+    if refs is None:
+        return []
+    return list(refs.values()) if isinstance(refs, dict) else [refs]
 
 
 def _names(refs: Any) -> Iterator[str]:
