@@ -461,7 +461,7 @@ class Game:
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promotion and tbit & promotion.region:
+                    if promotion and (tbit & promotion.region or low & promotion.start):
                         for promo in promotion.choices:
                             if not limit[promo] or bb[promo].bit_count() < limit[promo]:
                                 append((frm, to, promo, kind, extra))
@@ -627,7 +627,7 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            if captured:
+            if captured or promo:   # a promotion resets it too, as Fairy-Stockfish counts
                 self.halfmove = 0
             elif v.resets_clock[code]:
                 kept = v.clock_kept[code]
@@ -786,11 +786,16 @@ class GeneralGame(Game):
 
     def _in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
-        under `royals: {check: all}` every one of them."""
+        under `royals: {check: all}` every one of them, or under `check:
+        last` its only one."""
         threatened = self._threatened(side, shown)
-        if not threatened or not self.variant.check_all:
-            return bool(threatened)
-        return len(threatened) == self.royals(side).bit_count()
+        if not threatened:
+            return False
+        if self.variant.check_all:
+            return len(threatened) == self.royals(side).bit_count()
+        if self.variant.check_last:
+            return self.royals(side).bit_count() == 1
+        return True
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
@@ -845,6 +850,9 @@ class GeneralGame(Game):
         blast = self.variant.blast
         own = self.royals(us).bit_count()
         enemy = self.royals(1 - us).bit_count()
+        # Under `check: last` with one royal piece, that piece must end the
+        # move safe, even if the move makes a second one (by promotion).
+        last = self.royals(us).bit_length() - 1 if self.variant.check_last and own == 1 else -1
         safe = []
         for move in moves:
             self._make(move)
@@ -852,6 +860,8 @@ class GeneralGame(Game):
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
+            elif last >= 0:
+                ok = (move[1] if move[0] == last else last) not in self._threatened(us)
             else:
                 ok = not self._in_check(us)
             self._unmake()

@@ -68,8 +68,50 @@ def _outcome(game: Game) -> Outcome | None:
     if end.move_rule is not None and _move_rule(game, 2 * end.move_rule, claim):
         return Outcome(None, "move-rule")
     if end.repetition is not None and _repetition(game, end.repetition, claim):
-        return Outcome(None, "repetition")
+        return _repetition_result(game, end.repetition, mover, other)
     return None
+
+
+def _repetition_result(game: Game, times: int, mover: str, other: str) -> Outcome:
+    """How a repetition ends the game: under `perpetual-check`, the side
+    that gave check at every one of its moves through the repetition gets
+    that result (a draw when both did); otherwise `repetition-result`."""
+    end = game.variant.end
+    if end.perpetual_check is not None:
+        mover_checked, other_checked = _checked_through(game, times)
+        if mover_checked != other_checked:
+            checker, checked = (other, mover) if mover_checked else (mover, other)
+            return _result(end.perpetual_check, checker, checked, "perpetual-check")
+    return _result(end.repetition_result, mover, other, "repetition")
+
+
+def _checked_through(game: Game, times: int) -> tuple[bool, bool]:
+    """Whether the side to move was in check in each of its positions from
+    the first of the `times` occurrences of the current position on, and
+    whether the other side was in each of its own from the position before
+    that first occurrence on (as Fairy-Stockfish counts a perpetual check)."""
+    current = repetition_key(game)
+    keys = _history_keys(game)
+    first, seen = len(keys), 1
+    for index in range(len(keys) - 2, -1, -2):
+        if keys[index] == current:
+            seen += 1
+            if seen == times:
+                first = index
+                break
+    since = max(first - 1, 0)
+    replay = [game._stack[-1 - i][0] for i in range(len(keys) - since)]
+    checks = []
+    for _ in replay:
+        checks.append(game.is_check())
+        game._unmake()
+    checks.append(game.is_check())
+    for move in reversed(replay):
+        game._make(move)
+    checks.reverse()   # checks[i]: the position `since + i`
+    mover = checks[first - since::2]
+    other = checks[first - 1 - since::2] if first > 0 else checks[first + 1 - since::2]
+    return all(mover), all(other)
 
 
 def ended_by_condition(game: Game) -> bool:

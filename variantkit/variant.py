@@ -99,8 +99,9 @@ class Promotion(NamedTuple):
     """How one piece code promotes."""
 
     region: int     # landing here promotes
-    optional: int   # ...except that here the piece may also stay as it is
+    optional: int   # ...except that landing here the piece may also stay as it is
     choices: list[int]
+    start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
 
 
 @dataclass
@@ -184,6 +185,8 @@ class EndRules:
     double_pass: str | None = None   # the result when both sides pass in a row
     facing_pass: str | None = None   # the result of a pass while the royals face
     counting: Counting | None = None
+    repetition_result: str = "draw"     # for the side to move when repetition ends it
+    perpetual_check: str | None = None  # for the side that checked all through it
 
 
 class Variant:
@@ -234,10 +237,12 @@ class Variant:
         royals = data.get("royals", {})
         self.one_royal = royals.get("per-side", "one") == "one"
         self.check_all = royals.get("check", "any") == "all"
-        if self.check_all and self.one_royal:
+        # `last`: royal pieces count for check only while a side has one left.
+        self.check_last = royals.get("check", "any") == "last"
+        if (self.check_all or self.check_last) and self.one_royal:
             self.problems.append(self.document.problem(
-                ("royals", "check"), "`check: all` needs `per-side: any`: with one royal "
-                "piece per side, any and all are the same", "bad-royals"))
+                ("royals", "check"), f"`check: {royals['check']}` needs `per-side: any`: with "
+                "one royal piece per side, it is the same as any", "bad-royals"))
         self.must_capture = bool(data.get("must-capture", False))
         facing = data.get("royal-facing")
         self.facing: Component | None = None if facing is None else self._located(
@@ -652,6 +657,14 @@ class Variant:
 
     def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
         movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
+        # `promotes-to`: each of these pieces has its own one promoted type.
+        own_form = {kind: self._promotion_choices((*path, "promotes-to", name), [form])
+                    for name, form in rule.get("promotes-to", {}).items()
+                    for kind in self._piece_codes((*path, "promotes-to"), [name])}
+        if not movers and not own_form:
+            self.problems.append(self.document.problem(
+                path, "a promotion rule names its pieces: `pieces` with `choices`, or "
+                "`promotes-to`", "promotion-pieces"))
         for name, count in rule.get("limit", {}).items():
             for kind in self._piece_codes((*path, "limit"), [name]):
                 for side in range(2):
@@ -663,8 +676,8 @@ class Variant:
         for where, names in per_side:
             if where not in kinds_at:
                 kinds_at[where] = self._promotion_choices(where, names)
+        optional = rule.get("optional")
         for side, side_name in enumerate(("white", "black")):
-            kinds = kinds_at[per_side[side][0]]
             region = rule.get("regions", {}).get(side_name)
             if region is None:
                 self.problems.append(self.document.problem(
@@ -673,13 +686,28 @@ class Variant:
                 continue
             bits = self._located((*path, "regions", side_name),
                                  partial(self.board.resolve_region, region)) or 0
-            optional = rule.get("optional", {}).get(side_name)
-            optional_bits = 0 if optional is None else self._located(
-                (*path, "optional", side_name),
-                partial(self.board.resolve_region, optional)) or 0
-            for kind in movers:
-                self.promotions[side][piece_code(kind, side)] = Promotion(
-                    bits, optional_bits & bits, [piece_code(c, side) for c in kinds])
+            # A move that leaves the region promotes as a move into it does.
+            start = bits if rule.get("leaving", False) else 0
+            optional_bits = 0
+            if isinstance(optional, dict) and side_name in optional:
+                optional_bits = (self._located((*path, "optional", side_name), partial(
+                    self.board.resolve_region, optional[side_name])) or 0) & bits
+                if start:   # a move out of the region may always stay as it is
+                    optional_bits |= ((1 << self.board.size) - 1) & ~bits
+            for kind, kinds in [*((k, kinds_at[per_side[side][0]]) for k in movers),
+                                *own_form.items()]:
+                code = piece_code(kind, side)
+                where_optional = optional_bits
+                if optional == "where-it-can-move":
+                    where_optional = self._mobile_cells(code)
+                self.promotions[side][code] = Promotion(
+                    bits, where_optional, [piece_code(c, side) for c in kinds], start)
+
+    def _mobile_cells(self, code: int) -> int:
+        """The cells from which a piece (by code) could still move on the
+        empty board: staying unpromoted anywhere else would strand it."""
+        return sum(1 << cell for cell in range(self.board.size)
+                   if self.empty_board_reach(code, cell, initial=False))
 
     def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
         """The piece types of a list of promotion choices: no royal piece."""
@@ -816,7 +844,13 @@ class Variant:
             draw_timing=spec.get("draw-timing", "on-occurrence"),
             automatic_repetition=spec.get("automatic-repetition"),
             automatic_move_rule=spec.get("automatic-move-rule"),
-            double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"))
+            double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
+            repetition_result=spec.get("repetition-result", "draw"),
+            perpetual_check=spec.get("perpetual-check"))
+        if end.perpetual_check is not None and end.draw_timing == "on-claim":
+            self.problems.append(self.document.problem(
+                ("end", "perpetual-check"), "perpetual-check needs `draw-timing: "
+                "on-occurrence`: the repetition ends the game as it happens", "bad-perpetual"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
