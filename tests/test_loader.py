@@ -294,7 +294,7 @@ def test_every_schema_error_is_reported_in_file_order(tmp_path: Path) -> None:
         (4, 17, "schema", "board.grid.files: expected an integer >= 1, got 'eight'"),
         (6, 12, "unknown-key", "unknown key 'rank' in board.regions.back (did you mean 'ranks'?)"),
         (9, 13, "schema", "pieces.pawn.letter: expected a single uppercase letter, "
-                          "or '+' and one (a promoted form), got 'p'"),
+                          "or '+' and one, or one and '~' (a promoted form), got 'p'"),
         (
             11,
             9,

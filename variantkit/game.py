@@ -19,26 +19,33 @@ from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, piece_code, reach
 
 if TYPE_CHECKING:
-    from variantkit.variant import AttackEntry, Counting, Limits, Variant
+    from variantkit.variant import AttackEntry, Counting, DropRule, Limits, Variant
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
 # castling index, or unused.  A pass is written from and to the cell of the
-# royal piece that may pass.
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS = range(6)
+# royal piece that may pass.  A drop (a piece from the hand placed on an
+# empty cell) has from and to the target cell and the dropped piece's code
+# in the promotion slot.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS, DROP = range(7)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn)."""
+    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn), `P@e4`
+    (a drop: `drop` is the uppercase letter of the piece from the hand, and
+    from and to are the cell it lands on)."""
 
     from_cell: str
     to_cell: str
     promotion: str | None = None
     suborn: bool = False
+    drop: str | None = None
 
     def __str__(self) -> str:
+        if self.drop:
+            return f"{self.drop}@{self.to_cell}"
         sep = "~" if self.suborn else ""
         return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}"
 
@@ -88,7 +95,8 @@ class LegalMoves:
     def __contains__(self, move: object) -> bool:
         """Whether a `Move` or a move string is legal here."""
         if isinstance(move, Move) and move.promotion:
-            move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn)
+            move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
+                        move.drop)
         if not isinstance(move, Move | str):
             return False
         return str(move) in {str(m) for m in self()}
@@ -116,6 +124,9 @@ class Game:
         self.fullmove = 1
         self.hash = 0
         self.royal = [-1, -1]
+        # Pieces in hand: hands[code] pieces of type `code` in the hand of
+        # side `code & 1` (variants with `hands` only).
+        self.hands: list[int] = [0] * n_codes
         # Cells holding a wall (a petrified piece): of no side, never moved
         # onto, captured or passed, but leapt over.
         self.walls = 0
@@ -246,7 +257,7 @@ class Game:
     def copy(self) -> Game:
         """An independent game in the same position, history included."""
         other = type(self)(self.variant)
-        for name in ("cells", "bb", "side_bb", "royal"):
+        for name in ("cells", "bb", "side_bb", "royal", "hands"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
                      "fullmove", "hash", "castlings", "castlings_by_side"):
@@ -307,6 +318,22 @@ class Game:
         self.hash ^= self.variant.zobrist[code][cell]
         if self.variant.royal_code[code]:
             self.royal[code & 1] = cell
+
+    def add_to_hand(self, code: int, count: int = 1) -> None:
+        """Put `count` pieces of `code` into the hand of side `code & 1`."""
+        keys = self.variant.hand_keys[code]
+        held = self.hands[code]
+        self.hash ^= keys[held] ^ keys[held + count]
+        self.hands[code] = held + count
+
+    def hand(self, side: str) -> dict[str, int]:
+        """The letters and counts of the pieces in a side's hand ('white' or
+        'black'): uppercase letters for White, lowercase for Black."""
+        if side not in SIDES:
+            raise ValueError(f"a side is 'white' or 'black', not {side!r}")
+        v = self.variant
+        return {v.letter_of_code(code): self.hands[code] for code in v.hand_codes[SIDES.index(side)]
+                if self.hands[code]}
 
     def place_wall(self, cell: int) -> None:
         """Put a wall on an empty cell (or take it away again)."""
@@ -469,6 +496,8 @@ class Game:
                             append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
+        if v.has_hands:
+            self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
             if v.pass_codes[cells[king]]:
@@ -574,6 +603,88 @@ class Game:
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
+    def _drops(self, king: int, checkers: int, occupied: int, out: list[InternalMove]) -> None:
+        """The drops of the pieces in hand.  Which empty cells are safe is
+        decided once per cell, whatever is dropped: in check a drop must
+        block (two checkers: no drop), and a drop may complete an enemy
+        hopper's screen.  Then each piece in hand takes the safe cells of
+        its drop region, less its declared restrictions."""
+        v = self.variant
+        us, them = self.stm, 1 - self.stm
+        hands = self.hands
+        held = [code for code in v.hand_codes[us] if hands[code]]
+        if not held:
+            return
+        empty = v.all_cells & ~occupied
+        if king >= 0 and not v.typed_screens:
+            if checkers:
+                risky = empty if checkers & (checkers - 1) == 0 else 0
+                empty = 0
+            else:
+                risky = self._screen_risk(king, them, occupied) & empty \
+                    if v.hop_components[them] else 0
+                empty &= ~risky
+            enemy = self.side_bb[them]
+            while risky:
+                tbit = risky & -risky
+                risky ^= tbit
+                if not self._attackers(king, them, occupied | tbit, enemy):
+                    empty |= tbit
+        append = out.append
+        for code in held:
+            targets = empty & v.drop_regions[code]
+            rule = v.drop_rules[code]
+            if rule is not None:
+                targets = self._drop_restricted(code, rule, targets)
+            typed = king >= 0 and v.typed_screens
+            while targets:
+                tbit = targets & -targets
+                targets ^= tbit
+                to = tbit.bit_length() - 1
+                if typed and self._exposes((to, to, code, DROP, 0)):
+                    continue
+                append((to, to, code, DROP, 0))
+
+    def _drop_restricted(self, code: int, rule: DropRule, targets: int) -> int:
+        """`targets` less the cells a drop restriction forbids: lines that
+        hold enough of the piece already, and cells where the drop would
+        check (or mate) when that is forbidden."""
+        bb = self.bb[code]
+        for line in rule.lines:
+            if (bb & line).bit_count() >= rule.per_line:
+                targets &= ~line
+        if rule.check or rule.mate:
+            candidates = targets & self._check_cells(code)
+            while candidates:
+                tbit = candidates & -candidates
+                candidates ^= tbit
+                to = tbit.bit_length() - 1
+                move = (to, to, code, DROP, 0)
+                self._make(move)
+                them = self.stm
+                if self._in_check(them) and (rule.check or not self._legal()):
+                    targets &= ~tbit
+                self._unmake()
+        return targets
+
+    def _check_cells(self, code: int) -> int:
+        """Cells where a piece of `code` dropped may give check: those from
+        which it attacks the enemy royal piece, and the lines of its own
+        side's hoppers (the drop may be their screen)."""
+        v = self.variant
+        us = code & 1
+        target = self.royal[1 - us]
+        if target < 0:
+            return -1
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        cells = 0
+        for component, codes, _, _ in v.attack_components[us]:
+            if code in codes:
+                cells |= component.attackers(us, target, occupied)
+        if v.hop_components[us]:
+            cells |= self._lines_to(target, 1 - us, v.hop_components[us])
+        return cells
+
     def _gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self._make(move)
@@ -612,11 +723,17 @@ class Game:
             self.halfmove += 1
         elif kind == PASS:
             self.halfmove += 1
+        elif kind == DROP:
+            self.add_to_hand(promo, -1)
+            self.place(to, promo)
+            self.halfmove = 0
         else:
             captured_cell = extra if kind == EN_PASSANT else to
             captured = cells[captured_cell]
             if captured:
                 self._lift(captured_cell)
+                if v.has_hands and v.to_hand[captured] >= 0:
+                    self.add_to_hand(v.to_hand[captured])
             cells[frm] = 0
             bb[code] ^= fbit
             side_bb[us] ^= fbit | tbit
@@ -668,6 +785,9 @@ class Game:
             self.place(to, captured)
         elif kind == PASS:
             pass
+        elif kind == DROP:
+            self._lift(to)
+            self.hands[move[2]] += 1
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]
@@ -679,6 +799,8 @@ class Game:
             side_bb[us] ^= fbit | tbit
             if captured:
                 self.place(extra if kind == EN_PASSANT else to, captured)
+                if self.variant.has_hands and self.variant.to_hand[captured] >= 0:
+                    self.hands[self.variant.to_hand[captured]] -= 1
         self.unmoved, self.ep_target, self.ep_victim = unmoved, ep_target, ep_victim
         self.halfmove, self.hash = halfmove, hash_
         self.royal[us] = royal
@@ -687,6 +809,8 @@ class Game:
     def _public(self, move: InternalMove) -> Move:
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
+        if kind == DROP:
+            return Move(names[to], names[to], drop=self.variant.letter_of_code(promo).upper())
         letter = self.variant.promotion_suffix(promo) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
@@ -699,10 +823,12 @@ class Game:
         if not (isinstance(move, str) or _well_formed(move)):
             raise IllegalMoveError(
                 f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "
-                f"suborn=False) or a move string, not {repr(move)[:QUOTE_LENGTH]}")
+                f"suborn=False, drop=None or a letter) or a move string, "
+                f"not {repr(move)[:QUOTE_LENGTH]}")
         text = str(move)
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
-            text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn))
+            text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
+                            move.drop))
         legal = self._legal()
         for m in legal:
             if str(self._public(m)) == text:
@@ -717,7 +843,8 @@ def _well_formed(move: object) -> bool:
     return isinstance(move, Move) and isinstance(move.from_cell, str) \
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
         and (move.promotion is None
-             or (isinstance(move.promotion, str) and len(move.promotion) == 1))
+             or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
+        and (move.drop is None or isinstance(move.drop, str))
 
 
 class GeneralGame(Game):
@@ -922,7 +1049,7 @@ class GeneralGame(Game):
         if v.end.check_limit and self._in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
-            self._count(counting, captured, bool(move[2]))
+            self._count(counting, captured, bool(move[2]) and move[3] != DROP)
         self._extra.append((removed, before, counted, walled))
 
     def _unmake(self) -> None:

@@ -691,7 +691,8 @@ def _show(value: Any) -> str:
 
 
 _PATTERN_WORDS = {
-    "^\\+?[A-Z]$": "a single uppercase letter, or '+' and one (a promoted form)",
+    "^(\\+?[A-Z]|[A-Z]~)$": "a single uppercase letter, or '+' and one, or one and '~' (a "
+                             "promoted form)",
     "^[^0-9A-Za-z/|+\\s]$": "one character that is not a letter, a digit, '/', '|', '+' or a space",
     "^[A-Za-z]$": "a single letter",
     "^[a-z][a-z0-9_-]*$": "a name of lowercase letters, digits, '-' or '_', starting with a letter",

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from variantkit.errors import InvalidFenError, quote
-from variantkit.game import EN_PASSANT, Game, GeneralGame, InternalMove
+from variantkit.game import DROP, EN_PASSANT, Game, GeneralGame, InternalMove
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
 from variantkit.variant import by_side, derive_castling
 
@@ -23,14 +23,19 @@ if TYPE_CHECKING:
 SIDE_LETTERS = ("w", "b")
 # A run of empty cells is ASCII digits only: `\d` would also take other
 # scripts' digits, and str.isdigit() superscripts that int() refuses.
-# A promoted form's letter is two characters, `+P`.
-_RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|.", re.DOTALL)
+# A promoted form's letter is two characters, `+P` or `Q~`.
+_RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|[^0-9]~|.", re.DOTALL)
+_LETTER = re.compile(r"\+.|.~|.", re.DOTALL)
+# The pieces in hand after the placement, in brackets: `[QRbn]`.
+_HAND = re.compile(r"\[([^\[\]]*)\]$")
 
 
 def parse_placement(variant: Variant, placement: str,
                     walls: set[int] | None = None) -> dict[int, int]:
     """Read the placement field into {cell: piece code}; with `walls`, the
-    hole mark on a cell is a wall (a petrified piece), added to the set."""
+    hole mark on a cell is a wall (a petrified piece), added to the set.
+    The pieces in hand (in brackets after it) are not part of it."""
+    placement = split_hand(placement)[0]
     layout = variant.slots or variant.board.layout
     mark = variant.hole_mark
     groups = placement.split("|")
@@ -83,6 +88,43 @@ def parse_placement(variant: Variant, placement: str,
     return pieces
 
 
+def split_hand(placement: str) -> tuple[str, str | None]:
+    """The placement field without its hand in brackets, and the hand's
+    text (None when there are no brackets)."""
+    found = _HAND.search(placement)
+    if found is None:
+        return placement, None
+    return placement[:found.start()], found[1]
+
+
+def read_hand(game: Game, text: str) -> None:
+    """Put the pieces of a hand's text (`QRbn`, empty or `-` for none) into
+    the game's hands."""
+    v = game.variant
+    if not v.has_hands:
+        raise InvalidFenError(f"{v.name} has no pieces in hand, but the placement ends "
+                              f"with a hand in brackets {quote('[' + text + ']')}")
+    if text == "-":
+        return
+    on_board = sum(bits.bit_count() for bits in game.side_bb)
+    for letter in _LETTER.findall(text):
+        code = v.code_of_letter(letter)
+        if code is None or code not in v.hand_codes[code & 1]:
+            raise InvalidFenError(f"{quote(letter)} in the hand {quote('[' + text + ']')} "
+                                  "is not a piece that may be in hand")
+        if on_board + sum(game.hands) >= v.board.size:
+            raise InvalidFenError(f"the hand {quote('[' + text[:40] + ']')} holds more pieces "
+                                  "than the board has cells")
+        game.add_to_hand(code)
+
+
+def write_hand(game: Game) -> str:
+    """The pieces in hand as written after the placement: `[QRbn]`, `[]`."""
+    v = game.variant
+    return "[" + "".join(v.letter_of_code(code) * game.hands[code]
+                         for side in range(2) for code in v.hand_codes[side]) + "]"
+
+
 def read_fen(variant: Variant, text: str) -> Game:
     """A game in the position the string describes."""
     if not isinstance(text, str):
@@ -107,6 +149,9 @@ def read_fen(variant: Variant, text: str) -> Game:
     walls: set[int] | None = set() if variant.petrify else None
     for cell, code in parse_placement(variant, placement, walls).items():
         game.place(cell, code)
+    hand = split_hand(placement)[1]
+    if hand is not None:
+        read_hand(game, hand)
     for cell in walls or ():
         game.place_wall(cell)
     if turn not in SIDE_LETTERS:
@@ -383,7 +428,8 @@ def write_fen(game: Game) -> str:
     halfmove = game.halfmove
     if isinstance(game, GeneralGame) and game.counting_limit:
         ep, halfmove = str(game.counting_limit), game.counting_ply
-    fields = [placement(game), SIDE_LETTERS[game.stm], castling_rights(game), ep,
+    board = placement(game) + (write_hand(game) if game.variant.has_hands else "")
+    fields = [board, SIDE_LETTERS[game.stm], castling_rights(game), ep,
               str(halfmove), str(game.fullmove)]
     if isinstance(game, GeneralGame) and game.variant.end.check_limit is not None:
         fields.insert(4, "+".join(str(n) for n in game.checks_left))
@@ -399,6 +445,9 @@ def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
     Cell names are at most MAX_CELL_NAME_LENGTH characters, so a longer
     string has no reading and only that many split points are tried."""
     names = game.variant.board.index
+    letter, at, cell = text.partition("@")
+    if at:
+        return [(cell, cell, letter)] if cell in names and letter else []
     body = text.replace("~", "", 1)
     readings: list[tuple[str, str, str | None]] = []
     if len(body) > 2 * MAX_CELL_NAME_LENGTH + 1:
@@ -423,6 +472,8 @@ def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
                 f"optional promotion letter, e.g. '{_example(game, legal)}'")
     if not legal:
         return f"illegal move {shown}: the game is over ({game.outcome()})"
+    if "@" in text:
+        return _explain_bad_drop(game, text, readings[0][2] or "", readings[0][1], legal)
     frm = readings[0][0]
     names = game.variant.board.names
     from_here = sorted(str(game._public(m)) for m in legal if names[m[0]] == frm)
@@ -430,6 +481,28 @@ def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
     if not from_here:
         return f"illegal move {shown}: {side} has no legal move from {frm}"
     return f"illegal move {shown}; legal moves from {frm}: {', '.join(from_here)}"
+
+
+def _explain_bad_drop(game: Game, text: str, letter: str, cell: str,
+                      legal: list[InternalMove]) -> str:
+    """Why a drop `P@e4` is not legal: no such piece in hand, or where it may go."""
+    v = game.variant
+    shown = quote(text)
+    if not v.has_hands:
+        return f"illegal move {shown}: {v.name} has no pieces in hand to drop"
+    code = v.code_of_letter(letter.upper())
+    if code is not None:
+        code |= game.stm
+    if code is None or not game.hands[code]:
+        held = "".join(k * n for k, n in game.hand(game.turn).items()) or "nothing"
+        return f"illegal move {shown}: {game.turn} has no {quote(letter)} in hand (it holds {held})"
+    names = game.variant.board.names
+    cells = sorted(names[m[1]] for m in legal if m[3] == DROP and m[2] == code)
+    if not cells:
+        return f"illegal move {shown}: {letter} may not be dropped anywhere here"
+    shown_cells = ", ".join(cells[:12]) + (", ..." if len(cells) > 12 else "")
+    return (f"illegal move {shown}: {letter} may not be dropped on {cell}; "
+            f"it may go to {shown_cells}")
 
 
 def _example(game: Game, legal: list[InternalMove]) -> str:

@@ -21,6 +21,8 @@ A move is written, as in chess, from these parts:
   any other castling is written as the king's move (`KBg1`).
 - A suborn is the diplomat's letter, `~` and the converted piece's cell
   (`D~g2`); a plane-shift or any other move is a move to its destination.
+- A drop from the hand is written as its move string, the piece's
+  uppercase letter, `@` and the cell (`P@e4`), as Fairy-Stockfish writes it.
 
 Reading takes the move string first (`g1f3`; on Strato's board `Bf1Cg2`
 would also read as a bishop's SAN), then the strict spellings (every
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
-from variantkit.game import CASTLE, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.game import CASTLE, DROP, EN_PASSANT, SUBORN, Game, InternalMove, Move
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.pieces import type_of
@@ -66,6 +68,7 @@ class _Entry:
     capture: bool
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
+    drop: str = ""    # a drop's only spelling, `P@e4`, or ""
 
 
 def san(game: Game, move: Move | str) -> str:
@@ -128,10 +131,13 @@ def _entries(game: Game) -> list[_Entry]:
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
+        if kind == DROP:
+            out.append(_drop_entry(game, internal))
+            continue
         code = game.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
-        promotion = variant.letter_of_code(promo).upper() if promo else ""
+        promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = game.public_move(internal)
         out.append(_Entry(move=move, internal=internal,
                           letter="" if code in promoting else kind_of_piece.letter,
@@ -139,6 +145,14 @@ def _entries(game: Game) -> list[_Entry]:
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else ""))
     return out
+
+
+def _drop_entry(game: Game, internal: InternalMove) -> _Entry:
+    piece = game.variant.pieces.types[type_of(internal[2])]
+    move = game.public_move(internal)
+    letter = move.drop or ""
+    return _Entry(move=move, internal=internal, letter=letter, own_letter=letter,
+                  piece=piece.name, capture=False, promotion="", castle="", drop=str(move))
 
 
 def _castle_names(game: Game, side: int) -> dict[int, str]:
@@ -215,6 +229,9 @@ def _marker(entry: _Entry) -> str:
 
 
 def _strict(entry: _Entry) -> Iterator[str]:
+    if entry.drop:
+        yield entry.drop
+        return
     if entry.castle:
         yield entry.castle
         return
@@ -225,6 +242,9 @@ def _strict(entry: _Entry) -> Iterator[str]:
 
 
 def _lenient(entry: _Entry) -> Iterator[str]:
+    if entry.drop:
+        yield entry.drop
+        return
     if entry.castle:
         yield entry.castle.replace("O", "0")
     letters = {entry.letter, entry.own_letter}

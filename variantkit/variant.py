@@ -95,6 +95,15 @@ class Castling:
             and game.cells[self.rook_from] == self.rook_code
 
 
+class DropRule(NamedTuple):
+    """What limits the drops of one piece code beyond its region."""
+
+    lines: tuple[int, ...]   # lines (cell masks) on which `per_line` of it may stand
+    per_line: int            # at most this many own pieces of this code per line
+    check: bool              # a drop of it may not give check
+    mate: bool               # a drop of it may not give checkmate
+
+
 class Promotion(NamedTuple):
     """How one piece code promotes."""
 
@@ -256,6 +265,7 @@ class Variant:
         self._check_cell_names()
         self._build_codes()
         self._build_promotion(data.get("promotion"))
+        self._build_hands(data)
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
             c = self._located(("castling", i), partial(self._castling, i, spec))
@@ -725,6 +735,93 @@ class Variant:
                 "promoted forms: a move string ending in '+' would name both",
                 "promoted-forms"))
         return self._piece_codes(path, names)
+
+    def _build_hands(self, data: dict[str, Any]) -> None:
+        """Pieces in hand (`hands`): where a captured piece goes, and per
+        piece code where and under what restrictions it is dropped."""
+        n_codes = self.n_codes
+        self.has_hands = "hands" in data
+        self.all_cells = (1 << self.board.size) - 1
+        spec = data.get("hands", {})
+        to_capturer = spec.get("captures", "removed") == "to-capturer"
+        # For a captured piece code, the code that joins the capturer's hand.
+        self.to_hand = [-1] * n_codes
+        self.drop_regions = [0] * n_codes
+        self.drop_rules: list[DropRule | None] = [None] * n_codes
+        # Per side, the codes that may be in hand, in the order hands are written.
+        self.hand_codes: list[list[int]] = [[], []]
+        rng = random.Random(ZOBRIST_SEED + 2)
+        self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
+                          for _ in range(n_codes)] if self.has_hands else []
+        for name, piece in data["pieces"].items():
+            t = self.pieces.by_name[name]
+            path = ("pieces", name)
+            if not self.has_hands:
+                for key in ("drops", "demotes-to"):
+                    if key in piece:
+                        self.problems.append(self.document.problem(
+                            (*path, key), f"`{key}` needs pieces in hand: declare `hands`",
+                            "hands-missing", key=True))
+                continue
+            demoted = t.index
+            if "demotes-to" in piece:
+                kinds = self._piece_codes((*path, "demotes-to"), [piece["demotes-to"]])
+                demoted = kinds[0] if kinds else t.index
+                if self.pieces.types[demoted].royal:
+                    self.problems.append(self.document.problem(
+                        (*path, "demotes-to"), "a piece may not demote to a royal piece",
+                        "bad-demotion"))
+            drops = piece.get("drops", {})
+            for side in range(2):
+                code = piece_code(t.index, side)
+                if t.royal:
+                    continue
+                self.hand_codes[side].append(code)
+                if to_capturer:
+                    self.to_hand[code] = piece_code(demoted, 1 - side)
+                region = drops.get("regions")
+                self.drop_regions[code] = self.all_cells if region is None else self._located(
+                    (*path, "drops", "regions"),
+                    partial(self._side_region, region, side)) or 0
+                self.drop_rules[code] = self._drop_rule(path, drops, side)
+
+    def _side_region(self, ref: Any, side: int) -> int:
+        """A region reference, or one per side, as a side's cell mask."""
+        if isinstance(ref, dict):
+            ref = ref[("white", "black")[side]]
+        return self.board.resolve_region(ref)
+
+    def _drop_rule(self, path: tuple[str | int, ...], drops: dict[str, Any],
+                   side: int) -> DropRule | None:
+        """The restrictions of `drops` beyond the region, or None for none."""
+        per_line = drops.get("per-line")
+        lines: tuple[int, ...] = ()
+        if per_line is not None:
+            lines = self._located((*path, "drops", "per-line"),
+                                  partial(self._files, side)) or ()
+        check = drops.get("check", "allowed") == "forbidden"
+        mate = drops.get("mate", "allowed") == "forbidden"
+        if not (lines or check or mate):
+            return None
+        return DropRule(lines, per_line["count"] if per_line else 0, check, mate)
+
+    def _files(self, side: int) -> tuple[int, ...]:
+        """The board's files as a side sees them: the lines through each
+        cell along its forward direction, each as a cell mask."""
+        topology = self.board.topology
+        forward = self.forwards[side]
+        if forward is None:
+            raise DeclarationError("per-line: files run along a side's forward direction, "
+                                   "and this board has none", "bad-drops")
+        ways = topology.directions("forward", forward) + topology.directions("backward", forward)
+        files: set[int] = set()
+        for cell in range(self.board.size):
+            bits = 1 << cell
+            for way in ways:
+                for ray in self.board.rays(cell, way):
+                    bits |= self.board.mask(list(ray))
+            files.add(bits)
+        return tuple(sorted(files))
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
