@@ -50,7 +50,10 @@ SHALLOW = frozenset({
     # Hoppers and palaces: their depth-3 trees run under `make oracle`.
     "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper",
     # Omega chess on 12x10: 29,540 leaves at depth 3.
-    "omicron"})
+    "omicron",
+    # Shogi's wide trees (drops from the second move on): 15,000 to 48,000
+    # leaves at depth 3, eight to twenty seconds each.
+    "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi"})
 
 
 def perft_depth(name: str) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
+from variantkit.game import DROP, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
 from variantkit.variant import EndCondition
@@ -41,6 +41,8 @@ def _outcome(game: Game) -> Outcome | None:
     legal = game._legal()
     mover, other = SIDES[game.stm], SIDES[1 - game.stm]
     if not legal and game.is_check():
+        if _mated_by_losing_drop(game):
+            return Outcome(mover, "drop-mate")
         return _result(end.checkmate, mover, other, "checkmate")
     if insufficient_material(game):
         return Outcome(None, "insufficient-material")
@@ -112,6 +114,14 @@ def _checked_through(game: Game, times: int) -> tuple[bool, bool]:
     mover = checks[first - since::2]
     other = checks[first - 1 - since::2] if first > 0 else checks[first + 1 - since::2]
     return all(mover), all(other)
+
+
+def _mated_by_losing_drop(game: Game) -> bool:
+    """Whether the last move dropped a piece whose mate loses (`mate: loses`)."""
+    if not game._stack:
+        return False
+    _, _, dropped, kind, _ = game._stack[-1][0]
+    return kind == DROP and game.variant.drop_mate_loses[dropped]
 
 
 def ended_by_condition(game: Game) -> bool:

@@ -266,6 +266,12 @@ class Variant:
         self._build_codes()
         self._build_promotion(data.get("promotion"))
         self._build_hands(data)
+        # Per piece code: a checkmate given by dropping it loses (`mate: loses`).
+        self.drop_mate_loses = [False] * self.n_codes
+        for index, piece in enumerate(data["pieces"].values()):
+            for side in range(2):
+                self.drop_mate_loses[piece_code(index, side)] = \
+                    piece.get("drops", {}).get("mate") == "loses"
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
             c = self._located(("castling", i), partial(self._castling, i, spec))
