@@ -251,7 +251,7 @@ class Variant:
         if (self.check_all or self.check_last) and self.one_royal:
             self.problems.append(self.document.problem(
                 ("royals", "check"), f"`check: {royals['check']}` needs `per-side: any`: with "
-                "one royal piece per side, it is the same as any", "bad-royals"))
+                f"one royal piece per side, any and {royals['check']} are the same", "bad-royals"))
         self.must_capture = bool(data.get("must-capture", False))
         facing = data.get("royal-facing")
         self.facing: Component | None = None if facing is None else self._located(
