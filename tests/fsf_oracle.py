@@ -179,7 +179,9 @@ class Oracle:
         mover = game.turn
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:
-            theirs = sign(pyffish.game_result(self.name, sf_fen, []))
+            # From the start with the moves played: some results depend on
+            # the last move (shogi's mate by a pawn drop loses).
+            theirs = sign(pyffish.game_result(self.name, start, played))
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"
             return

@@ -239,6 +239,7 @@ class Variant:
         if budget is not None and budget.source is None:
             budget.source = document.file
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
+                          turned=self._turned(sides),
                           piece_index={name: i for i, name in enumerate(data["pieces"])},
                           budget=budget or Budget(source=document.file))
         self._check_piece_count(data["pieces"])
@@ -445,6 +446,24 @@ class Variant:
                 "unknown-direction"))
             return default if default in names else None
         return forward
+
+    def _turned(self, sides: dict[str, Any]) -> tuple[bool, bool]:
+        """Per side, `turned: true`: its vectors are turned half a circle, as
+        Fairy-Stockfish turns Black's pieces, on a grid whose forward runs
+        along the files."""
+        turned = []
+        for side in ("white", "black"):
+            wanted = bool(sides.get(side, {}).get("turned", False))
+            forward = self.forwards[("white", "black").index(side)]
+            if wanted and not (isinstance(self.board.topology, GridTopology)
+                               and forward is not None and forward[0] in "ns"
+                               and "e" not in forward and "w" not in forward):
+                self.problems.append(self.document.problem(
+                    ("sides", side, "turned"), "turned: the side's forward must run along "
+                    "the files of a grid (n or s)", "bad-turned"))
+                wanted = False
+            turned.append(wanted)
+        return turned[0], turned[1]
 
     def _check_piece_count(self, declared: dict[str, Any]) -> None:
         """Refuse more pieces or moves than `variantkit.limits` allows before
