@@ -162,8 +162,25 @@ def meets(game: Game, condition: EndCondition, side: int, grace: bool = False) -
         return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
     if kind == "reached":
         assert condition.codes is not None
-        return any(bb[code] & condition.regions[side] for code in condition.codes[side])
+        there = 0
+        for code in condition.codes[side]:
+            there |= bb[code] & condition.regions[side]
+        if condition.safe:
+            there &= ~_attacked(game, there, 1 - side)
+        return bool(there)
     return not game.non_royal(side) and game.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def _attacked(game: Game, cells: int, by: int) -> int:
+    """Those of `cells` that a piece of side `by` attacks."""
+    occupied = game.side_bb[0] | game.side_bb[1] | game.walls
+    found = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        if game._attackers(low.bit_length() - 1, by, occupied, game.side_bb[by]):
+            found |= low
+    return found
 
 
 def _fewer_pieces(game: Game) -> Outcome:

@@ -133,6 +133,8 @@ class EndCondition:
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
     move, the game goes on; when both meet it, that is the result.
+    `safe` (with `reached`): the piece counts only where no enemy piece
+    attacks it (dobutsu's lion).
     `grace`: the condition counts for the side to move only when no one move
     could get it out (for `bare`: when the other side has two or more pieces
     besides royal ones, so that one capture cannot bare it in reply).
@@ -145,6 +147,7 @@ class EndCondition:
     regions: tuple[int, int] = (0, 0)
     answer: str | None = None
     grace: bool = False
+    safe: bool = False   # `reached`: only where no enemy piece attacks it
 
 
 @dataclass
@@ -1046,6 +1049,9 @@ class Variant:
         if grace and "bare" not in spec:
             raise DeclarationError("`grace` applies to a `bare` condition only",
                                    "bad-end-condition")
+        if "safe" in spec and "reached" not in spec:
+            raise DeclarationError("`safe` applies to a `reached` condition only",
+                                   "bad-end-condition")
         if "at-most" in spec and "extinct" not in spec:
             raise DeclarationError("`at-most` applies to an `extinct` condition only",
                                    "bad-end-condition")
@@ -1065,7 +1071,7 @@ class Variant:
                                  partial(self.board.resolve_region, regions[side]))
             masks.append(bits or 0)
         return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
-                            grace=grace,
+                            grace=grace, safe=bool(spec.get("safe", False)),
                             codes=self._side_codes((*path, "pieces"), spec["pieces"]))
 
     def _side_codes(self, path: tuple[str | int, ...],
