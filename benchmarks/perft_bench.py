@@ -11,7 +11,10 @@ Run with `make bench` or `python benchmarks/perft_bench.py [--quick]`.
 2. Peak traced memory (tracemalloc) of variantkit perft from the start position
    at depth 3, 4 and 5, to show it does not grow with depth (make/unmake, no
    board copies).  `--quick` skips depth 5.
-3. Perft speed of the other bundled variants from their start positions.
+3. Perft speed of the other bundled variants from their start positions, then
+   of the variants with pieces in hand (crazyhouse, and shogi where it is
+   bundled) from the start and from a middle game with full hands, where
+   drops multiply the moves, beside chess's.
 4. Load time of boards declared as graphs beside the generated boards they
    imitate (chess, Diplomat, Gliński: tests/data/*_graph.yaml), and of the
    wrapped and graph examples.
@@ -43,6 +46,16 @@ CHESS_CASES: list[tuple[str, str | None, int]] = [
 ]
 VARIANT_CASES: list[tuple[str, int]] = [("trice", 3), ("strato", 3), ("diplomat", 4),
                                         ("xiangqi", 3), ("janggicasual", 3)]
+# Pieces in hand: (case, variant, position or None for the start, depth).
+# The crazyhouse middle game has 170 legal moves, most of them drops.
+HAND_CASES: list[tuple[str, str, str | None, int]] = [
+    ("crazyhouse start", "crazyhouse", None, 3),
+    ("crazyhouse middle game", "crazyhouse",
+     "r1bqk3/ppbppp2/8/4n3/8/2N1pP1N/PPP1P1PP/2R1KB1R[RBNPPPq] w Kq - 8 13", 3),
+    ("shogi start", "shogi", None, 3),
+    ("shogi middle game", "shogi",
+     "lnsg1g1nl/1r3k1s1/pp2pp1pp/2pp2p2/9/2P1P4/PP1P1PPPP/3SR4/LN1GKGSNL[Bb] w - - 6 6", 3),
+]
 MEMORY_DEPTHS = (3, 4, 5)
 ROOT = Path(__file__).resolve().parent.parent
 # (case, variant, board): each generated board, then the same game on a graph.
@@ -254,6 +267,23 @@ def bench_variants(runs: int) -> list[Row]:
     return rows
 
 
+def bench_hands(runs: int) -> list[Row]:
+    """Perft speed with pieces in hand (drops), beside chess's rows above."""
+    rows: list[Row] = []
+    print("pieces in hand")
+    bundled = set(variantkit.variants())
+    for case, name, fen, depth in HAND_CASES:
+        if name not in bundled:
+            print(f"  {case}: {name} is not bundled, skipped")
+            continue
+        game = variantkit.load(name).new_game(fen)
+        nodes, secs = best_of(runs, partial(variantkit.perft, game, depth))
+        row = Row(case, "variantkit", str(depth), nodes, secs, f"best of {runs}")
+        print_row(row)
+        rows.append(row)
+    return rows
+
+
 def markdown(rows: list[Row]) -> str:
     lines = ["| Case | Engine | Depth | Nodes | Seconds | Nodes/s | Notes |",
              "|---|---|--:|--:|--:|--:|---|"]
@@ -287,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_memory(depths)
     print()
     rows += bench_variants(runs)
+    print()
+    rows += bench_hands(runs)
     print()
     rows += bench_board_loads(runs)
     print()

@@ -281,7 +281,9 @@ def insufficient_material(game: Game) -> bool:
     """Whether the material matches one of the variant's dead patterns."""
     v = game.variant
     patterns = v.end.insufficient
-    if not patterns:
+    # A piece in hand may still be dropped anywhere: the patterns describe
+    # the board's material with both hands empty.
+    if not patterns or (v.has_hands and any(game.hands)):
         return False
     letters: list[list[str]] = [[], []]
     kinds: set[int] = set()

@@ -781,7 +781,12 @@ class Variant:
         rng = random.Random(ZOBRIST_SEED + 2)
         self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
                           for _ in range(n_codes)] if self.has_hands else []
-        for name, piece in data["pieces"].items():
+        # Hands are written in `order` first, then in declaration order.
+        first = self._piece_codes(("hands", "order"), spec.get("order", []))
+        rank = {kind: i for i, kind in enumerate(first)}
+        declared = sorted(data["pieces"].items(),
+                          key=lambda item: rank.get(self.pieces.by_name[item[0]].index, len(rank)))
+        for name, piece in declared:
             t = self.pieces.by_name[name]
             path = ("pieces", name)
             if not self.has_hands:
