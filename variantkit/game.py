@@ -488,7 +488,8 @@ class Game:
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promotion and (tbit & promotion.region or low & promotion.start):
+                    if promotion and (tbit & promotion.region or low & promotion.start) \
+                            and not (promotion.capture_only and gone & enemy == 0):
                         for promo in promotion.choices:
                             if not limit[promo] or bb[promo].bit_count() < limit[promo]:
                                 append((frm, to, promo, kind, extra))
@@ -644,6 +645,8 @@ class Game:
                 if typed and self._exposes((to, to, code, DROP, 0)):
                     continue
                 append((to, to, code, DROP, 0))
+                for form in v.drop_forms[code]:   # dropped as another type
+                    append((to, to, code, DROP, form))
 
     def _drop_restricted(self, code: int, rule: DropRule, targets: int) -> int:
         """`targets` less the cells a drop restriction forbids: lines that
@@ -725,7 +728,7 @@ class Game:
             self.halfmove += 1
         elif kind == DROP:
             self.add_to_hand(promo, -1)
-            self.place(to, promo)
+            self.place(to, extra or promo)   # `extra`: the type it is dropped as
             self.halfmove = 0
         else:
             captured_cell = extra if kind == EN_PASSANT else to
@@ -744,7 +747,9 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            if captured or promo:   # a promotion resets it too, as Fairy-Stockfish counts
+            # A promotion that cannot be undone resets it too, as
+            # Fairy-Stockfish counts.
+            if captured or (promo and not v.reversible_promotion[code]):
                 self.halfmove = 0
             elif v.resets_clock[code]:
                 kept = v.clock_kept[code]
@@ -810,8 +815,9 @@ class Game:
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
         if kind == DROP:
-            return Move(names[to], names[to], drop=self.variant.letter_of_code(promo).upper())
-        letter = self.variant.promotion_suffix(promo) if promo else None
+            return Move(names[to], names[to],
+                        drop=self.variant.letter_of_code(extra or promo).upper())
+        letter = self.variant.promotion_suffix(promo, self.cells[frm]) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN)

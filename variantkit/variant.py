@@ -111,6 +111,7 @@ class Promotion(NamedTuple):
     optional: int   # ...except that landing here the piece may also stay as it is
     choices: list[int]
     start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
+    capture_only: bool = False  # only a capture promotes (micro shogi)
 
 
 @dataclass
@@ -270,12 +271,7 @@ class Variant:
         self._build_codes()
         self._build_promotion(data.get("promotion"))
         self._build_hands(data)
-        # Per piece code: a checkmate given by dropping it loses (`mate: loses`).
-        self.drop_mate_loses = [False] * self.n_codes
-        for index, piece in enumerate(data["pieces"].values()):
-            for side in range(2):
-                self.drop_mate_loses[piece_code(index, side)] = \
-                    piece.get("drops", {}).get("mate") == "loses"
+        self._build_drop_options(data["pieces"])
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
             c = self._located(("castling", i), partial(self._castling, i, spec))
@@ -402,11 +398,15 @@ class Variant:
         letter = self.pieces.types[type_of(code)].letter
         return letter if code & 1 == 0 else letter.lower()
 
-    def promotion_suffix(self, code: int) -> str:
+    def promotion_suffix(self, code: int, mover: int = 0) -> str:
         """How a promotion to this piece ends a move string: its lowercase
         letter, or `+` for a promoted form (`+P`), as Fairy-Stockfish writes
-        shogi-style promotions."""
-        return self.letter_of_code(code).lower()[0]
+        shogi-style promotions; `-` when the piece that moves (`mover`) is
+        the promoted form of it, going back (kyoto shogi's `+L` to `L`)."""
+        letter = self.letter_of_code(code)
+        if mover and self.letter_of_code(mover) == "+" + letter:
+            return "-"
+        return letter.lower()[0]
 
     def code_of_letter(self, letter: str) -> int | None:
         """The piece code of a FEN letter, or None."""
@@ -692,6 +692,15 @@ class Variant:
             path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
                 else ("promotion",)
             self._promotion_rule(path, rule)
+        # Pieces whose promotion can be undone (kyoto shogi: each type turns
+        # into the other): that move does not reset the move-rule count.
+        self.reversible_promotion = [False] * self.n_codes
+        for side in range(2):
+            table = self.promotions[side]
+            for code, rule in table.items():
+                self.reversible_promotion[code] = bool(rule.choices) and all(
+                    choice in table and code in table[choice].choices
+                    for choice in rule.choices)
 
     def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
         movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
@@ -739,7 +748,8 @@ class Variant:
                 if optional == "where-it-can-move":
                     where_optional = self._mobile_cells(code)
                 self.promotions[side][code] = Promotion(
-                    bits, where_optional, [piece_code(c, side) for c in kinds], start)
+                    bits, where_optional, [piece_code(c, side) for c in kinds], start,
+                    bool(rule.get("on-capture", False)))
 
     def _mobile_cells(self, code: int) -> int:
         """The cells from which a piece (by code) could still move on the
@@ -855,6 +865,21 @@ class Variant:
                     bits |= self.board.mask(list(ray))
             files.add(bits)
         return tuple(sorted(files))
+
+    def _build_drop_options(self, pieces: dict[str, Any]) -> None:
+        """Per piece code: whether a checkmate given by dropping it loses
+        (`mate: loses`), and the other types it may be dropped as (`also-as`:
+        kyoto shogi drops a piece in either form)."""
+        self.drop_mate_loses = [False] * self.n_codes
+        self.drop_forms: list[list[int]] = [[] for _ in range(self.n_codes)]
+        for index, (name, piece) in enumerate(pieces.items()):
+            drops = piece.get("drops", {})
+            forms = self._piece_codes(("pieces", name, "drops", "also-as"),
+                                      drops.get("also-as", []))
+            for side in range(2):
+                code = piece_code(index, side)
+                self.drop_mate_loses[code] = drops.get("mate") == "loses"
+                self.drop_forms[code] = [piece_code(kind, side) for kind in forms]
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
