@@ -697,10 +697,10 @@ class Variant:
         self.reversible_promotion = [False] * self.n_codes
         for side in range(2):
             table = self.promotions[side]
-            for code, rule in table.items():
-                self.reversible_promotion[code] = bool(rule.choices) and all(
+            for code, how in table.items():
+                self.reversible_promotion[code] = bool(how.choices) and all(
                     choice in table and code in table[choice].choices
-                    for choice in rule.choices)
+                    for choice in how.choices)
 
     def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
         movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
