@@ -54,7 +54,9 @@ class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
     'insufficient-material', 'double-pass', 'counting' (a count of
-    `end: counting` has run out), or a declared condition's 'check-count',
+    `end: counting` has run out), 'perpetual-check' (a repetition through
+    which one side gave check at every move), 'drop-mate' (a mate by a drop
+    under `mate: loses`), or a declared condition's 'check-count',
     'extinction', 'region', 'bare-king')."""
 
     winner: str | None
