@@ -111,6 +111,10 @@ def parse_san(game: Game, text: str) -> Move:
     if not body:
         raise IllegalMoveError(f"empty move text {text!r}")
     spellings = _Spellings(_entries(game))
+    # A move string first: its own `+` (a promotion, `b2g7+`) is no check mark.
+    exact = [e.move for e in spellings.entries if str(e.move) == text.strip()]
+    if exact:
+        return exact[0]
     found = spellings.read(body)
     if len(found) == 1:
         return found[0].move
@@ -125,7 +129,7 @@ def parse_san(game: Game, text: str) -> Move:
 
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
-    promoting = set(variant.promotions[game.stm])
+    promoting = variant.pawn_like[game.stm]
     legal = game.legal_internal()
     castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
     out: list[_Entry] = []

@@ -688,6 +688,9 @@ class Variant:
         """Per side, the promoting piece codes and how each promotes."""
         self.promotions: list[dict[int, Promotion]] = [{}, {}]
         self.promotion_limit = [0] * self.n_codes  # 0: no limit
+        # Per side, the pieces that promote by `pieces` and `choices`, as
+        # pawns do: SAN writes their moves without a letter.
+        self.pawn_like: list[set[int]] = [set(), set()]
         for index, rule in enumerate(promotion_rules(spec)):
             path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
                 else ("promotion",)
@@ -741,6 +744,7 @@ class Variant:
                     self.board.resolve_region, optional[side_name])) or 0) & bits
                 if start:   # a move out of the region may always stay as it is
                     optional_bits |= ((1 << self.board.size) - 1) & ~bits
+            self.pawn_like[side].update(piece_code(k, side) for k in movers)
             for kind, kinds in [*((k, kinds_at[per_side[side][0]]) for k in movers),
                                 *own_form.items()]:
                 code = piece_code(kind, side)
