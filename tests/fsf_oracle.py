@@ -13,6 +13,10 @@ behave exactly as Fairy-Stockfish does.  `Oracle` compares one variant:
 - `random_games(...)`: seeded random games, every position compared, and the
   game result compared wherever either side says the game is over.
 
+Drops need nothing of their own: a drop is a move string as pyffish writes
+it (`P@e4`), and the hands are part of the placement field (`[Pp]`), so
+both are compared with the rest.
+
 Allowances, each because the two write the same position differently:
 - the en passant field: pyffish writes a cell whenever a pawn could capture
   there ignoring pins (for pawns defined in Betza, always, followed by the
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pyffish
@@ -49,8 +54,11 @@ SHALLOW = frozenset({
     "opulent", "pawnsideways", "perfect", "tencubed",
     # Hoppers and palaces: their depth-3 trees run under `make oracle`.
     "xiangqi", "manchu", "janggicasual", "janggitraditional", "shako", "grasshopper",
+    "janggi", "janggimodern",
     # Omega chess on 12x10: 29,540 leaves at depth 3.
     "omicron",
+    # Drops from the start: 88,617 and 25,228 leaves at depth 3.
+    "pocketknight", "capahouse",
     # Shogi's wide trees (drops from the second move on): 15,000 to 48,000
     # leaves at depth 3, eight to twenty seconds each.
     "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi"})
@@ -155,17 +163,36 @@ class Oracle:
         return results
 
     def _random_game(self, rng: random.Random, max_plies: int, start: str) -> Outcome | None:
+        return self.play(lambda moves: rng.choice(sorted(moves)), max_plies, start)
+
+    def replay(self, line: list[str], fen: str | None = None) -> Outcome | None:
+        """Play the moves of `line` (from `fen`, as pyffish writes it, or the
+        start), comparing every position and the result; return the outcome
+        where the line ends."""
+        moves = iter(line)
+
+        def next_move(legal: set[str]) -> str:
+            move = next(moves)
+            assert move in legal, f"{self.name}: {move} is not legal here"
+            return move
+        return self.play(next_move, len(line), fen or self.start_fen)
+
+    def play(self, choose: Callable[[set[str]], str], max_plies: int,
+             start: str) -> Outcome | None:
+        """Play up to `max_plies` moves picked by `choose` from the legal
+        ones, from the position string `start`, comparing every position
+        (the last one included) and the result on the way."""
         game = self.variant.new_game(start)
         sf_fen = start
         played: list[str] = []
-        for _ in range(max_plies):
+        for ply in range(max_plies + 1):
             where = f"after {' '.join(played) or 'nothing'}"
             moves = self.compare(game, sf_fen, where)
             outcome = game.outcome()
             self.compare_result(game, outcome, bool(moves), sf_fen, start, played, where)
-            if outcome is not None or not moves:
+            if outcome is not None or not moves or ply == max_plies:
                 return outcome
-            move = rng.choice(sorted(moves))
+            move = choose(moves)
             sf_fen = pyffish.get_fen(self.name, sf_fen, [move])
             game.push(move)
             played.append(move)
@@ -179,8 +206,9 @@ class Oracle:
         mover = game.turn
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:
-            # From the start with the moves played: some results depend on
-            # the last move (shogi's mate by a pawn drop loses).
+            # With the moves played: a result may depend on the history
+            # (shatar: the series of checks that ends in a mate; shogi: a
+            # mate by a pawn drop loses).
             theirs = sign(pyffish.game_result(self.name, start, played))
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"

@@ -122,7 +122,8 @@ def test_check_read_backwards_equals_the_moves_generated_forwards(tmp_path: Path
                     if not g.mode & CAPTURE or (g.initial and not game.unmoved >> frm & 1):
                         continue
                     reached = reach(g.tables[frm], occupied) if g.limits is None else \
-                        game._limited_reach(g.tables[frm], occupied, game.side_bb[us], g.limits)[0]
+                        game._limited_reach(g.tables[frm], occupied, game.side_bb[us], g.limits,
+                                            0)[0]
                     forward |= bool(reached >> king & 1)
             assert game.is_check() == forward, game.fen()
             checked += forward

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError
 
-VARIANTS = {name: variantkit.load(name) for name in ("chess", "trice")}
+VARIANTS = {name: variantkit.load(name) for name in ("chess", "trice", "crazyhouse")}
 
 STARTS = {
     "chess": [
@@ -31,6 +31,10 @@ STARTS = {
         "r1bqckab1r/pppp1ppppp/2n7/4p3n1/4P5/2N3N3/PPPP1PPPPP/R1BQCKAB1R w KQkq - 4 4",
         "n1n7/PPPk6/10/10/10/10/5Kpppp/6N1N1 b - - 0 1",
         "5k4/10/10/2pP6/10/10/10/5K4 w - c6 0 2",
+    ],
+    # Pieces in hand: drops, captures into the hand, promoted pawns (`Q~`).
+    "crazyhouse": [
+        "1n2k3/Q~1p2pp1/3b4/1P1p3r/1p3Pb1/8/PP1PB3/RNBQK1N1[QRPPPrnpp] w Q - 1 14",
     ],
 }
 CASES = [(name, fen) for name, fens in STARTS.items() for fen in fens]

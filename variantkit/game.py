@@ -53,11 +53,10 @@ class Move:
 class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
-    'insufficient-material', 'double-pass', 'counting' (a count of
-    `end: counting` has run out), 'perpetual-check' (a repetition through
-    which one side gave check at every move), 'drop-mate' (a mate by a drop
-    under `mate: loses`), or a declared condition's 'check-count',
-    'extinction', 'region', 'bare-king')."""
+    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
+    'counting' (a count of `end: counting` has run out), 'drop-mate' (a
+    mate by a drop under `mate: loses`), or a declared condition's
+    'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -203,6 +202,12 @@ class Game:
         return bool(self._attackers(self.royal[us], 1 - us,
                                     self.side_bb[0] | self.side_bb[1] | self.walls,
                                     self.side_bb[1 - us]))
+
+    def checkers(self) -> int:
+        """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
+        us = self.stm
+        return self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                               self.side_bb[1 - us])
 
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
@@ -503,8 +508,11 @@ class Game:
             self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
-            if v.pass_codes[cells[king]]:
-                append((king, king, 0, PASS, 0))
+        # A pass, never out of check -- except that under the must-break
+        # rule a side may pass while the royal pieces face each other.
+        if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
+                                                           and self.royals_face())):
+            append((king, king, 0, PASS, 0))
         if v.facing_must_break and self.royals_face():
             out = self._breaking_facing(out)
         return out
@@ -621,7 +629,9 @@ class Game:
         empty = v.all_cells & ~occupied
         if king >= 0 and not v.typed_screens:
             if checkers:
-                risky = empty if checkers & (checkers - 1) == 0 else 0
+                # Only a cell on a line to the royal piece may block.
+                risky = empty & self._lines_to(king, them, v.slider_components[them]) \
+                    if checkers & (checkers - 1) == 0 else 0
                 empty = 0
             else:
                 risky = self._screen_risk(king, them, occupied) & empty \
@@ -634,12 +644,13 @@ class Game:
                 if not self._attackers(king, them, occupied | tbit, enemy):
                     empty |= tbit
         append = out.append
+        # Where a screen's type matters, each drop is tried on the position after it.
+        typed = king >= 0 and v.typed_screens
         for code in held:
             targets = empty & v.drop_regions[code]
             rule = v.drop_rules[code]
             if rule is not None:
                 targets = self._drop_restricted(code, rule, targets)
-            typed = king >= 0 and v.typed_screens
             while targets:
                 tbit = targets & -targets
                 targets ^= tbit
@@ -837,6 +848,9 @@ class Game:
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
             text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
                             move.drop))
+        letter, at, cell = text.partition("@")
+        if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
+            text = f"{letter.upper()}@{cell}"
         legal = self._legal()
         for m in legal:
             if str(self._public(m)) == text:
@@ -935,6 +949,18 @@ class GeneralGame(Game):
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
         return self._in_check(self.stm, shown=True)
+
+    def checkers(self) -> int:
+        """Cells of the enemy pieces attacking a royal piece of the side to move
+        while it is in check."""
+        if not self.is_check():
+            return 0
+        us = self.stm
+        occupied = self.side_bb[0] | self.side_bb[1]
+        found = 0
+        for cell in self._threatened(us):
+            found |= self._attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+        return found
 
     def checked_cell(self) -> str | None:
         """The cell of an attacked royal piece of the side to move when it is in check."""

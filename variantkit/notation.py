@@ -106,13 +106,14 @@ def read_hand(game: Game, text: str) -> None:
                               f"with a hand in brackets {quote('[' + text + ']')}")
     if text == "-":
         return
-    on_board = sum(bits.bit_count() for bits in game.side_bb)
+    pieces = sum(bits.bit_count() for bits in game.side_bb)
     for letter in _LETTER.findall(text):
         code = v.code_of_letter(letter)
         if code is None or code not in v.hand_codes[code & 1]:
             raise InvalidFenError(f"{quote(letter)} in the hand {quote('[' + text + ']')} "
                                   "is not a piece that may be in hand")
-        if on_board + sum(game.hands) >= v.board.size:
+        pieces += 1
+        if pieces > v.board.size:
             raise InvalidFenError(f"the hand {quote('[' + text[:40] + ']')} holds more pieces "
                                   "than the board has cells")
         game.add_to_hand(code)

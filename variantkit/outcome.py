@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import DROP, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
+from variantkit.game import DROP, NORMAL, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
-from variantkit.variant import EndCondition
+from variantkit.variant import DrawPoints, EndCondition
 
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
            "bare": "bare-king"}
@@ -26,6 +26,9 @@ REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region"
 
 def outcome(game: Game) -> Outcome | None:
     result = _outcome(game)
+    points = game.variant.end.draw_points
+    if result is not None and result.winner is None and points is not None:
+        result = Outcome(_points_winner(game, points), result.reason)
     goes_to = game.variant.end.draws_go_to
     if result is not None and result.winner is None and goes_to is not None:
         return Outcome(goes_to, result.reason)
@@ -43,7 +46,7 @@ def _outcome(game: Game) -> Outcome | None:
     if not legal and game.is_check():
         if _mated_by_losing_drop(game):
             return Outcome(mover, "drop-mate")
-        return _result(end.checkmate, mover, other, "checkmate")
+        return _result(_checkmate_result(game), mover, other, "checkmate")
     if insufficient_material(game):
         return Outcome(None, "insufficient-material")
     if not legal:
@@ -69,51 +72,79 @@ def _outcome(game: Game) -> Outcome | None:
         return Outcome(None, "repetition")
     if end.move_rule is not None and _move_rule(game, 2 * end.move_rule, claim):
         return Outcome(None, "move-rule")
+    if end.shuttle is not None and _shuttled(game, end.shuttle.codes):
+        return _result(end.shuttle.result, other, mover, "shuttle")
     if end.repetition is not None and _repetition(game, end.repetition, claim):
-        return _repetition_result(game, end.repetition, mover, other)
+        return _repetition_outcome(game, end.repetition)
     return None
 
 
-def _repetition_result(game: Game, times: int, mover: str, other: str) -> Outcome:
-    """How a repetition ends the game: under `perpetual-check`, the side
-    that gave check at every one of its moves through the repetition gets
-    that result (a draw when both did); otherwise `repetition-result`."""
-    end = game.variant.end
-    if end.perpetual_check is not None:
-        mover_checked, other_checked = _checked_through(game, times)
-        if mover_checked != other_checked:
-            checker, checked = (other, mover) if mover_checked else (mover, other)
-            return _result(end.perpetual_check, checker, checked, "perpetual-check")
-    return _result(end.repetition_result, mover, other, "repetition")
+def _shuttled(game: Game, codes: frozenset[int]) -> bool:
+    """Whether the side that has just moved shuttled one of these pieces
+    (see `end: shuttle` in the reference): its last moves, counted back
+    from the newest, were B-A by one of the pieces, A-B (or a pass, and then
+    A-B after it), B-A, A-B, and a move onto A that captured nothing; no
+    capture in between, and the side was in check before none of them."""
+    stack = game._stack
+    plies = min(game.halfmove, len(stack))  # positions since the last capture
+    if plies < 8:
+        return False
+    last, code = stack[-1][0], stack[-1][1]
+    if last[3] != NORMAL or last[2] or code not in codes:
+        return False
+
+    def move(back: int) -> InternalMove | None:
+        return stack[-1 - back][0] if back < len(stack) else None
+
+    def reverses(a: InternalMove | None, b: InternalMove | None) -> bool:
+        return a is not None and b is not None and a[3] == NORMAL and not a[2] \
+            and (a[0], a[1]) == (b[1], b[0])
+
+    before = move(2)
+    if before is None:
+        return False
+    count = 2 if reverses(before, last) else 1 if before[3] == PASS else 0
+    if not count:
+        return False
+    back = 4
+    while back <= plies:
+        if count < 4:
+            if not reverses(move(back), last if count == 1 else move(back - 2)):
+                return False
+            count += 1
+            back += 2
+            continue
+        arrival, shuttle = move(back), move(back - 2)
+        if arrival is None or shuttle is None or stack[-1 - back][2] \
+                or shuttle[0] != arrival[1]:
+            return False
+        # Out of check before each of its moves (before the arrival only
+        # when that position is itself within the count).
+        checked = _checks_back(game, min(back + 1, plies))
+        return not any(checked[1::2][:back // 2 + 1])
+    return False
 
 
-def _checked_through(game: Game, times: int) -> tuple[bool, bool]:
-    """Whether the side to move was in check in each of its positions from
-    the first of the `times` occurrences of the current position on, and
-    whether the other side was in each of its own from the position before
-    that first occurrence on (as Fairy-Stockfish counts a perpetual check)."""
+def _repetition_outcome(game: Game, times: int) -> Outcome:
+    """A draw by repetition, unless under `perpetual-check` one side gave
+    check in every position of the repetition (from the first occurrence
+    of the repeated position on) where the other side was to move: that
+    side gets the declared result.  Both sides checking throughout draw."""
+    rule = game.variant.end.perpetual_check
+    # Without a perpetual check, `repetition-result` for the side to move.
+    plain = _result(game.variant.end.repetition_result, SIDES[game.stm], SIDES[1 - game.stm],
+                    "repetition")
     current = repetition_key(game)
-    keys = _history_keys(game)
-    first, seen = len(keys), 1
-    for index in range(len(keys) - 2, -1, -2):
-        if keys[index] == current:
-            seen += 1
-            if seen == times:
-                first = index
-                break
-    since = max(first - 1, 0)
-    replay = [game._stack[-1 - i][0] for i in range(len(keys) - since)]
-    checks = []
-    for _ in replay:
-        checks.append(game.is_check())
-        game._unmake()
-    checks.append(game.is_check())
-    for move in reversed(replay):
-        game._make(move)
-    checks.reverse()   # checks[i]: the position `since + i`
-    mover = checks[first - since::2]
-    other = checks[first - 1 - since::2] if first > 0 else checks[first + 1 - since::2]
-    return all(mover), all(other)
+    occurrences = [i for i, key in enumerate(_history_keys(game)) if key == current]
+    if rule is None or len(occurrences) + 1 < times:
+        return plain  # no rule, or a draw claimed with a move
+    span = len(game._stack) - occurrences[-(times - 1)]
+    checked = _checks_back(game, span)
+    by_them, by_us = all(checked[0::2]), all(checked[1::2])
+    if by_them == by_us:
+        return Outcome(None, "repetition") if by_them else plain
+    checker, other = (1 - game.stm, game.stm) if by_them else (game.stm, 1 - game.stm)
+    return _result(rule, SIDES[checker], SIDES[other], "repetition")
 
 
 def _mated_by_losing_drop(game: Game) -> bool:
@@ -122,6 +153,69 @@ def _mated_by_losing_drop(game: Game) -> bool:
         return False
     _, _, dropped, kind, _ = game._stack[-1][0]
     return kind == DROP and game.variant.drop_mate_loses[dropped]
+
+
+def _checks_back(game: Game, plies: int) -> list[bool]:
+    """Whether the side to move was in check, in this position and in each
+    of the `plies` positions before it, newest first."""
+    checked = [game.is_check()]
+    undone: list[InternalMove] = []
+    for _ in range(plies):
+        undone.append(game._stack[-1][0])
+        game._unmake()
+        checked.append(game.is_check())
+    for move in reversed(undone):
+        game._make(move)
+    return checked
+
+
+def _points_winner(game: Game, points: DrawPoints) -> str | None:
+    """The side with more points on the board (bonus included), or None."""
+    totals = list(points.bonus)
+    for code in range(2, len(game.bb)):
+        if points.values[code]:
+            totals[code & 1] += points.values[code] * game.bb[code].bit_count()
+    if totals[0] == totals[1]:
+        return None
+    return SIDES[0] if totals[0] > totals[1] else SIDES[1]
+
+
+def _checkmate_result(game: Game) -> str:
+    """The result for the mated side: `checkmate`'s, unless one of the
+    declared exceptions applies (the first that does)."""
+    end = game.variant.end
+    for exception in end.checkmate_exceptions:
+        if exception.kind == "only":
+            applies = _checking_codes(game) <= exception.codes
+        else:
+            applies = not _check_series_codes(game) & exception.codes
+        if applies:
+            return exception.result
+    return end.checkmate
+
+
+def _checking_codes(game: Game) -> set[int]:
+    """The piece codes giving check to the side to move."""
+    return {game.cells[cell] for cell in game.variant.board.cells_of(game.checkers())}
+
+
+def _check_series_codes(game: Game) -> set[int]:
+    """The piece codes that gave check in the unbroken series of checks by
+    the side that has just moved, ending here: this position and each
+    earlier one with the same side to move, back to the first not in check
+    (or to the start of the moves played)."""
+    codes: set[int] = set()
+    undone: list[InternalMove] = []
+    while game.is_check():
+        codes |= _checking_codes(game)
+        if len(game._stack) < 2:
+            break
+        for _ in range(2):
+            undone.append(game._stack[-1][0])
+            game._unmake()
+    for move in reversed(undone):
+        game._make(move)
+    return codes
 
 
 def ended_by_condition(game: Game) -> bool:

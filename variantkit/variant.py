@@ -151,6 +151,34 @@ class EndCondition:
     safe: bool = False   # `reached`: only where no enemy piece attacks it
 
 
+class MateException(NamedTuple):
+    """A checkmate whose result is not `checkmate`'s (shatar).
+
+    `kind` is `only` (every piece giving the mating check is of `codes`) or
+    `series` (no piece of `codes` gave check in the unbroken series of
+    checks by the mating side that ends in the mate).  `result` is for the
+    mated side."""
+
+    kind: str
+    codes: frozenset[int]
+    result: str
+
+
+class DrawPoints(NamedTuple):
+    """Points that decide a game that would end drawn (janggi's count)."""
+
+    values: list[float]            # per piece code
+    bonus: tuple[float, float]     # added to White's and Black's totals
+
+
+class Shuttle(NamedTuple):
+    """The shuttle rule (janggi's modern rules): the piece codes it watches
+    and the result for the side that shuttles."""
+
+    codes: frozenset[int]
+    result: str
+
+
 @dataclass
 class CountLimit:
     """One entry of a bare side's count: the moves allowed when the other
@@ -197,9 +225,12 @@ class EndRules:
     insufficient: list[MaterialPattern] = field(default_factory=list)
     double_pass: str | None = None   # the result when both sides pass in a row
     facing_pass: str | None = None   # the result of a pass while the royals face
+    checkmate_exceptions: list[MateException] = field(default_factory=list)
+    draw_points: DrawPoints | None = None   # decides drawn games by material
+    perpetual_check: str | None = None     # the result for a side checking throughout a repetition
+    shuttle: Shuttle | None = None         # a side moving one piece back and forth
     counting: Counting | None = None
     repetition_result: str = "draw"     # for the side to move when repetition ends it
-    perpetual_check: str | None = None  # for the side that checked all through it
 
 
 class Variant:
@@ -1006,10 +1037,6 @@ class Variant:
             double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
             repetition_result=spec.get("repetition-result", "draw"),
             perpetual_check=spec.get("perpetual-check"))
-        if end.perpetual_check is not None and end.draw_timing == "on-claim":
-            self.problems.append(self.document.problem(
-                ("end", "perpetual-check"), "perpetual-check needs `draw-timing: "
-                "on-occurrence`: the repetition ends the game as it happens", "bad-perpetual"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
                 white, black = (p.strip() for p in pattern.split(" v "))
@@ -1025,6 +1052,21 @@ class Variant:
                                          pattern.get("only", []))
                 end.insufficient.append(MaterialPattern(
                     only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+        for i, item in enumerate(spec.get("checkmate-exceptions", [])):
+            kind = "only" if "given-only-by" in item else "series"
+            names = item["given-only-by" if kind == "only" else "series-without"]
+            kinds = self._piece_codes(("end", "checkmate-exceptions", i,
+                                       "given-only-by" if kind == "only" else "series-without"),
+                                      names)
+            end.checkmate_exceptions.append(MateException(
+                kind, frozenset(piece_code(k, s) for k in kinds for s in range(2)),
+                item["result"]))
+        if "shuttle" in spec:
+            kinds = self._piece_codes(("end", "shuttle", "pieces"), spec["shuttle"]["pieces"])
+            end.shuttle = Shuttle(frozenset(piece_code(k, s) for k in kinds for s in range(2)),
+                                  spec["shuttle"]["result"])
+        if "draws-decided-by" in spec:
+            end.draw_points = self._draw_points(spec["draws-decided-by"])
         for i, item in enumerate(spec.get("conditions", [])):
             condition = self._located(("end", "conditions", i),
                                       partial(self._end_condition, i, item))
@@ -1041,6 +1083,16 @@ class Variant:
             end.counting = self._located(("end", "counting"),
                                          partial(self._counting, spec["counting"]))
         return end
+
+    def _draw_points(self, spec: dict[str, Any]) -> DrawPoints:
+        """Each piece code's points, and each side's bonus."""
+        values = [0.0] * self.n_codes
+        for name, points in spec["points"].items():
+            for kind in self._piece_codes(("end", "draws-decided-by", "points"), [name]):
+                for side in range(2):
+                    values[piece_code(kind, side)] = float(points)
+        bonus = spec.get("bonus", {})
+        return DrawPoints(values, (float(bonus.get("white", 0)), float(bonus.get("black", 0))))
 
     def _counting(self, spec: dict[str, Any]) -> Counting:
         """Compile `end: counting`: piece names become codes and types."""
