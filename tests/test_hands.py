@@ -15,6 +15,7 @@ from fsf_oracle import Oracle
 
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError, Move, VariantError
+from variantkit.engine import Engine
 
 HOUSE = "variantkit: 1\nname: house\ninherits: crazyhouse\n"
 
@@ -259,3 +260,8 @@ def test_unknown_pieces_and_regions_in_hands_are_located(tmp_path: Path) -> None
                                "  rook:\n    demotes-to: wazir\n"
                                "  knight:\n    drops: {regions: nowhere}\n")
     assert sorted(found) == [("unknown-piece", 4), ("unknown-piece", 7), ("unknown-region", 9)]
+
+
+def test_the_engine_counts_hands_and_finds_a_mate_by_drop() -> None:
+    game = variantkit.load("crazyhouse").new_game("6nk/7p/8/8/8/8/8/4K1R1[P] w - - 0 1")
+    assert str(Engine(game.variant).best_move(game, depth=2)) == "P@g7"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from variantkit.game import CASTLE, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
+from variantkit.game import CASTLE, DROP, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
 from variantkit.pieces import piece_code
 from variantkit.variant import Variant
 
@@ -119,6 +119,9 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
+        # Pieces in hand count as material too (variants with `hands` only).
+        self._hand_valued = [code for code in self._valued
+                             if code in variant.hand_codes[code & 1]] if variant.has_hands else []
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self.info = SearchInfo()
@@ -267,6 +270,9 @@ class Engine:
         for code in self._valued:
             if bb[code]:
                 score += signed[code] * bb[code].bit_count()
+        hands = self._game.hands
+        for code in self._hand_valued:
+            score += signed[code] * hands[code]
         return (-score if self._game.stm else score) + MOBILITY * mobility
 
     # -- move ordering ---------------------------------------------------------
@@ -275,6 +281,8 @@ class Engine:
         piece (taken from the opponent and added to us), a promotion."""
         frm, to, promo, kind, extra = move
         cells, value = self._game.cells, self._value
+        if kind == DROP:   # the piece only moves from the hand to the board
+            return 0
         if kind == SUBORN:
             return 2 * value[cells[to]]
         gain = value[cells[extra if kind == EN_PASSANT else to]] \
