@@ -27,6 +27,11 @@ Allowances, each because the two write the same position differently:
   python-chess's `outcome(claim_draw=True)`); pyffish's optional game end is
   checked on the position itself, so such a draw is accepted when one legal
   move leads to a position where pyffish allows the claim.
+- an empty castling field: re-reading its own string, pyffish may hold a
+  gating right it cannot write (Seirawan chess: the king's, once both
+  castling rights are gone) and then writes the field empty (`b  - 0 33`);
+  it writes `-` for the same position reached from the start, and so does
+  variantkit (`after` reads such a field as `-`).
 """
 
 from __future__ import annotations
@@ -59,6 +64,11 @@ SHALLOW = frozenset({
     "omicron",
     # Drops from the start: 88,617 and 25,228 leaves at depth 3.
     "pocketknight", "capahouse",
+    # Drops from full hands: S-house's depth-3 tree has 546,694 leaves,
+    # placement's 50,560 (their random games reach the play after the drops).
+    "shouse", "placement",
+    # Sittuyin's drops into its three ranks: 580,096 leaves at depth 3.
+    "sittuyin",
     # Shogi's wide trees (drops from the second move on): 15,000 to 48,000
     # leaves at depth 3, eight to twenty seconds each.
     "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi"})
@@ -72,6 +82,11 @@ def perft_depth(name: str) -> int:
 def fsf_variants() -> list[str]:
     """The bundled variants that Fairy-Stockfish also knows, by the same name."""
     return [name for name in variantkit.variants() if name in FSF_NAMES]
+
+
+def after(name: str, sf_fen: str, moves: list[str]) -> str:
+    """pyffish's position string after `moves`, an empty field read as `-`."""
+    return " ".join(field or "-" for field in pyffish.get_fen(name, sf_fen, moves).split(" "))
 
 
 def fsf_value(outcome: Outcome, mover: str) -> int:
@@ -145,7 +160,7 @@ class Oracle:
             return len(moves)
         nodes = 0
         for move in sorted(moves):
-            child = pyffish.get_fen(self.name, sf_fen, [move])
+            child = after(self.name, sf_fen, [move])
             game.push(move)
             nodes += self._walk(game, child, depth - 1, path + [move])
             game.pop()
@@ -193,7 +208,7 @@ class Oracle:
             if outcome is not None or not moves or ply == max_plies:
                 return outcome
             move = choose(moves)
-            sf_fen = pyffish.get_fen(self.name, sf_fen, [move])
+            sf_fen = after(self.name, sf_fen, [move])
             game.push(move)
             played.append(move)
         return None

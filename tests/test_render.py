@@ -183,7 +183,9 @@ def test_checked_royal_cell_is_red(name: str) -> None:
 def test_flip_turns_the_board(name: str) -> None:
     game = start(name)
     plain, flipped = (ET.fromstring(render(game, flip=f)) for f in (False, True))
-    height = float(plain.attrib["viewBox"].split()[3])
+    # Pieces are placed in the board's own coordinates (hands and the
+    # legend lie outside it).
+    height = cell_geometry(game.variant.board).height
     # A White piece (not every game has a royal one) is drawn in the lower
     # half, and in the upper half flipped.
     king = next(n for n in game.variant.board.names if (game.piece_at(n) or "a").isupper())
@@ -277,9 +279,10 @@ def rasterise(svg: str) -> list[bytes]:
 def without_pieces(svg: str) -> str:
     ET.register_namespace("", SVG.strip("{}"))
     root = ET.fromstring(svg)
-    for group in list(root):
-        if group.attrib.get("class") in ("pieces", "legend"):
-            root.remove(group)
+    for parent in list(root.iter()):  # the board is a group of its own beside hands
+        for group in list(parent):
+            if group.attrib.get("class") in ("pieces", "legend"):
+                parent.remove(group)
     return ET.tostring(root, encoding="unicode")
 
 

@@ -24,6 +24,7 @@ SHARED = {
     "chess": ("chess", None),
     "trice": ("capablanca", TRICE_START_FEN),
     "capablanca": ("capablanca", None),
+    "crazyhouse": ("crazyhouse", None),
 }
 
 

@@ -245,3 +245,39 @@ def test_the_page_ships_in_the_wheel() -> None:
     assert {"index.html", "app.js", "style.css"} <= shipped
     assert {"starlette", "uvicorn"} <= {
         re.split(r"[<>=]", d)[0] for d in config["project"]["dependencies"]}
+
+
+# White holds a queen, two pawns and a knight; Black a rook.
+CRAZYHOUSE = {"bundled": "crazyhouse"}
+HELD = "r3k2r/8/8/8/8/8/8/R3K2R[QNPPr] w KQkq - 0 1"
+
+
+def test_hands_and_drops_in_the_playground(client: TestClient) -> None:
+    game = variantkit.load("crazyhouse").new_game(HELD)
+    answer = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD, "drop": "N"})
+    assert answer["ok"], answer
+    assert answer["hands"] == {"white": {"Q": 1, "N": 1, "P": 2}, "black": {"r": 1}}
+    # The knight's legal drops are marked on the board, the knight in the hand.
+    dropped = {cell for cell, mark in marks(answer["svg"]).items() if mark == "drop"}
+    assert dropped == {m.to_cell for m in game.legal_moves() if m.drop == "N"}
+    assert re.search(r'data-hand-piece="N"[^>]*data-mark="highlight"', answer["svg"])
+    assert {"move": "N@f3", "from": "f3", "to": "f3", "promotion": None, "suborn": False,
+            "drop": "N"} in answer["legal"]
+    # A drop played by its move string or typed as SAN; the hand shrinks.
+    played = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD,
+                                            "moves": ["N@f3", "R@e4"]})
+    assert played["moves"] == ["N@f3", "R@e4+"]
+    assert played["hands"] == {"white": {"Q": 1, "P": 2}, "black": {}}
+    # Black's rook cannot be dropped on White's turn: nothing is marked.
+    waiting = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD, "drop": "r"})
+    assert "drop" not in marks(waiting["svg"]).values()
+    # Explain a piece in hand: its legal drops and its drop region.
+    explained = post(client, "/api/explain", {"source": CRAZYHOUSE, "start": HELD, "drop": "P"})
+    assert explained["ok"], explained
+    assert explained["text"].startswith("white pawn (P) in hand (2)")
+    assert "its drop region (48)" in explained["text"]
+    # A piece that is not in hand, a variant without hands: located refusals.
+    for source, letter in ((CRAZYHOUSE, "B"), (CHESS, "P"), (CRAZYHOUSE, 3)):
+        refused = post(client, "/api/position", {"source": source, "drop": letter})
+        assert not refused["ok"] and rules(refused) == ["bad-request"]
+    assert post(client, "/api/position", {"source": CHESS})["hands"] is None

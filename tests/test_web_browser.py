@@ -422,3 +422,44 @@ def test_phone_width(browser: Any, server: str) -> None:
     context.close()
     assert width <= 390, f"the page scrolls sideways at phone width ({width} px)"
     assert board is not None and board["width"] >= 300
+
+
+def test_drops_from_the_hands(page: Page, server: str) -> None:
+    """Crazyhouse: the hands beside the board; a click on a piece in hand
+    marks its drops, a click on a marked cell drops it; the keyboard too."""
+    open_variant(page, server, "crazyhouse")
+    held = "r3k2r/8/8/8/8/8/8/R3K2R[QNPPr] w KQkq - 0 1"
+    set_position(page, held)
+    knight = page.locator('#board [data-hand-piece="N"]')
+    expect(knight).to_have_attribute("data-count", "1")
+    expect(page.locator('#board [data-hand-piece="P"]')).to_have_attribute("data-count", "2")
+    # White's hand is under the board, Black's over it.
+    rook = page.locator('#board [data-hand-piece="r"]').bounding_box()
+    assert rook is not None and knight.bounding_box() is not None
+    assert rook["y"] < box(page, "a8")["y"] < box(page, "a1")["y"] < knight.bounding_box()["y"]
+    knight.click()
+    expect(page.locator('#board [data-hand-piece="N"]')).to_have_attribute(
+        "data-mark", "highlight")
+    expect(cell_of(page, "f3")).to_have_attribute("data-mark", "drop")
+    screenshot(page, "crazyhouse-drop-targets")
+    page.get_by_test_id("explain").click()
+    expect(page.get_by_test_id("analysis")).to_contain_text("white knight (N) in hand (1)")
+    cell(page, "f3").click()
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(1)
+    expect(page.locator('#board [data-hand-piece="N"]')).to_have_count(0)
+    # Black drops its rook with the keyboard alone.
+    page.locator('#board [data-hand-piece="r"]').focus()
+    page.keyboard.press("Enter")
+    expect(cell_of(page, "e4")).to_have_attribute("data-mark", "drop")
+    cell(page, "e4").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(2)
+    game, texts = replay("crazyhouse", ["N@f3", "R@e4"], held)
+    assert shown_moves(page) == texts == ["N@f3", "R@e4+"]
+    assert fen(page) == game.fen()
+    # A drop typed as SAN blocks the check.
+    page.get_by_test_id("move-input").fill("P@e2")
+    page.get_by_test_id("move-input").press("Enter")
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(3)
+    expect(page.locator('#board [data-hand-piece="P"]')).to_have_attribute("data-count", "1")
+    screenshot(page, "crazyhouse-hands")

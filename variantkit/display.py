@@ -6,7 +6,10 @@ The drawing reads only `board.layout` (groups of rows of cell indices),
 show) and `board.wraps` (the joined edges), so it knows nothing of grids:
 several groups (planes) are drawn side by side, rows of different lengths (a
 circular board's centre, say) are centred, and a seam is marked with `:`
-beside the joined edges and a line under the board.
+beside the joined edges and a line under the board.  In a variant with
+pieces in hand, Black's hand is written over the board and White's under it
+(`black hand: 2p n`), each piece's letter after its count when it has more
+than one.
 """
 
 from __future__ import annotations
@@ -64,6 +67,9 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
     height = max((len(b) for b in blocks), default=0)
     widths = [max((line.cell_len for line in b), default=0) for b in blocks]
     out = Text()
+    hands = game.variant.has_hands
+    if hands:
+        out.append_text(hand_line(game, "black"))
     for row in range(height):
         line = Text()
         for i, block in enumerate(blocks):
@@ -76,6 +82,8 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
         line.rstrip()
         out.append_text(line)
         out.append("\n")
+    if hands:
+        out.append_text(hand_line(game, "white"))
     for axis in board.wraps:
         out.append(f"{axis} wrap around: the last {axis[:-1]} is next to the first\n",
                    style=STYLES["label"])
@@ -147,6 +155,21 @@ def _group_lines(game: Game, rows: list[list[int]],
             footer.append(name.center(width), style=STYLES["label"])
         lines.append(footer)
     return title, lines
+
+
+def hand_text(hand: dict[str, int]) -> str:
+    """A hand in words: `2P N` (a count before a letter held more than
+    once), `-` when it is empty."""
+    return " ".join(f"{count}{letter}" if count > 1 else letter
+                    for letter, count in hand.items()) or "-"
+
+
+def hand_line(game: Game, side: str) -> Text:
+    """One side's hand, as a line of its own."""
+    line = Text(f"{side} hand: ", style=STYLES["label"])
+    line.append(hand_text(game.hand(side)), style=STYLES[side])
+    line.append("\n")
+    return line
 
 
 def status_line(game: Game) -> str:

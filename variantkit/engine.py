@@ -5,8 +5,10 @@ table and a bounded quiescence search over captures, suborns and promotions.
 Moves are ordered: the transposition table's move first, then captures by
 MVV-LVA (most valuable victim, least valuable attacker), then killer moves.
 
-The evaluation is material plus a small mobility term, from the side to
-move's view in centipawns.  Piece values come from the variant's `value:`
+The evaluation is material (the pieces in hand counted as on the board)
+plus a small mobility term, from the side to move's view in centipawns.
+Drops are searched as any other move; they win no material at once, so
+quiescence leaves them out.  Piece values come from the variant's `value:`
 keys; a piece without one gets an estimate from its average mobility on the
 empty board, on the scale of the pieces that do declare theirs.  Royal pieces
 carry no value.  A position without legal moves is scored by the variant's

@@ -12,7 +12,7 @@ public `Move` value carries cell names for people.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
@@ -27,6 +27,14 @@ if TYPE_CHECKING:
 # empty cell) has from and to the target cell and the dropped piece's code
 # in the promotion slot.
 NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS, DROP = range(7)
+# A promotion in place (`promotion: {standing: ...}`): from and to are the
+# piece's cell, the promotion slot the new piece's code.
+STAY = 7
+# Gating moves (the last kinds: `kind >= GATE` tells them): a move, or a
+# castling, that puts a piece from the hand on a cell it leaves; `extra` is
+# the gated piece's code (GATE), or the castling index, the gated cell and
+# code packed by `castle_gate` (CASTLE_GATE).
+GATE, CASTLE_GATE = range(8, 10)
 InternalMove = tuple[int, int, int, int, int]
 SIDES = ("white", "black")
 
@@ -35,19 +43,22 @@ SIDES = ("white", "black")
 class Move:
     """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn), `P@e4`
     (a drop: `drop` is the uppercase letter of the piece from the hand, and
-    from and to are the cell it lands on)."""
+    from and to are the cell it lands on), `b1c3h` (gating: `gate` is the
+    letter of the piece from the hand put on the cell the move leaves)."""
 
     from_cell: str
     to_cell: str
     promotion: str | None = None
     suborn: bool = False
     drop: str | None = None
+    gate: str | None = None
 
     def __str__(self) -> str:
         if self.drop:
             return f"{self.drop}@{self.to_cell}"
         sep = "~" if self.suborn else ""
-        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}"
+        gate = self.gate.lower() if self.gate else ""
+        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
 
 
 class Outcome(NamedTuple):
@@ -96,8 +107,7 @@ class LegalMoves:
     def __contains__(self, move: object) -> bool:
         """Whether a `Move` or a move string is legal here."""
         if isinstance(move, Move) and move.promotion:
-            move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
-                        move.drop)
+            move = replace(move, promotion=move.promotion.lower())
         if not isinstance(move, Move | str):
             return False
         return str(move) in {str(m) for m in self()}
@@ -198,10 +208,7 @@ class Game:
 
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
-        us = self.stm
-        return bool(self._attackers(self.royal[us], 1 - us,
-                                    self.side_bb[0] | self.side_bb[1] | self.walls,
-                                    self.side_bb[1 - us]))
+        return self._in_check(self.stm)
 
     def checkers(self) -> int:
         """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
@@ -214,10 +221,12 @@ class Game:
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
     def _in_check(self, side: int) -> bool:
-        """Whether `side`'s royal piece is attacked."""
-        return bool(self._attackers(self.royal[side], 1 - side,
-                                    self.side_bb[0] | self.side_bb[1] | self.walls,
-                                    self.side_bb[1 - side]))
+        """Whether `side`'s royal piece is attacked (never while it is still
+        in hand, as in placement chess)."""
+        royal = self.royal[side]
+        return royal >= 0 and bool(self._attackers(
+            royal, 1 - side, self.side_bb[0] | self.side_bb[1] | self.walls,
+            self.side_bb[1 - side]))
 
     def non_royal(self, side: int) -> int:
         """How many non-royal pieces `side` has."""
@@ -401,7 +410,16 @@ class Game:
         return risk
 
     def _legal(self) -> list[InternalMove]:
-        return self._generate(self.royal[self.stm])
+        v = self.variant
+        moves = self._generate(self.royal[self.stm])
+        if v.gate_regions[self.stm]:
+            moves += self._gatings(moves)
+        return self._drops_first(moves) if v.must_drop else moves
+
+    def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`must-drop`: while a drop is legal, only drops are."""
+        drops = [m for m in moves if m[3] == DROP]
+        return drops or moves
 
     def _generate(self, king: int) -> list[InternalMove]:
         """The moves that leave the royal piece on `king` safe; with `king`
@@ -504,7 +522,9 @@ class Game:
                             append((frm, to, 0, kind, extra))
                     else:
                         append((frm, to, 0, kind, extra))
-        if v.has_hands:
+        if v.standing[us]:
+            self._standing_promotions(king, occupied, out)
+        if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(us, them, occupied, enemy, out)
@@ -614,6 +634,72 @@ class Game:
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
+    def _standing_promotions(self, king: int, occupied: int, out: list[InternalMove]) -> None:
+        """`promotion: {standing: ...}`: each piece standing in its region
+        (the side's last one anywhere, if declared) may become one of the
+        choices, in place or one step away on an empty cell; not while the
+        choice's `limit` is reached, never leaving its own royal piece
+        attacked, and (if so declared) not where the new piece would attack
+        an enemy piece, nor giving check (a discovered one included)."""
+        v = self.variant
+        limit = v.promotion_limit
+        enemy = self.side_bb[1 - self.stm]
+        for code, rule in v.standing[self.stm].items():
+            pieces = self.bb[code]
+            if not (rule.last_anywhere and pieces.bit_count() == 1):
+                pieces &= rule.region
+            choices = [c for c in rule.choices
+                       if not limit[c] or self.bb[c].bit_count() < limit[c]]
+            for frm in v.board.cells_of(pieces if choices else 0):
+                for to in [frm, *v.board.cells_of(rule.steps[frm] & ~occupied)]:
+                    for promo in choices:
+                        move = (frm, to, promo, STAY if to == frm else NORMAL, 0)
+                        if (rule.no_attack and (self._attacks_any(
+                                promo, to, occupied ^ (1 << frm) | (1 << to), enemy)
+                                or self._gives_check(move))) \
+                                or (king >= 0 and self._exposes(move)):
+                            continue
+                        out.append(move)
+
+    def _attacks_any(self, code: int, cell: int, occupied: int, targets: int) -> bool:
+        """Whether a piece of `code` on `cell` attacks one of `targets`."""
+        for gen in self.variant.generators[code]:
+            if gen.mode & CAPTURE and not gen.initial \
+                    and reach(gen.tables[cell], occupied) & targets:
+                return True
+        return False
+
+    def _gatings(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Gating: the moves in `moves` of unmoved pieces from the gating
+        region, and its castlings, each again with a piece from the hand
+        put on a cell it leaves (a cell of that piece's drop region).  A
+        gating move is legal when the move without it is (as Fairy-Stockfish
+        has it: the gated piece does not free a pinned piece), unless the
+        gated piece would be the screen of an enemy hopper aiming at its
+        own royal piece."""
+        v = self.variant
+        us = self.stm
+        held = [code for code in v.hand_codes[us] if self.hands[code]]
+        gates = self.unmoved & v.gate_regions[us] & self.side_bb[us]
+        if not held or not gates:
+            return []
+        regions = v.drop_regions
+        found: list[InternalMove] = []
+        for move in moves:
+            frm, to, promo, kind, extra = move
+            if kind == NORMAL and gates >> frm & 1:
+                found += [(frm, to, promo, GATE, code) for code in held
+                          if regions[code] >> frm & 1]
+            elif kind == CASTLE:
+                c = self.castlings[extra]
+                for cell in (c.king_from, c.rook_from):
+                    if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
+                        found += [(frm, to, 0, CASTLE_GATE, castle_gate(extra, cell, code))
+                                  for code in held if regions[code] >> cell & 1]
+        if v.hop_components[1 - us] and self.royal[us] >= 0:
+            found = [m for m in found if not self._exposes(m)]
+        return found
+
     def _drops(self, king: int, checkers: int, occupied: int, out: list[InternalMove]) -> None:
         """The drops of the pieces in hand.  Which empty cells are safe is
         decided once per cell, whatever is dropped: in check a drop must
@@ -651,6 +737,8 @@ class Game:
             rule = v.drop_rules[code]
             if rule is not None:
                 targets = self._drop_restricted(code, rule, targets)
+            if v.balanced[us]:
+                targets = self._balanced(code, targets, v.all_cells & ~occupied)
             while targets:
                 tbit = targets & -targets
                 targets ^= tbit
@@ -660,6 +748,28 @@ class Game:
                 append((to, to, code, DROP, 0))
                 for form in v.drop_forms[code]:   # dropped as another type
                     append((to, to, code, DROP, form))
+
+    def _balanced(self, code: int, targets: int, empty: int) -> int:
+        """`targets` less the drops that break a `colours: balanced` rule:
+        one of those pieces may not make more than half of its side's (on
+        the board and in hand, rounded up) stand on one colour, and any
+        other drop must leave, on each colour, enough free cells of their
+        drop region for those still needed there (half, rounded down)."""
+        v = self.variant
+        colours = (v.colour_cells, v.all_cells & ~v.colour_cells)
+        for kept in v.balanced[code & 1]:
+            placed = self.bb[kept]
+            total = placed.bit_count() + self.hands[kept]
+            for colour in colours:
+                if kept == code:
+                    if (placed & colour).bit_count() + 1 > (total + 1) // 2:
+                        targets &= ~colour
+                    continue
+                free = v.drop_regions[kept] & empty & colour
+                room = (placed & colour).bit_count() + free.bit_count()
+                if room <= total // 2:
+                    targets &= ~free if room == total // 2 else 0
+        return targets
 
     def _drop_restricted(self, code: int, rule: DropRule, targets: int) -> int:
         """`targets` less the cells a drop restriction forbids: lines that
@@ -704,16 +814,16 @@ class Game:
     def _gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self._make(move)
-        them = self.stm
-        checked = bool(self._attackers(self.royal[them], 1 - them,
-                                       self.side_bb[0] | self.side_bb[1] | self.walls,
-                                       self.side_bb[1 - them]))
+        checked = self._in_check(self.stm)
         self._unmake()
         return checked
 
     # -- make / unmake ------------------------------------------------------
     def _make(self, move: InternalMove) -> None:
         frm, to, promo, kind, extra = move
+        gated = kind >= GATE
+        if gated:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
         v = self.variant
         cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
         us = self.stm
@@ -739,9 +849,16 @@ class Game:
             self.halfmove += 1
         elif kind == PASS:
             self.halfmove += 1
+        elif kind == STAY:
+            self._lift(frm)
+            self.place(frm, promo)
+            self.unmoved &= ~fbit
+            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
         elif kind == DROP:
             self.add_to_hand(promo, -1)
             self.place(to, extra or promo)   # `extra`: the type it is dropped as
+            if v.drops_unmoved:
+                self.unmoved |= tbit
             self.halfmove = 0
         else:
             captured_cell = extra if kind == EN_PASSANT else to
@@ -771,6 +888,9 @@ class Game:
                 self.halfmove += 1
             if kind == DOUBLE:
                 self.ep_target, self.ep_victim = extra, to
+        if gated:
+            self.add_to_hand(gate_code, -1)
+            self.place(gate_cell, gate_code)
         if us:
             self.fullmove += 1
         self.stm = 1 - us
@@ -792,6 +912,10 @@ class Game:
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            self._lift(gate_cell)
+            self.hands[gate_code] += 1
         if kind == CASTLE:
             c = self.castlings[extra]
             self._lift(c.king_to)
@@ -803,6 +927,9 @@ class Game:
             self.place(to, captured)
         elif kind == PASS:
             pass
+        elif kind == STAY:
+            self._lift(to)
+            self.place(to, code)
         elif kind == DROP:
             self._lift(to)
             self.hands[move[2]] += 1
@@ -830,10 +957,19 @@ class Game:
         if kind == DROP:
             return Move(names[to], names[to],
                         drop=self.variant.letter_of_code(extra or promo).upper())
-        letter = self.variant.promotion_suffix(promo, self.cells[frm]) if promo else None
+        mover = self.cells[frm]
+        gate = None
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            gate = self.variant.letter_of_code(gate_code).upper()
+            if kind == CASTLE and gate_cell != frm:
+                # On the rook's cell: written from the rook's cell to the
+                # king's, as Fairy-Stockfish writes it.
+                return Move(names[gate_cell], names[frm], gate=gate)
+        letter = self.variant.promotion_suffix(promo, mover) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
-        return Move(names[frm], names[to], letter, kind == SUBORN)
+        return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)
 
     def _public_at(self, index: int) -> Move:
         return self._public(self._stack[index][0])
@@ -842,12 +978,12 @@ class Game:
         if not (isinstance(move, str) or _well_formed(move)):
             raise IllegalMoveError(
                 f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "
-                f"suborn=False, drop=None or a letter) or a move string, "
+                f"suborn=False, drop=None or a letter, gate=None or a letter) or a move "
+                f"string, "
                 f"not {repr(move)[:QUOTE_LENGTH]}")
         text = str(move)
         if isinstance(move, Move) and move.promotion:  # `Q` and `q` name one piece
-            text = str(Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn,
-                            move.drop))
+            text = str(replace(move, promotion=move.promotion.lower()))
         letter, at, cell = text.partition("@")
         if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
             text = f"{letter.upper()}@{cell}"
@@ -859,6 +995,20 @@ class Game:
         raise IllegalMoveError(explain_bad_move(self, text, legal))
 
 
+def castle_gate(index: int, cell: int, code: int) -> int:
+    """The `extra` of a castling with gating: castling `index`, the gated
+    piece's `code` put on `cell`."""
+    return code << 40 | cell << 20 | index
+
+
+def gate_parts(move: InternalMove) -> tuple[int, int, int, int]:
+    """A gating move's plain kind and extra, the gated cell and piece code."""
+    frm, _, _, kind, extra = move
+    if kind == GATE:
+        return NORMAL, 0, frm, extra
+    return CASTLE, extra & 0xFFFFF, extra >> 20 & 0xFFFFF, extra >> 40
+
+
 def _well_formed(move: object) -> bool:
     """Whether `move` is a `Move` whose fields have the documented types (a
     dataclass does not check them)."""
@@ -866,7 +1016,8 @@ def _well_formed(move: object) -> bool:
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
         and (move.promotion is None
              or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
-        and (move.drop is None or isinstance(move.drop, str))
+        and (move.drop is None or isinstance(move.drop, str)) \
+        and (move.gate is None or isinstance(move.gate, str))
 
 
 class GeneralGame(Game):
@@ -1000,6 +1151,10 @@ class GeneralGame(Game):
             moves = self._generate(-1)
             if v.royal_codes[us]:
                 moves = self._keep_safe(moves)
+        if v.gate_regions[us]:
+            moves += self._gatings(moves)
+        if v.must_drop:
+            moves = self._drops_first(moves)
         if v.must_capture:
             captures = [m for m in moves if self._captures(m)]
             if captures:
@@ -1035,7 +1190,8 @@ class GeneralGame(Game):
         if kind == EN_PASSANT:
             return True
         target = self.cells[to]
-        return kind in (NORMAL, DOUBLE) and bool(target) and target & 1 != self.cells[frm] & 1
+        return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
+            and target & 1 != self.cells[frm] & 1
 
     def _gives_check(self, move: InternalMove) -> bool:
         self._make(move)
@@ -1077,7 +1233,7 @@ class GeneralGame(Game):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
-        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT) \
+        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and v.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
         if v.end.check_limit and self._in_check(self.stm):

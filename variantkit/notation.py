@@ -213,10 +213,11 @@ def _count(text: str, what: str, minimum: int) -> int:
 def _check_royals(game: Game) -> None:
     v = game.variant
     for side, name in enumerate(("white", "black")):
-        count = sum(game.bb[code].bit_count() for code in range(2 + side, len(game.bb), 2)
-                    if v.royal_code[code])
+        count = sum(game.bb[code].bit_count() + game.hands[code]
+                    for code in range(2 + side, len(game.bb), 2) if v.royal_code[code])
         if count != 1:
-            raise InvalidFenError(f"{name} must have exactly one royal piece, found {count}")
+            raise InvalidFenError(f"{name} must have exactly one royal piece (on the board or "
+                                  f"in hand), found {count}")
 
 
 def _unmoved(game: Game, rights: str) -> int:
@@ -224,6 +225,17 @@ def _unmoved(game: Game, rights: str) -> int:
     castling pieces whose rights the string withdraws."""
     v = game.variant
     unmoved = _on_setup_cells(game)
+    if v.drops_unmoved:
+        # Dropped pieces have not moved: castling pieces on their cells may
+        # hold their rights wherever the setup had them.
+        for c in v.castlings:
+            for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):
+                if game.cells[cell] == code:
+                    unmoved |= 1 << cell
+    # A gating right may name any own piece of the region (its letter says
+    # whether it has moved).
+    for side, region in enumerate(v.gate_regions):
+        unmoved |= game.side_bb[side] & region
     declared = {c.right for c in v.castlings}
     initial = _initial_rights(game, unmoved)
     if rights != "-":
@@ -241,29 +253,47 @@ def _unmoved(game: Game, rights: str) -> int:
                 raise InvalidFenError(
                     f"castling right '{letter}' but its king and rook are not on their cells")
     granted = set() if rights == "-" else set(rights)
+    # A piece a right is about has moved unless some right it is part of is
+    # granted: a castling's (its king and rook) or its own letter.
+    subject = granted_cells = 0
     for c in v.castlings:
-        if c.right not in granted:
-            unmoved &= ~(1 << c.rook_from)
-    for c in v.castlings:
-        if not any(o.right in granted for o in v.castlings if o.king_from == c.king_from):
-            unmoved &= ~(1 << c.king_from)
+        subject |= c.need
+        if c.right in granted:
+            granted_cells |= c.need
     for letter, cells in initial.items():
-        if letter not in granted:
-            unmoved &= ~cells
-    return unmoved
+        subject |= cells
+        if letter in granted:
+            granted_cells |= cells
+    return unmoved & (~subject | granted_cells)
 
 
-def _initial_rights(game: Game, unmoved: int) -> dict[str, int]:
-    """`initial-rights`: each letter the castling field may hold for them,
-    with the cells it stands for (listed pieces not moved yet)."""
+def _initial_rights(game: Game, unmoved: int, written: bool = False) -> dict[str, int]:
+    """`initial-rights` and gating rights: each letter the castling field may
+    hold for them, with the cells it stands for (listed pieces not moved
+    yet; the pieces of a gating region not moved yet).  `written`: only the
+    gating rights of a side that may still gate (it holds pieces in hand, or
+    captures may bring it some)."""
     v = game.variant
     names = v.board.names
     letters: dict[str, int] = {}
-    for code in v.initial_rights:
-        for cell in v.board.cells_of(game.bb[code] & unmoved):
-            letter = _file_right(names[cell], code & 1)
-            letters[letter] = letters.get(letter, 0) | 1 << cell
+    cells = [(cell, code & 1) for code in v.initial_rights
+             for cell in v.board.cells_of(game.bb[code] & unmoved)]
+    for side, region in enumerate(v.gate_regions):
+        if region and not (written and not may_gate(game, side)):
+            cells += [(cell, side) for cell in v.board.cells_of(game.side_bb[side] & unmoved
+                                                                 & region)]
+    for cell, side in cells:
+        letter = _file_right(names[cell], side)
+        letters[letter] = letters.get(letter, 0) | 1 << cell
     return letters
+
+
+def may_gate(game: Game, side: int) -> bool:
+    """Whether `side` may still gate: it holds pieces in hand, or captured
+    pieces join hands (Fairy-Stockfish drops the rights of an empty hand
+    that nothing can fill again)."""
+    v = game.variant
+    return v.captures_to_hand or any(game.hands[code] for code in v.hand_codes[side])
 
 
 def _free_castling(game: Game, rights: str) -> int:
@@ -379,19 +409,24 @@ def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
 
 
 def castling_rights(game: Game) -> str:
-    """The castling field: rights whose king and rook are still unmoved,
-    then the `initial-rights` of unmoved pieces (White's, then Black's, each
-    by file)."""
-    letters: list[str] = []
+    """The castling field, White's rights then Black's: each side's
+    castling rights whose king and rook are still unmoved, then by file its
+    `initial-rights` and gating rights of unmoved pieces that no written
+    castling right covers (`KQBCDFGkqbcdfg`)."""
+    letters: list[list[str]] = [[], []]
     free = game.variant.free_castling
+    covered = 0
     for c in game.castlings:
         right = _file_right(game.variant.board.names[c.rook_from], c.side) if free else c.right
-        if right not in letters and c.in_place(game):
-            letters.append(right)
-    if game.variant.initial_rights:
-        initial = sorted(_initial_rights(game, game.unmoved), key=lambda x: (x.islower(), x))
-        letters += [letter for letter in initial if letter not in letters]
-    return "".join(letters) or "-"
+        if right not in letters[c.side] and c.in_place(game):
+            letters[c.side].append(right)
+            covered |= c.need
+    if game.variant.initial_rights or game.variant.gate_regions != [0, 0]:
+        for letter in sorted(_initial_rights(game, game.unmoved & ~covered, written=True)):
+            side = letters[letter.islower()]
+            if letter not in side:
+                side.append(letter)
+    return "".join(letters[0] + letters[1]) or "-"
 
 
 def placement(game: Game) -> str:

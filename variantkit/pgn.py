@@ -1,14 +1,15 @@
 """Games as PGN (Portable Game Notation), for any variant.
 
 Moves are written in standard algebraic notation (`Nf3`, `O-O`, `e8=Q+`,
-`D~g2`; see `variantkit.san`), numbered `1. e4 e5 2. ...`, after the seven
-standard tags (Event, Site, Date, Round, White, Black, Result), a `Variant`
-tag and a `Termination` tag (`normal` for a game that ended, `unterminated`
-for one that goes on); a game that does not start from the variant's setup
-also gets `SetUp "1"` and `FEN`.  A finished game's outcome is also given in
-words, in a comment before the result (`{black wins by checkmate}`).
-Reading accepts SAN and the library's move strings (`e2e4`, `Ae1Bg1`,
-`f1~g2`), skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation marks
+`D~g2`, a drop `P@e4`; see `variantkit.san`), numbered `1. e4 e5 2. ...`,
+after the seven standard tags (Event, Site, Date, Round, White, Black,
+Result), a `Variant` tag and a `Termination` tag (`normal` for a game that
+ended, `unterminated` for one that goes on); a game that does not start from
+the variant's setup also gets `SetUp "1"` and `FEN`.  A finished game's
+outcome is also given in words, in a comment before the result (`{black
+wins by checkmate}`).  Reading accepts SAN and the library's move strings
+(`e2e4`, `Ae1Bg1`, `f1~g2`, `P@e4`, a promotion to a promoted form
+`b9b10+`), skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation marks
 (`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on the
 variant named by the `Variant` tag (chess when there is none) or on the
 variant given.
@@ -48,7 +49,6 @@ _TOKEN = re.compile(r"""
   | (?P<move>[^\s{}()\[\];$]+)
   | (?P<bad>\S)
 """, re.VERBOSE)
-_MARKS = "!?+#"
 
 
 class PgnError(ValueError):
@@ -176,7 +176,9 @@ def parse_pgn(text: str) -> list[PgnRecord]:
             records.append(current)
             current, started = PgnRecord(), False
         elif kind == "move":
-            current.moves.append(match.group().rstrip(_MARKS))
+            # Marks stay: SAN reading drops them, and a move string to a
+            # promoted form ends in `+` (`b2g7+`).
+            current.moves.append(match.group())
             started = True
         else:
             raise PgnError(f"cannot read {quote(match.group())} {_where(current)}")

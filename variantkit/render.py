@@ -21,6 +21,13 @@ drawn around its cell's anchor, so that programs (and the tests) can find
 both.  A marked cell says why in `data-mark` (`last-move`, `check`,
 `highlight`, or a target's kind: `move`, `capture`, `suborn`), and each
 target's sign is a `<g data-target="<kind>">` over it.
+
+In a variant with pieces in hand, each side's hand is a strip beside the
+board, whatever its topology: the side drawn at the bottom (White, or Black
+with `flip`) has its hand under the board, the other over it.  A strip is
+`<g data-hand="<side>">`; each piece in it is
+`<g data-hand-piece="<letter>" data-side="<side>" data-count="<n>">`, drawn
+with the same figure as on the board and its count on a badge.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ MARKED = "#4f8fe0"
 # Destinations of a selected piece, by kind of move (`render(targets=...)`):
 # each gets its own tint and its own mark (dot, ring, diamond), so the kinds
 # differ by shape as well as by colour.
-TARGETS = {"move": "#3f9b4f", "capture": "#d2452b", "suborn": "#8a4fd0"}
+TARGETS = {"move": "#3f9b4f", "capture": "#d2452b", "suborn": "#8a4fd0", "drop": "#2f7fb0"}
 CHECK = "#e0443a"
 EDGE = "#6e4f33"  # outlines of non-square cells and of each board
 INK = "#333333"   # labels
@@ -512,14 +519,17 @@ def _graph(topology: GraphTopology, board: Board, flip: bool,
 
 
 def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
-           size: float | None = None, targets: Mapping[str, str] | None = None) -> str:
+           size: float | None = None, targets: Mapping[str, str] | None = None,
+           hand_highlight: str | None = None) -> str:
     """The position as an SVG document.
 
     The last move's cells are tinted, the royal piece of a side in check sits
     on a red cell, and the cells named in `highlight` are tinted blue.
-    `targets` maps cells to a kind of move, `move`, `capture` or `suborn`
-    (a selected piece's destinations): each kind has its own tint and mark,
-    and the cell its kind as `data-mark` and as class `target-<kind>`.
+    `targets` maps cells to a kind of move, `move`, `capture`, `suborn` or
+    `drop` (a selected piece's destinations): each kind has its own tint and
+    mark, and the cell its kind as `data-mark` and as class `target-<kind>`.
+    `hand_highlight` is the letter of a piece in hand to tint blue (upper
+    case in White's hand, lower case in Black's).
     `flip` draws the board from Black's side.  `size` is the image's width
     in pixels (the height follows); by default a square cell is 60 pixels.
     A ValueError names an unknown cell or kind.
@@ -543,10 +553,13 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
 
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
-    fairy = sorted({type_of(code) for code in game.cells
-                    if code and variant.pieces.types[type_of(code)].glyph not in ORTHODOX})
+    fairy = sorted({type_of(code) for code in _shown_codes(game)
+                    if variant.pieces.types[type_of(code)].glyph not in ORTHODOX})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
-    width, height = geo.width, geo.height + legend_rows * LEGEND_ROW
+    hands = _hand_strips(game, geo.width, flip) if variant.has_hands else []
+    above = sum(strip.height for strip in hands[:1])
+    width = geo.width
+    height = geo.height + legend_rows * LEGEND_ROW + sum(strip.height for strip in hands)
     scale = 1.0 if size is None else size / width
 
     out = [
@@ -556,6 +569,10 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         f"<title>{_text(f'{variant.name}: {game.fen()}')}</title>",
         f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
     ]
+    if hands:  # the board (and the legend) go between the two hands
+        out.extend(_hand(game, hands[0], 0.0, hand_highlight))
+        out.extend(_hand(game, hands[1], above + geo.height, hand_highlight))
+        out.append(f'<g class="board" transform="translate(0 {_num(above)})">')
     out.extend(_lines("links", [(a, b, EDGE if kind == "orthogonal" else INK,
                                  "" if kind == "orthogonal" else "4 3")
                                 for a, b, kind in geo.links], 1.5))
@@ -590,7 +607,9 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     out.extend(_wall(game, cell, geo) for cell in board.cells_of(game.walls))
     out.append("</g>")
     out.extend(_target_marks(marks, geo))
-    out.extend(_legend(game, fairy, geo))
+    out.extend(_legend(game, fairy, geo, sum(strip.height for strip in hands[1:])))
+    if hands:
+        out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -603,7 +622,8 @@ def _cell_index(board: Board, name: str) -> int:
 
 def _target_marks(marks: dict[int, str], geo: Geometry) -> list[str]:
     """Over each target cell, its kind's mark: a dot for a move, a ring for
-    a capture, a diamond for a suborn.  They let clicks through to the cell."""
+    a capture, a diamond for a suborn, a square for a drop.  They let clicks
+    through to the cell."""
     out = ['<g class="targets" pointer-events="none">']
     for cell, kind in marks.items():
         if kind not in TARGETS:
@@ -615,6 +635,10 @@ def _target_marks(marks: dict[int, str], geo: Geometry) -> list[str]:
         elif kind == "capture":
             shape = (f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(0.9 * r)}" fill="none" '
                      f'stroke="{colour}" stroke-width="{_num(0.16 * r)}"/>')
+        elif kind == "drop":
+            d = 0.3 * r
+            shape = (f'<rect x="{_num(x - d)}" y="{_num(y - d)}" width="{_num(2 * d)}" '
+                     f'height="{_num(2 * d)}" fill="{colour}"/>')
         else:
             d = 0.95 * r
             points = f"{_num(x)},{_num(y - d)} {_num(x + d)},{_num(y)} " \
@@ -681,17 +705,91 @@ def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
     """One piece around its cell's anchor: the figure its `glyph:` names, or
     a lettered disc (white with a black letter for White, the reverse for Black)."""
     variant = game.variant
-    kind = variant.pieces.types[type_of(code)]
     letter = variant.letter_of_code(code)
-    black = code & 1
     x, y = geo.shapes[cell].anchor
     head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
+    return f"{head}{_piece_body(game, code, geo.piece)}</g>"
+
+
+def _piece_body(game: Game, code: int, size: float) -> str:
+    """A piece's drawing, `size` units across, centred on the origin: the
+    figure its `glyph:` names, or a lettered disc (white with a black letter
+    for White, the reverse for Black)."""
+    kind = game.variant.pieces.types[type_of(code)]
     if kind.glyph is not None:
-        body = figure(kind.glyph, geo.piece, bool(black))
-    else:
-        body = _disc(letter.upper(), 0.8 * geo.piece, bool(black))
-    return f"{head}{body}</g>"
+        return figure(kind.glyph, size, bool(code & 1))
+    return _disc(game.variant.letter_of_code(code).upper(), 0.8 * size, bool(code & 1))
+
+
+def _shown_codes(game: Game) -> set[int]:
+    """The codes of the pieces drawn: on the board, and in the hands."""
+    shown = {code for code in game.cells if code}
+    if game.variant.has_hands:
+        shown.update(code for code, count in enumerate(game.hands) if count)
+    return shown
+
+
+# -- hands ------------------------------------------------------------------------
+
+HAND_SLOT = 0.9 * UNIT  # one piece in hand, with its count, across and down
+HAND_PIECE = 0.7 * UNIT
+
+
+@dataclass(frozen=True)
+class HandStrip:
+    """Where one side's hand goes: its side (0 White, 1 Black), its pieces'
+    codes and counts in the order `Game.hand` gives them, slots per row, and
+    the strip's height and width."""
+
+    side: int
+    pieces: list[tuple[int, int]]
+    per_row: int
+    height: float
+    width: float
+
+
+def _hand_strips(game: Game, width: float, flip: bool) -> list[HandStrip]:
+    """The two hands, the top one first: Black's over the board unless
+    flipped.  Both strips get the same height, so that the board does not
+    move as a hand grows, and wrap into more rows when a row is full."""
+    code_of = game.variant.code_of_letter
+    held = [[(code, count) for letter, count in game.hand(side).items()
+             if (code := code_of(letter)) is not None] for side in ("white", "black")]
+    per_row = max(1, int((width - 0.5 * UNIT) // HAND_SLOT))
+    rows = max(1, *(-(-len(pieces) // per_row) for pieces in held))
+    height = rows * HAND_SLOT + 0.2 * UNIT
+    top, bottom = (0, 1) if flip else (1, 0)
+    return [HandStrip(side, held[side], per_row, height, width) for side in (top, bottom)]
+
+
+def _hand(game: Game, strip: HandStrip, y: float, hand_highlight: str | None) -> list[str]:
+    """One side's hand: a tinted strip `y` units from the top, and each
+    piece in it with its count."""
+    variant = game.variant
+    side = ("white", "black")[strip.side]
+    out = [f'<g data-hand="{side}">',
+           f'<rect x="0" y="{_num(y + 0.05 * UNIT)}" width="{_num(strip.width)}" '
+           f'height="{_num(strip.height - 0.1 * UNIT)}" fill="#ece6dc"/>']
+    for i, (code, count) in enumerate(strip.pieces):
+        letter = variant.letter_of_code(code)
+        x = 0.25 * UNIT + (i % strip.per_row + 0.5) * HAND_SLOT
+        cy = y + 0.1 * UNIT + (i // strip.per_row + 0.5) * HAND_SLOT
+        marked = letter == hand_highlight
+        back = (f'<rect x="{_num(-HAND_SLOT / 2)}" y="{_num(-HAND_SLOT / 2)}" '
+                f'width="{_num(HAND_SLOT)}" height="{_num(HAND_SLOT)}" rx="{_num(0.1 * UNIT)}" '
+                f'fill="{MARKED if marked else "#ece6dc"}" fill-opacity="{0.6 if marked else 0}"/>')
+        badge_x, badge_y, badge_r = 0.3 * HAND_SLOT, 0.3 * HAND_SLOT, 0.14 * UNIT
+        badge = (f'<circle cx="{_num(badge_x)}" cy="{_num(badge_y)}" r="{_num(badge_r)}" '
+                 f'fill="{INK}"/><text x="{_num(badge_x)}" y="{_num(badge_y + 0.36 * badge_r)}" '
+                 f'font-size="{_num(badge_r)}" font-weight="bold" text-anchor="middle" '
+                 f'fill="#ffffff">{count}</text>')
+        mark = ' data-mark="highlight"' if marked else ""
+        out.append(f'<g data-hand-piece="{_text(letter)}" data-side="{side}" '
+                   f'data-count="{count}"{mark} transform="translate({_num(x)} {_num(cy)})">'
+                   f'{back}{_piece_body(game, code, HAND_PIECE)}{badge}</g>')
+    out.append("</g>")
+    return out
 
 
 def _wall(game: Game, cell: int, geo: Geometry) -> str:
@@ -721,8 +819,9 @@ def _legend_per_row(width: float) -> int:
     return max(1, int((width - UNIT) // LEGEND_ENTRY))
 
 
-def _legend(game: Game, fairy: list[int], geo: Geometry) -> list[str]:
-    """Figure -> name for the pieces that are not chess's own."""
+def _legend(game: Game, fairy: list[int], geo: Geometry, below: float = 0.0) -> list[str]:
+    """Figure -> name for the pieces that are not chess's own, `below` units
+    under the board."""
     if not fairy:
         return []
     per_row = _legend_per_row(geo.width)
@@ -730,7 +829,7 @@ def _legend(game: Game, fairy: list[int], geo: Geometry) -> list[str]:
     for i, index in enumerate(fairy):
         kind = game.variant.pieces.types[index]
         x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
-        y = geo.height + (i // per_row + 0.4) * LEGEND_ROW
+        y = geo.height + below + (i // per_row + 0.4) * LEGEND_ROW
         size = 0.28 * UNIT
         drawing = figure(kind.glyph, 0.6 * UNIT, False) if kind.glyph is not None \
             else _disc(kind.letter, 0.45 * UNIT, False)

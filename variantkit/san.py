@@ -6,7 +6,8 @@ A move is written, as in chess, from these parts:
     `=` and the promotion letter, then `+` (check) or `#` (checkmate)
 
 - The piece letter is the moving piece's uppercase letter; a piece that
-  promotes (chess's pawn) has none.
+  promotes to a choice of pieces (chess's pawn) has none, one with its own
+  promoted form (shogi's `+P`) keeps it.
 - The disambiguation is left out unless another legal move would be written
   the same.  It is then the first part of the from-cell's name that tells the
   moves apart, else the first run of consecutive parts that does (shortest
@@ -21,6 +22,9 @@ A move is written, as in chess, from these parts:
   any other castling is written as the king's move (`KBg1`).
 - A suborn is the diplomat's letter, `~` and the converted piece's cell
   (`D~g2`); a plane-shift or any other move is a move to its destination.
+- A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
+  castling with gating also with the cell it is put on (`O-O/He1`), as
+  Fairy-Stockfish writes them.
 - A drop from the hand is written as its move string, the piece's
   uppercase letter, `@` and the cell (`P@e4`), as Fairy-Stockfish writes it.
 
@@ -40,11 +44,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from variantkit.errors import IllegalMoveError
-from variantkit.game import CASTLE, DROP, EN_PASSANT, SUBORN, Game, InternalMove, Move
+from variantkit.game import (
+    CASTLE,
+    CASTLE_GATE,
+    DROP,
+    EN_PASSANT,
+    GATE,
+    SUBORN,
+    Game,
+    InternalMove,
+    Move,
+    gate_parts,
+)
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.pieces import type_of
@@ -68,6 +83,7 @@ class _Entry:
     capture: bool
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
+    gate: str = ""    # gating: `/H`, or after a castling `/He1`
     drop: str = ""    # a drop's only spelling, `P@e4`, or ""
 
 
@@ -111,11 +127,12 @@ def parse_san(game: Game, text: str) -> Move:
     if not body:
         raise IllegalMoveError(f"empty move text {text!r}")
     spellings = _Spellings(_entries(game))
-    # A move string first: its own `+` (a promotion, `b2g7+`) is no check mark.
-    exact = [e.move for e in spellings.entries if str(e.move) == text.strip()]
-    if exact:
-        return exact[0]
-    found = spellings.read(body)
+    # A promotion to a `+` form ends its move string in `+` (`b2g7+`): read
+    # the text with its marks first, then without them.
+    whole = text.strip().rstrip("!?")
+    found = spellings.read(whole) if whole != body else []
+    if len(found) != 1:
+        found = spellings.read(body)
     if len(found) == 1:
         return found[0].move
     if found:
@@ -129,25 +146,38 @@ def parse_san(game: Game, text: str) -> Move:
 
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
+    # Pieces written without a letter, as chess's pawn: those that promote
+    # to a choice of pieces (`pieces` with `choices`).  A piece with its own
+    # promoted type (shogi's, `promotes-to`) keeps its letter, as
+    # Fairy-Stockfish writes it.
     promoting = variant.pawn_like[game.stm]
     legal = game.legal_internal()
-    castles = _castle_names(game, game.stm) if any(m[3] == CASTLE for m in legal) else {}
+    castles = _castle_names(game, game.stm) \
+        if any(m[3] in (CASTLE, CASTLE_GATE) for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
         if kind == DROP:
             out.append(_drop_entry(game, internal))
             continue
+        gate = ""
+        if kind in (GATE, CASTLE_GATE):
+            kind, extra, gate_cell, gate_code = gate_parts(internal)
+            gate = "/" + variant.letter_of_code(gate_code).upper() + \
+                (variant.board.names[gate_cell] if kind == CASTLE else "")
         code = game.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = game.public_move(internal)
+        # A promoted piece is written by the letter it looks like (`Q~` moves as `Q`).
+        letter = kind_of_piece.letter.rstrip("~")
         out.append(_Entry(move=move, internal=internal,
-                          letter="" if code in promoting else kind_of_piece.letter,
-                          own_letter=kind_of_piece.letter, piece=kind_of_piece.name,
+                          letter="" if code in promoting else letter,
+                          own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
-                          castle=castles.get(extra, "") if kind == CASTLE else ""))
+                          castle=castles.get(extra, "") if kind == CASTLE else "",
+                          gate=gate))
     return out
 
 
@@ -192,7 +222,7 @@ def _entry_of(game: Game, entries: list[_Entry], move: Move | str) -> _Entry:
     if not isinstance(move, Move | str):
         raise IllegalMoveError(f"a move is a Move or a move string, not {move!r}")
     if isinstance(move, Move) and move.promotion:
-        move = Move(move.from_cell, move.to_cell, move.promotion.lower(), move.suborn)
+        move = replace(move, promotion=move.promotion.lower())
     text = str(move)
     for entry in entries:
         if str(entry.move) == text:
@@ -225,7 +255,7 @@ def _disambiguations(name: str) -> tuple[str, ...]:
 
 
 def _tail(entry: _Entry, marker: str, promotion: str) -> str:
-    return marker + entry.move.to_cell + promotion
+    return marker + entry.move.to_cell + promotion + entry.gate
 
 
 def _marker(entry: _Entry) -> str:
@@ -237,7 +267,7 @@ def _strict(entry: _Entry) -> Iterator[str]:
         yield entry.drop
         return
     if entry.castle:
-        yield entry.castle
+        yield entry.castle + entry.gate
         return
     tail = _tail(entry, _marker(entry), f"={entry.promotion}" if entry.promotion else "")
     for part in _disambiguations(entry.move.from_cell):
@@ -250,7 +280,7 @@ def _lenient(entry: _Entry) -> Iterator[str]:
         yield entry.drop
         return
     if entry.castle:
-        yield entry.castle.replace("O", "0")
+        yield entry.castle.replace("O", "0") + entry.gate
     letters = {entry.letter, entry.own_letter}
     markers = {_marker(entry), ""} if entry.capture else {_marker(entry)}
     promotions = {f"={entry.promotion}", entry.promotion, f"={entry.promotion.lower()}"} \

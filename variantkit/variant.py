@@ -104,6 +104,16 @@ class DropRule(NamedTuple):
     mate: bool               # a drop of it may not give checkmate
 
 
+class Standing(NamedTuple):
+    """A promotion made standing on a cell (`promotion: {standing: ...}`)."""
+
+    region: int           # where the piece may promote
+    choices: list[int]
+    steps: list[int]      # per cell, the empty cells one step may reach
+    last_anywhere: bool   # the side's last piece of the type promotes anywhere
+    no_attack: bool       # the new piece may not attack an enemy piece
+
+
 class Promotion(NamedTuple):
     """How one piece code promotes."""
 
@@ -343,6 +353,7 @@ class Variant:
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         self.initial_rights = self._initial_rights(
             data.get("position-string", {}).get("initial-rights", []))
+        self.gate_regions = self._gating(data.get("gating"))
         if self.first_move_rule:
             # Every piece's first move is constrained, so "not moved yet"
             # tells positions apart for all of them.
@@ -718,6 +729,7 @@ class Variant:
     def _build_promotion(self, spec: dict[str, Any] | list[dict[str, Any]] | None) -> None:
         """Per side, the promoting piece codes and how each promotes."""
         self.promotions: list[dict[int, Promotion]] = [{}, {}]
+        self.standing: list[dict[int, Standing]] = [{}, {}]
         self.promotion_limit = [0] * self.n_codes  # 0: no limit
         # Per side, the pieces that promote by `pieces` and `choices`, as
         # pawns do: SAN writes their moves without a letter.
@@ -775,22 +787,37 @@ class Variant:
                     self.board.resolve_region, optional[side_name])) or 0) & bits
                 if start:   # a move out of the region may always stay as it is
                     optional_bits |= ((1 << self.board.size) - 1) & ~bits
+            standing = rule.get("standing")
             self.pawn_like[side].update(piece_code(k, side) for k in movers)
             for kind, kinds in [*((k, kinds_at[per_side[side][0]]) for k in movers),
                                 *own_form.items()]:
                 code = piece_code(kind, side)
+                codes = [piece_code(c, side) for c in kinds]
+                if standing is not None:
+                    steps = self._located((*path, "standing", "steps"), partial(
+                        self._step_cells, standing["steps"], side)) or [0] * self.board.size
+                    self.standing[side][code] = Standing(
+                        bits, codes, steps, bool(standing.get("last-anywhere", False)),
+                        standing.get("attack", "allowed") == "forbidden")
+                    continue
                 where_optional = optional_bits
                 if optional == "where-it-can-move":
                     where_optional = self._mobile_cells(code)
                 self.promotions[side][code] = Promotion(
-                    bits, where_optional, [piece_code(c, side) for c in kinds], start,
-                    bool(rule.get("on-capture", False)))
+                    bits, where_optional, codes, start, bool(rule.get("on-capture", False)))
 
     def _mobile_cells(self, code: int) -> int:
         """The cells from which a piece (by code) could still move on the
         empty board: staying unpromoted anywhere else would strand it."""
         return sum(1 << cell for cell in range(self.board.size)
                    if self.empty_board_reach(code, cell, initial=False))
+
+    def _step_cells(self, spec: Any, side: int) -> list[int]:
+        """Per cell, the cells one step away in the directions `spec`."""
+        board = self.board
+        ways = board.topology.directions(spec, self.forwards[side])
+        return [board.mask([ray[0] for way in ways for ray in board.rays(cell, way) if ray])
+                for cell in range(board.size)]
 
     def _promotion_choices(self, path: tuple[str | int, ...], names: list[str]) -> list[int]:
         """The piece types of a list of promotion choices: no royal piece."""
@@ -817,15 +844,30 @@ class Variant:
         self.all_cells = (1 << self.board.size) - 1
         spec = data.get("hands", {})
         to_capturer = spec.get("captures", "removed") == "to-capturer"
+        self.captures_to_hand = to_capturer
+        # Whether pieces in hand drop (else they enter only by gating, on
+        # cells of their drop regions too).
+        self.drops = self.has_hands and spec.get("drops", True)
+        # A side holding pieces must drop one while it can (`must-drop`); a
+        # dropped piece counts as not moved yet (`drops-unmoved`).
+        self.must_drop = bool(spec.get("must-drop", False))
+        self.drops_unmoved = bool(spec.get("drops-unmoved", False))
         # For a captured piece code, the code that joins the capturer's hand.
         self.to_hand = [-1] * n_codes
         self.drop_regions = [0] * n_codes
         self.drop_rules: list[DropRule | None] = [None] * n_codes
         # Per side, the codes that may be in hand, in the order hands are written.
         self.hand_codes: list[list[int]] = [[], []]
+        # Per side, the codes whose drops keep them on both colours alike
+        # (`drops: {colours: balanced}`), and the cells of colour 0.
+        self.balanced: list[list[int]] = [[], []]
+        self.colour_cells = sum(1 << cell for cell, colour in enumerate(self.board.colours)
+                                if colour == 0)
         rng = random.Random(ZOBRIST_SEED + 2)
         self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
                           for _ in range(n_codes)] if self.has_hands else []
+        from variantkit.notation import split_hand
+        setup_hand = split_hand((self.setup_fen.split() or [""])[0])[1] or ""
         # Hands are written in `order` first, then in declaration order.
         first = self._piece_codes(("hands", "order"), spec.get("order", []))
         rank = {kind: i for i, kind in enumerate(first)}
@@ -852,16 +894,20 @@ class Variant:
             drops = piece.get("drops", {})
             for side in range(2):
                 code = piece_code(t.index, side)
-                if t.royal:
+                # A royal piece is never captured into a hand; it may be in
+                # one where the setup puts it there (placement).
+                if t.royal and self.letter_of_code(code) not in setup_hand:
                     continue
                 self.hand_codes[side].append(code)
-                if to_capturer:
+                if to_capturer and not t.royal:
                     self.to_hand[code] = piece_code(demoted, 1 - side)
                 region = drops.get("regions")
                 self.drop_regions[code] = self.all_cells if region is None else self._located(
                     (*path, "drops", "regions"),
                     partial(self._side_region, region, side)) or 0
                 self.drop_rules[code] = self._drop_rule(path, drops, side)
+                if drops.get("colours") == "balanced":
+                    self.balanced[side].append(code)
 
     def _side_region(self, ref: Any, side: int) -> int:
         """A region reference, or one per side, as a side's cell mask."""
@@ -940,9 +986,15 @@ class Variant:
             raise DeclarationError(
                 "castling: king and rook start on different cells, the king moves, and the "
                 "two end on different cells", "castling-cells")
-        if not self.setup_cells:
+        if not self.setup_cells and "pieces" not in spec:
             return None  # the setup's own problem is reported already
         king_code, rook_code = self.setup_cells.get(k0), self.setup_cells.get(r0)
+        if "pieces" in spec:
+            kinds = self._piece_codes(("castling", index, "pieces"), spec["pieces"])
+            if len(kinds) < 2:
+                return None
+            side = 0 if spec["right"].isupper() else 1
+            king_code, rook_code = piece_code(kinds[0], side), piece_code(kinds[1], side)
         if king_code is None or (self.one_royal and not self.royal_code[king_code]):
             raise DeclarationError(
                 f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
@@ -988,6 +1040,34 @@ class Variant:
             return []
         kinds = self._piece_codes(("position-string", "initial-rights"), names)
         return [piece_code(kind, side) for kind in kinds for side in range(2)]
+
+    def _gating(self, spec: dict[str, Any] | None) -> list[int]:
+        """`gating`: per side, the cells where a piece that has not moved yet,
+        leaving, may let a piece from the hand in (0 for none)."""
+        if spec is None:
+            return [0, 0]
+        if "hands" not in self.document.data:
+            self.problems.append(self.document.problem(
+                ("gating",), "gating puts pieces from the hand on the board: declare "
+                "`hands`", "gating-hands"))
+        if not isinstance(self.board.topology, GridTopology):
+            self.problems.append(self.document.problem(
+                ("gating",), "gating needs a grid board: rights are written by file",
+                "gating-board"))
+            return [0, 0]
+        regions = []
+        for side in ("white", "black"):
+            path = ("gating", "regions", side)
+            bits = self._located(path, partial(self.board.resolve_region,
+                                               spec["regions"][side])) or 0
+            files = [self.board.names[cell].rstrip("0123456789")
+                     for cell in self.board.cells_of(bits)]
+            if len(set(files)) != len(files):
+                self.problems.append(self.document.problem(
+                    path, "a gating region has one cell per file: its rights are written "
+                    "by file letter", "gating-region"))
+            regions.append(bits)
+        return regions
 
     def _first_move(self, spec: dict[str, Any] | None) -> None:
         """A piece's first move must change plane, with declared exceptions."""

@@ -1,11 +1,12 @@
 """Commands for writing variants: new, explain.
 
     variantkit new NAME [--from VARIANT] [-o FILE]
-    variantkit explain VARIANT PIECE [--cell C] [--fen F] [--side white|black]
+    variantkit explain VARIANT PIECE [--cell C] [--fen F] [--side white|black] [--drop]
 
 `new` writes a starter file that validates as written; `explain` shows where
 a piece can go, from the compiled tables on an otherwise empty board or as
-the legal moves of a real position.
+the legal moves of a real position; with `--drop`, where it may be dropped
+from the hand (its drop region, or its legal drops in a position).
 """
 
 from __future__ import annotations
@@ -244,6 +245,7 @@ def _relative(target: Path, folder: Path) -> str:
 # or a suborn for a piece that converts.  None is a letter, so a mark never
 # reads as a piece (piece letters are letters; an empty cell is '.').
 BOTH, MOVE_ONLY, TAKE_ONLY, INITIAL = "*", "+", "#", "^"
+DROP_MARK = "@"
 
 
 @cli.command()
@@ -255,13 +257,20 @@ BOTH, MOVE_ONLY, TAKE_ONLY, INITIAL = "*", "+", "#", "^"
               help="Show the legal moves of the piece on --cell in this position.")
 @click.option("--side", type=click.Choice(SIDES), default=None,
               help="Whose piece; default White, or Black for a lower-case letter.")
+@click.option("--drop", is_flag=True,
+              help="Where the piece may be dropped from the hand (with --fen: its legal drops).")
 def explain(variant: str, piece: str, cell: str | None, fen: str | None,
-            side: str | None) -> None:
-    """Show where PIECE (a name or letter) can go from a cell."""
+            side: str | None, drop: bool) -> None:
+    """Show where PIECE (a name or letter) can go from a cell, or be dropped."""
     v = load_variant(variant)
     kind, colour = _find_piece(v, piece, side)
     code = piece_code(kind.index, colour)
     board = v.board
+    if drop:
+        if cell is not None:
+            fail("a drop has no from-cell: give --drop or --cell, not both")
+        _explain_drops(v, kind, code, fen)
+        return
     if fen is None:
         game = Game(v)
         here = _cell(v, cell) if cell is not None else _central_cell(v, code)
@@ -315,8 +324,41 @@ def _only_cell(game: Game, code: int, kind: PieceType) -> int:
     cells = game.variant.board.cells_of(game.bb[code])
     if len(cells) != 1:
         where = "nowhere" if not cells else f"on {len(cells)} cells"
-        fail(f"the {kind.name} stands {where} in this position: give --cell")
+        held = " (or --drop: it is in hand)" \
+            if game.variant.has_hands and game.hands[code] else ""
+        fail(f"the {kind.name} stands {where} in this position: give --cell{held}")
     return cells[0]
+
+
+def _explain_drops(v: Variant, kind: PieceType, code: int, fen: str | None) -> None:
+    """Where the piece may be dropped: its drop region on the empty board,
+    or, in a position, the cells of its legal drops."""
+    if not v.has_hands:
+        fail(f"{v.name} has no pieces in hand: nothing is ever dropped")
+    colour, letter = code & 1, v.letter_of_code(code)
+    if code not in v.hand_codes[colour]:
+        fail(f"the {kind.name} is never in hand: it is not dropped")
+    if fen is None:
+        game = Game(v)
+        marks = dict.fromkeys(v.board.cells_of(v.drop_regions[code]), DROP_MARK)
+        where = "its drop region on the empty board (a drop goes on an empty cell; " \
+                "a position may forbid more: give --fen)"
+    else:
+        try:
+            game = v.new_game(fen)
+        except InvalidFenError as exc:
+            fail(f"bad position string: {exc}")
+        held = game.hands[code]
+        index = v.board.index
+        marks = {index[m.to_cell]: DROP_MARK for m in game.legal_moves()
+                 if m.drop == letter.upper() and colour == game.stm}
+        where = f"legal drops, {game.turn} to move, {held} in {SIDES[colour]}'s hand"
+        if colour != game.stm:
+            where += f": the {SIDES[colour]} {kind.name} cannot be dropped now"
+    click.echo(f"{SIDES[colour]} {kind.name} ({letter}) dropped from the hand: {where}\n")
+    click.echo(_draw(game, marks))
+    cells = _natural(v.board.names[c] for c in marks)
+    click.echo(f"{DROP_MARK}  drop ({len(cells)}): {' '.join(cells)}")
 
 
 def _empty_board_marks(game: Game, code: int, cell: int) -> dict[int, str]:

@@ -37,8 +37,8 @@ from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
 
 HELP = """\
-Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2) or as a move string (e2e4,
-e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
+Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2, a drop P@e4) or as a move
+string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
   moves   the legal moves, in SAN
   undo    take back the engine's last move and yours
   fen     the position string

@@ -18,7 +18,7 @@ from typing import Any
 
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game, Move
+from variantkit.game import SIDES, Game, Move
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
 from variantkit.render import render
@@ -140,6 +140,28 @@ class Position:
             raise RequestError(f"unknown cell {name!r}")
         return index
 
+    def hand_piece(self, letter: Any) -> int:
+        """The code of a piece in a hand, by its letter as the hand shows it
+        (upper case in White's hand, lower case in Black's)."""
+        variant = self.variant
+        code = variant.code_of_letter(letter) if isinstance(letter, str) else None
+        if not variant.has_hands or code is None or not self.game.hands[code]:
+            raise RequestError(f"no {letter!r} in hand")
+        return code
+
+    def drops(self, letter: str) -> list[str]:
+        """The cells of the legal drops of the hand's piece `letter`."""
+        code = self.hand_piece(letter)
+        if code & 1 != self.game.stm:
+            return []
+        return [m.to_cell for m in self.game.legal_moves() if m.drop == letter.upper()]
+
+    def hands(self) -> dict[str, dict[str, int]] | None:
+        """Each side's hand, letter -> count (None without hands)."""
+        if not self.variant.has_hands:
+            return None
+        return {side: self.game.hand(side) for side in SIDES}
+
     def kind_of(self, move: Move) -> str:
         """`suborn`, `capture` (the opponent loses a piece, en passant
         included) or `move`."""
@@ -154,13 +176,17 @@ class Position:
 
 
 def position(request: Answer) -> Answer:
-    """The board, position string, status, move list and legal moves; with
-    `select` (a cell), that piece's destinations marked on the board."""
+    """The board, position string, status, move list, legal moves and the
+    hands; with `select` (a cell), that piece's destinations marked on the
+    board; with `drop` (a letter in a hand), that piece's legal drops."""
     here = Position(request)
     game = here.game
     legal = game.legal_moves()
     selected = _field(request, "select", str)
+    dropping = _field(request, "drop", str)
     targets: dict[str, str] = {}
+    if dropping is not None:
+        targets = dict.fromkeys(here.drops(dropping), "drop")
     if selected is not None:
         here.cell(selected)
         for move in legal:
@@ -171,14 +197,17 @@ def position(request: Answer) -> Answer:
                     targets[move.to_cell] = kind
     outcome = game.outcome()
     flip = bool(request.get("flip"))
-    svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets)
+    svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets,
+                 hand_highlight=dropping)
     return {
         "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
         "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
         "turn": game.turn, "over": outcome is not None, "moves": here.texts,
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
-                   "promotion": m.promotion, "suborn": m.suborn} for m in legal],
+                   "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop}
+                  for m in legal],
+        "hands": here.hands(),
         "pieces": {t.letter.lower(): t.name for t in here.variant.pieces.types},
     }
 
@@ -204,9 +233,13 @@ def perft(request: Answer) -> Answer:
 
 def explain(request: Answer) -> Answer:
     """The piece on `cell`: its legal moves here, and where it reaches from
-    that cell on an otherwise empty board (drawn, with its marks)."""
+    that cell on an otherwise empty board (drawn, with its marks).  With
+    `drop` (a letter in a hand) instead: that piece's legal drops here and
+    its drop region."""
     here = Position(request)
     game, variant = here.game, here.variant
+    if request.get("drop") is not None:
+        return _explain_drop(here, request.get("drop"))
     cell = here.cell(request.get("cell"))
     code = game.cells[cell]
     if not code:
@@ -225,6 +258,24 @@ def explain(request: Answer) -> Answer:
              + " ".join(variant.board.names[c] for c in reached)]
     svg = render(alone, highlight=[name],
                  targets={variant.board.names[c]: "move" for c in reached})
+    return {"ok": True, "text": "\n".join(lines), "svg": svg}
+
+
+def _explain_drop(here: Position, letter: Any) -> Answer:
+    """A piece in hand: its legal drops now, and its drop region (drawn on
+    the position, the legal drops marked)."""
+    game, variant = here.game, here.variant
+    code = here.hand_piece(letter)
+    kind = variant.pieces.types[type_of(code)]
+    side = SIDES[code & 1]
+    legal = here.drops(letter)
+    region = variant.board.cells_of(variant.drop_regions[code])
+    waiting = "" if side == game.turn else f", {game.turn} to move"
+    lines = [f"{side} {kind.name} ({letter}) in hand ({game.hands[code]})",
+             f"legal drops now ({len(legal)}{waiting}): {' '.join(sorted(legal)) or 'none'}",
+             f"its drop region ({len(region)}): "
+             + " ".join(variant.board.names[c] for c in region)]
+    svg = render(game, targets=dict.fromkeys(legal, "drop"), hand_highlight=letter)
     return {"ok": True, "text": "\n".join(lines), "svg": svg}
 
 

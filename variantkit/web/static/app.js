@@ -13,6 +13,7 @@ const state = {
   moves: [],         // move strings, from the start
   ply: 0,            // how many of them the board shows
   selected: null,    // the selected cell
+  dropping: null,    // the selected piece in hand: its letter as the hand shows it
   flip: false,
   legal: [],         // legal moves of the shown position
   pieces: {},        // lower-case letter -> piece name
@@ -55,7 +56,8 @@ function problemText(p) {
 
 async function refresh() {
   const mine = ++requested;
-  let answer = await api("/api/position", request({select: state.selected, flip: state.flip}));
+  let answer = await api("/api/position", request({select: state.selected,
+                                                    drop: state.dropping, flip: state.flip}));
   if (mine < answered) return;
   if (!answer.ok && state.moves.length && answer.problems.some(
       (p) => p.rule === "illegal-move" || p.rule === "bad-position")
@@ -65,6 +67,7 @@ async function refresh() {
     state.moves = [];
     state.ply = 0;
     state.selected = null;
+    state.dropping = null;
     answer = await api("/api/position", request({flip: state.flip}));
     if (mine < answered) return;
   }
@@ -83,8 +86,10 @@ function show(answer) {
       : problemText(first);
     return;
   }
-  const focused = document.activeElement && document.activeElement.dataset
-    ? document.activeElement.dataset.cell : undefined;
+  const active = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset : {};
+  const focused = active.cell;
+  const focusedHand = active.handPiece;
   state.legal = answer.legal;
   state.pieces = answer.pieces;
   board.innerHTML = answer.svg;
@@ -94,6 +99,7 @@ function show(answer) {
   const box = board.querySelector("svg").viewBox.baseVal;
   document.querySelector("main").classList.toggle("wide", box.width > 1.8 * box.height);
   decorateCells(board, focused);
+  decorateHands(board, focusedHand);
   state.turn = answer.turn;
   state.over = answer.over;
   $("status").textContent = answer.status;
@@ -113,6 +119,19 @@ function decorateCells(board, focused) {
     cell.setAttribute("aria-label",
       `${name}${piece ? ", " + pieceName(piece.dataset.piece) : ""}${mark}`);
     if (name === focused) cell.focus();
+  }
+}
+
+function decorateHands(board, focused) {
+  // The pieces in hand are buttons too: select one, then a marked cell drops it.
+  for (const piece of board.querySelectorAll("[data-hand-piece]")) {
+    const letter = piece.dataset.handPiece;
+    piece.setAttribute("tabindex", "0");
+    piece.setAttribute("role", "button");
+    piece.setAttribute("aria-pressed", String(letter === state.dropping));
+    piece.setAttribute("aria-label",
+      `${pieceName(letter)} in hand, ${piece.dataset.count} held`);
+    if (letter === focused) piece.focus();
   }
 }
 
@@ -208,7 +227,22 @@ function jumpTo(line, column) {
 
 // -- moving -----------------------------------------------------------------
 
+function onHand(letter) {
+  // Only the side to move drops; a second click lets go of the piece.
+  const mine = state.legal.some((m) => m.drop === letter.toUpperCase())
+    && (letter === letter.toUpperCase()) === (state.turn === "white");
+  state.dropping = mine && letter !== state.dropping ? letter : null;
+  state.selected = null;
+  refresh();
+}
+
 function onCell(name) {
+  if (state.dropping) {
+    const drop = state.legal.filter(
+      (m) => m.drop === state.dropping.toUpperCase() && m.to === name);
+    state.dropping = null;
+    if (drop.length) { play(drop[0].move); return; }
+  }
   const from = state.selected;
   const candidates = from ? state.legal.filter((m) => m.from === from && m.to === name) : [];
   if (candidates.length) {
@@ -247,6 +281,7 @@ function play(move) {
   state.moves = state.moves.slice(0, state.ply).concat([move]);
   state.ply = state.moves.length;
   state.selected = null;
+  state.dropping = null;
   return refresh().then(engineTurn);
 }
 
@@ -254,6 +289,7 @@ function goTo(ply) {
   stopSearch();
   state.ply = ply;
   state.selected = null;
+  state.dropping = null;
   refresh();
 }
 
@@ -267,6 +303,7 @@ function takeBack() {
   state.ply -= back;
   state.moves = state.moves.slice(0, state.ply);
   state.selected = null;
+  state.dropping = null;
   refresh();
 }
 
@@ -359,6 +396,7 @@ async function chooseVariant(value) {
   state.moves = [];
   state.ply = 0;
   state.selected = null;
+  state.dropping = null;
   await refresh();
   engineTurn();
 }
@@ -371,6 +409,7 @@ function onEdit() {
     const text = $("yaml").value;
     state.source = text === state.pristine ? state.chosen : {yaml: text};
     state.selected = null;
+    state.dropping = null;
     refresh();
   }, 400);
 }
@@ -387,12 +426,13 @@ async function perft() {
 }
 
 async function explain() {
-  if (!state.selected) {
-    $("analysis").textContent = "Select a piece on the board first.";
+  if (!state.selected && !state.dropping) {
+    $("analysis").textContent = "Select a piece on the board or in a hand first.";
     $("explain-board").replaceChildren();
     return;
   }
-  const answer = await api("/api/explain", request({cell: state.selected}));
+  const answer = await api("/api/explain", request(
+    state.dropping ? {drop: state.dropping} : {cell: state.selected}));
   $("analysis").textContent = answer.ok ? answer.text : problemText(answer.problems[0]);
   $("explain-board").innerHTML = answer.ok ? answer.svg : "";
 }
@@ -415,6 +455,7 @@ async function setFen(event) {
   state.moves = [];
   state.ply = 0;
   state.selected = null;
+  state.dropping = null;
   const answer = await api("/api/position", request({flip: state.flip}));
   if (!answer.ok) {
     [state.start, state.moves, state.ply] = previous;
@@ -449,6 +490,7 @@ async function typedMove(event) {
   state.moves = answer.played;
   state.ply = answer.played.length;
   state.selected = null;
+  state.dropping = null;
   answered = ++requested;
   show(answer);
   engineTurn();
@@ -461,14 +503,21 @@ function cellOf(event) {
   return target ? target.dataset.cell : null;
 }
 
-$("board").addEventListener("click", (event) => {
-  const name = cellOf(event);
-  if (name) onCell(name);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
+function handPieceOf(event) {
+  const target = event.target.closest && event.target.closest("[data-hand-piece]");
+  return target ? target.dataset.handPiece : null;
+}
+
+function onBoard(event) {
+  const letter = handPieceOf(event);
+  if (letter) { event.preventDefault(); onHand(letter); return; }
   const name = cellOf(event);
   if (name) { event.preventDefault(); onCell(name); }
+}
+
+$("board").addEventListener("click", onBoard);
+$("board").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" || event.key === " ") onBoard(event);
 });
 $("variant").addEventListener("change", (event) => chooseVariant(event.target.value));
 $("yaml").addEventListener("input", () => { showGutter(lastProblems); onEdit(); });
@@ -477,6 +526,7 @@ $("flip").addEventListener("click", () => { state.flip = !state.flip; refresh();
 $("takeback").addEventListener("click", takeBack);
 $("restart").addEventListener("click", () => {
   stopSearch(); state.start = null; state.moves = []; state.ply = 0; state.selected = null;
+  state.dropping = null;
   refresh().then(engineTurn);
 });
 $("export-pgn").addEventListener("click", exportPgn);
