@@ -75,6 +75,7 @@ def test_kyoto_pieces_turn_over_at_every_move_and_back_with_minus() -> None:
     game = variantkit.load(name).new_game(start)
     game.push("a1a2-")
     assert game.piece_at("a2") == "L"
+    assert str(game.move_stack[-1]) == "a1a2-"   # as played, not as the piece is now
     assert game.fen() == pyffish.get_fen(name, start, ["a1a2-"])
     assert game.fen().split()[-2] == "1"   # a turn that can be undone keeps the count
 

@@ -951,13 +951,16 @@ class Game:
         self.royal[us] = royal
 
     # -- move conversion ----------------------------------------------------
-    def _public(self, move: InternalMove) -> Move:
+    def _public(self, move: InternalMove, mover: int | None = None) -> Move:
+        """The `Move` of an internal move; `mover`, the code of the piece
+        that moved, for a move already played (else the piece on its cell)."""
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
         if kind == DROP:
             return Move(names[to], names[to],
                         drop=self.variant.letter_of_code(extra or promo).upper())
-        mover = self.cells[frm]
+        if mover is None:
+            mover = self.cells[frm]
         gate = None
         if kind >= GATE:
             kind, extra, gate_cell, gate_code = gate_parts(move)
@@ -972,7 +975,7 @@ class Game:
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)
 
     def _public_at(self, index: int) -> Move:
-        return self._public(self._stack[index][0])
+        return self._public(self._stack[index][0], self._stack[index][1])
 
     def _find(self, move: Move | str) -> InternalMove:
         if not (isinstance(move, str) or _well_formed(move)):
