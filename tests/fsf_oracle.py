@@ -68,7 +68,10 @@ SHALLOW = frozenset({
     # placement's 50,560 (their random games reach the play after the drops).
     "shouse", "placement",
     # Sittuyin's drops into its three ranks: 580,096 leaves at depth 3.
-    "sittuyin"})
+    "sittuyin",
+    # Shogi's wide trees (drops from the second move on): 15,000 to 48,000
+    # leaves at depth 3, eight to twenty seconds each.
+    "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi"})
 
 
 def perft_depth(name: str) -> int:
@@ -219,7 +222,8 @@ class Oracle:
         label = f"{self.name}: result differs at {where}: ours {outcome}"
         if not can_move:
             # With the moves played: a result may depend on the history
-            # (shatar: the series of checks that ends in a mate).
+            # (shatar: the series of checks that ends in a mate; shogi: a
+            # mate by a pawn drop loses).
             theirs = sign(pyffish.game_result(self.name, start, played))
             assert outcome is not None and fsf_value(outcome, mover) == theirs, \
                 f"{label}, pyffish {theirs} (no legal moves)"

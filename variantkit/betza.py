@@ -28,8 +28,8 @@ Fairy-Stockfish picks them, then written as the relative words `forward`,
 word fits, and otherwise as vectors written from White's side.  The grid
 mirrors vectors for a side moving south (it flips the rank, not the file), so
 `lW` steps towards the a-file for both sides; Fairy-Stockfish turns Black's
-moves half a circle instead.  Pieces that are left-right symmetric move the
-same either way.
+moves half a circle instead (a side with `turned: true` is turned so too).
+Pieces that are left-right symmetric move the same either way.
 """
 
 from __future__ import annotations

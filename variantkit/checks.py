@@ -120,7 +120,9 @@ def regions_used(variant: Variant) -> list[Problem]:
     used.update(_names((data.get("numbered-setups") or {}).get("regions", {}).values()))
     for rule in promotion_rules(data.get("promotion")):
         for key in ("regions", "optional"):
-            used.update(_names((rule.get(key) or {}).values()))
+            regions = rule.get(key)
+            if isinstance(regions, dict):   # `optional` may be a word instead
+                used.update(_names(regions.values()))
     for condition in (data.get("end") or {}).get("conditions", []):
         used.update(_names((condition.get("reached") or {}).values()))
     used.update(_names(_by_side((data.get("gating") or {}).get("regions"))))

@@ -65,8 +65,9 @@ class Outcome(NamedTuple):
     """How a game ended: the winner ('white', 'black' or None for a draw)
     and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
     'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
-    'counting' (a count of `end: counting` has run out), or a declared
-    condition's 'check-count', 'extinction', 'region', 'bare-king')."""
+    'counting' (a count of `end: counting` has run out), 'drop-mate' (a
+    mate by a drop under `mate: loses`), or a declared condition's
+    'check-count', 'extinction', 'region', 'bare-king')."""
 
     winner: str | None
     reason: str
@@ -512,7 +513,8 @@ class Game:
                     if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
-                    if promotion and tbit & promotion.region:
+                    if promotion and (tbit & promotion.region or low & promotion.start) \
+                            and not (promotion.capture_only and gone & enemy == 0):
                         for promo in promotion.choices:
                             if not limit[promo] or bb[promo].bit_count() < limit[promo]:
                                 append((frm, to, promo, kind, extra))
@@ -744,6 +746,8 @@ class Game:
                 if typed and self._exposes((to, to, code, DROP, 0)):
                     continue
                 append((to, to, code, DROP, 0))
+                for form in v.drop_forms[code]:   # dropped as another type
+                    append((to, to, code, DROP, form))
 
     def _balanced(self, code: int, targets: int, empty: int) -> int:
         """`targets` less the drops that break a `colours: balanced` rule:
@@ -852,7 +856,7 @@ class Game:
             self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
         elif kind == DROP:
             self.add_to_hand(promo, -1)
-            self.place(to, promo)
+            self.place(to, extra or promo)   # `extra`: the type it is dropped as
             if v.drops_unmoved:
                 self.unmoved |= tbit
             self.halfmove = 0
@@ -873,7 +877,9 @@ class Game:
             if v.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
-            if captured:
+            # A promotion that cannot be undone resets it too, as
+            # Fairy-Stockfish counts.
+            if captured or (promo and not v.reversible_promotion[code]):
                 self.halfmove = 0
             elif v.resets_clock[code]:
                 kept = v.clock_kept[code]
@@ -945,11 +951,16 @@ class Game:
         self.royal[us] = royal
 
     # -- move conversion ----------------------------------------------------
-    def _public(self, move: InternalMove) -> Move:
+    def _public(self, move: InternalMove, mover: int | None = None) -> Move:
+        """The `Move` of an internal move; `mover`, the code of the piece
+        that moved, for a move already played (else the piece on its cell)."""
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
         if kind == DROP:
-            return Move(names[to], names[to], drop=self.variant.letter_of_code(promo).upper())
+            return Move(names[to], names[to],
+                        drop=self.variant.letter_of_code(extra or promo).upper())
+        if mover is None:
+            mover = self.cells[frm]
         gate = None
         if kind >= GATE:
             kind, extra, gate_cell, gate_code = gate_parts(move)
@@ -958,13 +969,13 @@ class Game:
                 # On the rook's cell: written from the rook's cell to the
                 # king's, as Fairy-Stockfish writes it.
                 return Move(names[gate_cell], names[frm], gate=gate)
-        letter = self.variant.promotion_suffix(promo) if promo else None
+        letter = self.variant.promotion_suffix(promo, mover) if promo else None
         if kind == CASTLE and self.variant.free_castling:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)
 
     def _public_at(self, index: int) -> Move:
-        return self._public(self._stack[index][0])
+        return self._public(self._stack[index][0], self._stack[index][1])
 
     def _find(self, move: Move | str) -> InternalMove:
         if not (isinstance(move, str) or _well_formed(move)):
@@ -1078,11 +1089,16 @@ class GeneralGame(Game):
 
     def _in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
-        under `royals: {check: all}` every one of them."""
+        under `royals: {check: all}` every one of them, or under `check:
+        last` its only one."""
         threatened = self._threatened(side, shown)
-        if not threatened or not self.variant.check_all:
-            return bool(threatened)
-        return len(threatened) == self.royals(side).bit_count()
+        if not threatened:
+            return False
+        if self.variant.check_all:
+            return len(threatened) == self.royals(side).bit_count()
+        if self.variant.check_last:
+            return self.royals(side).bit_count() == 1
+        return True
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
@@ -1153,6 +1169,9 @@ class GeneralGame(Game):
         blast = self.variant.blast
         own = self.royals(us).bit_count()
         enemy = self.royals(1 - us).bit_count()
+        # Under `check: last` with one royal piece, that piece must end the
+        # move safe, even if the move makes a second one (by promotion).
+        last = self.royals(us).bit_length() - 1 if self.variant.check_last and own == 1 else -1
         safe = []
         for move in moves:
             self._make(move)
@@ -1160,6 +1179,8 @@ class GeneralGame(Game):
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
+            elif last >= 0:
+                ok = (move[1] if move[0] == last else last) not in self._threatened(us)
             else:
                 ok = not self._in_check(us)
             self._unmake()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variantkit.game import NORMAL, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
+from variantkit.game import DROP, NORMAL, PASS, SIDES, Game, GeneralGame, InternalMove, Outcome
 from variantkit.notation import legal_en_passant
 from variantkit.pieces import type_of
 from variantkit.variant import DrawPoints, EndCondition
@@ -44,6 +44,8 @@ def _outcome(game: Game) -> Outcome | None:
     legal = game._legal()
     mover, other = SIDES[game.stm], SIDES[1 - game.stm]
     if not legal and game.is_check():
+        if _mated_by_losing_drop(game):
+            return Outcome(mover, "drop-mate")
         return _result(_checkmate_result(game), mover, other, "checkmate")
     if insufficient_material(game):
         return Outcome(None, "insufficient-material")
@@ -129,17 +131,28 @@ def _repetition_outcome(game: Game, times: int) -> Outcome:
     of the repeated position on) where the other side was to move: that
     side gets the declared result.  Both sides checking throughout draw."""
     rule = game.variant.end.perpetual_check
+    # Without a perpetual check, `repetition-result` for the side to move.
+    plain = _result(game.variant.end.repetition_result, SIDES[game.stm], SIDES[1 - game.stm],
+                    "repetition")
     current = repetition_key(game)
     occurrences = [i for i, key in enumerate(_history_keys(game)) if key == current]
     if rule is None or len(occurrences) + 1 < times:
-        return Outcome(None, "repetition")  # no rule, or a draw claimed with a move
+        return plain  # no rule, or a draw claimed with a move
     span = len(game._stack) - occurrences[-(times - 1)]
     checked = _checks_back(game, span)
     by_them, by_us = all(checked[0::2]), all(checked[1::2])
     if by_them == by_us:
-        return Outcome(None, "repetition")
+        return Outcome(None, "repetition") if by_them else plain
     checker, other = (1 - game.stm, game.stm) if by_them else (game.stm, 1 - game.stm)
     return _result(rule, SIDES[checker], SIDES[other], "repetition")
+
+
+def _mated_by_losing_drop(game: Game) -> bool:
+    """Whether the last move dropped a piece whose mate loses (`mate: loses`)."""
+    if not game._stack:
+        return False
+    _, _, dropped, kind, _ = game._stack[-1][0]
+    return kind == DROP and game.variant.drop_mate_loses[dropped]
 
 
 def _checks_back(game: Game, plies: int) -> list[bool]:
@@ -243,8 +256,25 @@ def meets(game: Game, condition: EndCondition, side: int, grace: bool = False) -
         return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
     if kind == "reached":
         assert condition.codes is not None
-        return any(bb[code] & condition.regions[side] for code in condition.codes[side])
+        there = 0
+        for code in condition.codes[side]:
+            there |= bb[code] & condition.regions[side]
+        if condition.safe:
+            there &= ~_attacked(game, there, 1 - side)
+        return bool(there)
     return not game.non_royal(side) and game.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def _attacked(game: Game, cells: int, by: int) -> int:
+    """Those of `cells` that a piece of side `by` attacks."""
+    occupied = game.side_bb[0] | game.side_bb[1] | game.walls
+    found = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        if game._attackers(low.bit_length() - 1, by, occupied, game.side_bb[by]):
+            found |= low
+    return found
 
 
 def _fewer_pieces(game: Game) -> Outcome:

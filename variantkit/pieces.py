@@ -348,6 +348,9 @@ class Context:
     royal_start: list[int | None]   # where each side's royal piece starts
     piece_index: dict[str, int]
     budget: Budget | None = None    # charged for every ray compiled and each of its cells
+    # Per side: whether its vectors are turned half a circle (`turned: true`)
+    # rather than only mirrored in the rank.
+    turned: tuple[bool, bool] = (False, False)
     _distances: dict[int, dict[int, int]] = field(default_factory=dict)
     _orthogonal: nx.Graph | None = None
 
@@ -507,6 +510,8 @@ def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
     if "from-region" in spec and cell not in ctx.region(spec["from-region"], side):
         return []
     board, forward = ctx.board, ctx.forwards[side]
+    if ctx.turned[side]:
+        spec = _turned(spec)
     kind = next((k for k in PRIMITIVES if k in spec), None)
     if kind is None and "plane-shift" not in spec:
         raise DeclarationError(
@@ -549,6 +554,27 @@ def line_attack(ctx: Context, lines: Any) -> Component:
     component = Component(flags=Flags(mode=CAPTURE), rays=rays)
     component.compile()
     return component
+
+
+def _turned(spec: dict[str, Any]) -> dict[str, Any]:
+    """A primitive as a side turned half a circle sees it: the file
+    component of every vector negated (the rank is mirrored as for any
+    side moving south), so its left and right are its own."""
+    def turn(item: Any) -> Any:
+        if _is_vector(item):
+            return [-item[0], *item[1:]]
+        if isinstance(item, list):
+            return [turn(x) for x in item]
+        return item
+    out = dict(spec)
+    for key in ("step", "ride", "hop"):
+        if key in out:
+            out[key] = turn(out[key])
+    if "leap" in out and not _is_vector(out["leap"]):   # `[a, b]` is symmetric
+        out["leap"] = turn(out["leap"])
+    if "path" in out:
+        out["path"] = [turn(route) for route in out["path"]]
+    return out
 
 
 def _is_vector(x: Any) -> bool:

@@ -147,10 +147,10 @@ def parse_san(game: Game, text: str) -> Move:
 def _entries(game: Game) -> list[_Entry]:
     variant = game.variant
     # Pieces written without a letter, as chess's pawn: those that promote
-    # to a choice of pieces.  A piece with its own promoted form (shogi's
-    # pieces, `+P`) keeps its letter, as Fairy-Stockfish writes it.
-    promoting = {code for code, rule in variant.promotions[game.stm].items()
-                 if not all(variant.letter_of_code(c).startswith("+") for c in rule.choices)}
+    # to a choice of pieces (`pieces` with `choices`).  A piece with its own
+    # promoted type (shogi's, `promotes-to`) keeps its letter, as
+    # Fairy-Stockfish writes it.
+    promoting = variant.pawn_like[game.stm]
     legal = game.legal_internal()
     castles = _castle_names(game, game.stm) \
         if any(m[3] in (CASTLE, CASTLE_GATE) for m in legal) else {}

@@ -118,8 +118,10 @@ class Promotion(NamedTuple):
     """How one piece code promotes."""
 
     region: int     # landing here promotes
-    optional: int   # ...except that here the piece may also stay as it is
+    optional: int   # ...except that landing here the piece may also stay as it is
     choices: list[int]
+    start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
+    capture_only: bool = False  # only a capture promotes (micro shogi)
 
 
 @dataclass
@@ -142,6 +144,8 @@ class EndCondition:
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
     move, the game goes on; when both meet it, that is the result.
+    `safe` (with `reached`): the piece counts only where no enemy piece
+    attacks it (dobutsu's lion).
     `grace`: the condition counts for the side to move only when no one move
     could get it out (for `bare`: when the other side has two or more pieces
     besides royal ones, so that one capture cannot bare it in reply).
@@ -154,6 +158,7 @@ class EndCondition:
     regions: tuple[int, int] = (0, 0)
     answer: str | None = None
     grace: bool = False
+    safe: bool = False   # `reached`: only where no enemy piece attacks it
 
 
 class MateException(NamedTuple):
@@ -235,6 +240,7 @@ class EndRules:
     perpetual_check: str | None = None     # the result for a side checking throughout a repetition
     shuttle: Shuttle | None = None         # a side moving one piece back and forth
     counting: Counting | None = None
+    repetition_result: str = "draw"     # for the side to move when repetition ends it
 
 
 class Variant:
@@ -278,6 +284,7 @@ class Variant:
         if budget is not None and budget.source is None:
             budget.source = document.file
         context = Context(board=self.board, forwards=self.forwards, royal_start=royal_start,
+                          turned=self._turned(sides),
                           piece_index={name: i for i, name in enumerate(data["pieces"])},
                           budget=budget or Budget(source=document.file))
         self._check_piece_count(data["pieces"])
@@ -285,10 +292,12 @@ class Variant:
         royals = data.get("royals", {})
         self.one_royal = royals.get("per-side", "one") == "one"
         self.check_all = royals.get("check", "any") == "all"
-        if self.check_all and self.one_royal:
+        # `last`: royal pieces count for check only while a side has one left.
+        self.check_last = royals.get("check", "any") == "last"
+        if (self.check_all or self.check_last) and self.one_royal:
             self.problems.append(self.document.problem(
-                ("royals", "check"), "`check: all` needs `per-side: any`: with one royal "
-                "piece per side, any and all are the same", "bad-royals"))
+                ("royals", "check"), f"`check: {royals['check']}` needs `per-side: any`: with "
+                f"one royal piece per side, any and {royals['check']} are the same", "bad-royals"))
         self.must_capture = bool(data.get("must-capture", False))
         facing = data.get("royal-facing")
         self.facing: Component | None = None if facing is None else self._located(
@@ -303,6 +312,7 @@ class Variant:
         self._build_codes()
         self._build_promotion(data.get("promotion"))
         self._build_hands(data)
+        self._build_drop_options(data["pieces"])
         self.castlings: list[Castling] = []
         for i, spec in enumerate(data.get("castling", [])):
             c = self._located(("castling", i), partial(self._castling, i, spec))
@@ -430,11 +440,15 @@ class Variant:
         letter = self.pieces.types[type_of(code)].letter
         return letter if code & 1 == 0 else letter.lower()
 
-    def promotion_suffix(self, code: int) -> str:
+    def promotion_suffix(self, code: int, mover: int = 0) -> str:
         """How a promotion to this piece ends a move string: its lowercase
         letter, or `+` for a promoted form (`+P`), as Fairy-Stockfish writes
-        shogi-style promotions."""
-        return self.letter_of_code(code).lower()[0]
+        shogi-style promotions; `-` when the piece that moves (`mover`) is
+        the promoted form of it, going back (kyoto shogi's `+L` to `L`)."""
+        letter = self.letter_of_code(code)
+        if mover and self.letter_of_code(mover) == "+" + letter:
+            return "-"
+        return letter.lower()[0]
 
     def code_of_letter(self, letter: str) -> int | None:
         """The piece code of a FEN letter, or None."""
@@ -477,6 +491,24 @@ class Variant:
                 "unknown-direction"))
             return default if default in names else None
         return forward
+
+    def _turned(self, sides: dict[str, Any]) -> tuple[bool, bool]:
+        """Per side, `turned: true`: its vectors are turned half a circle, as
+        Fairy-Stockfish turns Black's pieces, on a grid whose forward runs
+        along the files."""
+        turned = []
+        for side in ("white", "black"):
+            wanted = bool(sides.get(side, {}).get("turned", False))
+            forward = self.forwards[("white", "black").index(side)]
+            if wanted and not (isinstance(self.board.topology, GridTopology)
+                               and forward is not None and forward[0] in "ns"
+                               and "e" not in forward and "w" not in forward):
+                self.problems.append(self.document.problem(
+                    ("sides", side, "turned"), "turned: the side's forward must run along "
+                    "the files of a grid (n or s)", "bad-turned"))
+                wanted = False
+            turned.append(wanted)
+        return turned[0], turned[1]
 
     def _check_piece_count(self, declared: dict[str, Any]) -> None:
         """Refuse more pieces or moves than `variantkit.limits` allows before
@@ -699,13 +731,33 @@ class Variant:
         self.promotions: list[dict[int, Promotion]] = [{}, {}]
         self.standing: list[dict[int, Standing]] = [{}, {}]
         self.promotion_limit = [0] * self.n_codes  # 0: no limit
+        # Per side, the pieces that promote by `pieces` and `choices`, as
+        # pawns do: SAN writes their moves without a letter.
+        self.pawn_like: list[set[int]] = [set(), set()]
         for index, rule in enumerate(promotion_rules(spec)):
             path: tuple[str | int, ...] = ("promotion", index) if isinstance(spec, list) \
                 else ("promotion",)
             self._promotion_rule(path, rule)
+        # Pieces whose promotion can be undone (kyoto shogi: each type turns
+        # into the other): that move does not reset the move-rule count.
+        self.reversible_promotion = [False] * self.n_codes
+        for side in range(2):
+            table = self.promotions[side]
+            for code, how in table.items():
+                self.reversible_promotion[code] = bool(how.choices) and all(
+                    choice in table and code in table[choice].choices
+                    for choice in how.choices)
 
     def _promotion_rule(self, path: tuple[str | int, ...], rule: dict[str, Any]) -> None:
         movers = self._piece_codes((*path, "pieces"), rule.get("pieces", []))
+        # `promotes-to`: each of these pieces has its own one promoted type.
+        own_form = {kind: self._promotion_choices((*path, "promotes-to", name), [form])
+                    for name, form in rule.get("promotes-to", {}).items()
+                    for kind in self._piece_codes((*path, "promotes-to"), [name])}
+        if not movers and not own_form:
+            self.problems.append(self.document.problem(
+                path, "a promotion rule names its pieces: `pieces` with `choices`, or "
+                "`promotes-to`", "promotion-pieces"))
         for name, count in rule.get("limit", {}).items():
             for kind in self._piece_codes((*path, "limit"), [name]):
                 for side in range(2):
@@ -717,8 +769,8 @@ class Variant:
         for where, names in per_side:
             if where not in kinds_at:
                 kinds_at[where] = self._promotion_choices(where, names)
+        optional = rule.get("optional")
         for side, side_name in enumerate(("white", "black")):
-            kinds = kinds_at[per_side[side][0]]
             region = rule.get("regions", {}).get(side_name)
             if region is None:
                 self.problems.append(self.document.problem(
@@ -727,22 +779,38 @@ class Variant:
                 continue
             bits = self._located((*path, "regions", side_name),
                                  partial(self.board.resolve_region, region)) or 0
-            optional = rule.get("optional", {}).get(side_name)
-            optional_bits = 0 if optional is None else self._located(
-                (*path, "optional", side_name),
-                partial(self.board.resolve_region, optional)) or 0
+            # A move that leaves the region promotes as a move into it does.
+            start = bits if rule.get("leaving", False) else 0
+            optional_bits = 0
+            if isinstance(optional, dict) and side_name in optional:
+                optional_bits = (self._located((*path, "optional", side_name), partial(
+                    self.board.resolve_region, optional[side_name])) or 0) & bits
+                if start:   # a move out of the region may always stay as it is
+                    optional_bits |= ((1 << self.board.size) - 1) & ~bits
             standing = rule.get("standing")
-            for kind in movers:
+            self.pawn_like[side].update(piece_code(k, side) for k in movers)
+            for kind, kinds in [*((k, kinds_at[per_side[side][0]]) for k in movers),
+                                *own_form.items()]:
+                code = piece_code(kind, side)
                 codes = [piece_code(c, side) for c in kinds]
                 if standing is not None:
                     steps = self._located((*path, "standing", "steps"), partial(
                         self._step_cells, standing["steps"], side)) or [0] * self.board.size
-                    self.standing[side][piece_code(kind, side)] = Standing(
+                    self.standing[side][code] = Standing(
                         bits, codes, steps, bool(standing.get("last-anywhere", False)),
                         standing.get("attack", "allowed") == "forbidden")
                     continue
-                self.promotions[side][piece_code(kind, side)] = Promotion(
-                    bits, optional_bits & bits, codes)
+                where_optional = optional_bits
+                if optional == "where-it-can-move":
+                    where_optional = self._mobile_cells(code)
+                self.promotions[side][code] = Promotion(
+                    bits, where_optional, codes, start, bool(rule.get("on-capture", False)))
+
+    def _mobile_cells(self, code: int) -> int:
+        """The cells from which a piece (by code) could still move on the
+        empty board: staying unpromoted anywhere else would strand it."""
+        return sum(1 << cell for cell in range(self.board.size)
+                   if self.empty_board_reach(code, cell, initial=False))
 
     def _step_cells(self, spec: Any, side: int) -> list[int]:
         """Per cell, the cells one step away in the directions `spec`."""
@@ -878,6 +946,21 @@ class Variant:
                     bits |= self.board.mask(list(ray))
             files.add(bits)
         return tuple(sorted(files))
+
+    def _build_drop_options(self, pieces: dict[str, Any]) -> None:
+        """Per piece code: whether a checkmate given by dropping it loses
+        (`mate: loses`), and the other types it may be dropped as (`also-as`:
+        kyoto shogi drops a piece in either form)."""
+        self.drop_mate_loses = [False] * self.n_codes
+        self.drop_forms: list[list[int]] = [[] for _ in range(self.n_codes)]
+        for index, (name, piece) in enumerate(pieces.items()):
+            drops = piece.get("drops", {})
+            forms = self._piece_codes(("pieces", name, "drops", "also-as"),
+                                      drops.get("also-as", []))
+            for side in range(2):
+                code = piece_code(index, side)
+                self.drop_mate_loses[code] = drops.get("mate") == "loses"
+                self.drop_forms[code] = [piece_code(kind, side) for kind in forms]
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
@@ -1032,6 +1115,7 @@ class Variant:
             automatic_repetition=spec.get("automatic-repetition"),
             automatic_move_rule=spec.get("automatic-move-rule"),
             double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
+            repetition_result=spec.get("repetition-result", "draw"),
             perpetual_check=spec.get("perpetual-check"))
         for i, pattern in enumerate(spec.get("insufficient-material", [])):
             if isinstance(pattern, str):
@@ -1131,6 +1215,9 @@ class Variant:
         if grace and "bare" not in spec:
             raise DeclarationError("`grace` applies to a `bare` condition only",
                                    "bad-end-condition")
+        if "safe" in spec and "reached" not in spec:
+            raise DeclarationError("`safe` applies to a `reached` condition only",
+                                   "bad-end-condition")
         if "at-most" in spec and "extinct" not in spec:
             raise DeclarationError("`at-most` applies to an `extinct` condition only",
                                    "bad-end-condition")
@@ -1150,7 +1237,7 @@ class Variant:
                                  partial(self.board.resolve_region, regions[side]))
             masks.append(bits or 0)
         return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
-                            grace=grace,
+                            grace=grace, safe=bool(spec.get("safe", False)),
                             codes=self._side_codes((*path, "pieces"), spec["pieces"]))
 
     def _side_codes(self, path: tuple[str | int, ...],
