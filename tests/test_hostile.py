@@ -467,7 +467,7 @@ def test_perft_depth_is_checked(depth: object, error: type[Exception]) -> None:
 def test_an_interrupted_perft_leaves_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
     game = variantkit.load("chess").new_game()
     calls = 0
-    real = game._legal
+    real = game.legal_internal
 
     def interrupted() -> list[tuple[int, int, int, int, int]]:
         nonlocal calls

@@ -52,14 +52,14 @@ def perft(game: Game, depth: int) -> int:
 
 
 def _perft(game: Game, depth: int) -> int:
-    moves = game._legal()
+    moves = game.legal_internal()
     if depth == 1:
         return len(moves)
     nodes = 0
     for move in moves:
-        game._make(move)
+        game.make_internal(move)
         try:
             nodes += _perft(game, depth - 1)
         finally:
-            game._unmake()
+            game.unmake_internal()
     return nodes

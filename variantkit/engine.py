@@ -143,7 +143,7 @@ class Engine:
         `depth` if given; one ply always completes); with neither,
         DEFAULT_DEPTH plies.  `self.info` describes the search.  The game is
         left as it was.  Raises ValueError when it has no legal move."""
-        moves = game._legal()
+        moves = game.legal_internal()
         if not moves:
             raise ValueError("no legal move: the game is over")
         if depth is not None and depth < 1:
@@ -156,7 +156,7 @@ class Engine:
         self._seen = _history_keys(game)
         self._nodes = 0
         self.info = SearchInfo()
-        best, base = moves[0], len(game._stack)
+        best, base = moves[0], len(game.history)
         for d in range(1, max_depth + 1):
             # The first ply always completes, so there is always a move.
             self._deadline = start + time_limit if time_limit and d > 1 else None
@@ -164,8 +164,8 @@ class Engine:
             try:
                 score = self._negamax(d, -INFINITY, INFINITY, 0, len(moves))
             except _Timeout:  # unwound without unmaking: restore the position
-                while len(game._stack) > base:
-                    game._unmake()
+                while len(game.history) > base:
+                    game.unmake_internal()
                 break
             best = self._root_best or best
             self.info.depth, self.info.score = d, score
@@ -176,7 +176,7 @@ class Engine:
         self.info.nodes = self._nodes
         self.info.seconds = time.perf_counter() - start
         self.info.pv = self._pv(best)
-        return game._public(best)
+        return game.public_move(best)
 
     # -- search ----------------------------------------------------------------
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int, parent_count: int) -> int:
@@ -197,7 +197,7 @@ class Engine:
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
                     return score
-        moves = game._legal()
+        moves = game.legal_internal()
         if not moves:
             return self._terminal(ply)
         self._order(moves, tt_move, self._killers[ply])
@@ -206,9 +206,9 @@ class Engine:
         added = key not in self._seen  # the root may repeat an earlier position
         self._seen.add(key)
         for move in moves:
-            game._make(move)
+            game.make_internal(move)
             score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, count)
-            game._unmake()
+            game.unmake_internal()
             if score > best_score:
                 best_score, best_move = score, move
                 if ply == 0:
@@ -232,7 +232,7 @@ class Engine:
         game = self._game
         if qdepth:
             self._tick()
-        moves = game._legal()
+        moves = game.legal_internal()
         if not moves:
             return self._terminal(ply)
         count = len(moves)
@@ -243,9 +243,9 @@ class Engine:
         scored = [(gain, i) for i, m in enumerate(moves) if (gain := self._gain(m)) > 0]
         scored.sort(reverse=True)
         for _, i in scored:
-            game._make(moves[i])
+            game.make_internal(moves[i])
             score = -self._quiesce(-beta, -alpha, ply + 1, count, qdepth + 1)
-            game._unmake()
+            game.unmake_internal()
             if score >= beta:
                 return score
             alpha = max(alpha, score)
@@ -320,9 +320,10 @@ class Engine:
         pv: list[Move] = []
         move: InternalMove | None = first
         seen: set[Key] = set()
-        while move is not None and move in game._legal() and len(pv) < max(self.info.depth, 1):
-            pv.append(game._public(move))
-            game._make(move)
+        while move is not None and move in game.legal_internal() \
+                and len(pv) < max(self.info.depth, 1):
+            pv.append(game.public_move(move))
+            game.make_internal(move)
             played += 1
             key = (game.hash, game.stm, game.unmoved, game.ep_target)
             if key in seen:
@@ -331,7 +332,7 @@ class Engine:
             entry = self._tt.get(key)
             move = entry[3] if entry else None
         for _ in range(played):
-            game._unmake()
+            game.unmake_internal()
         return pv
 
 
@@ -357,10 +358,10 @@ def _history_keys(game: Game) -> set[Key]:
     again in the search counts as a draw by repetition."""
     keys: set[Key] = set()
     replay = []
-    while game._stack:
-        replay.append(game._stack[-1][0])
-        game._unmake()
+    while game.history:
+        replay.append(game.history[-1][0])
+        game.unmake_internal()
         keys.add((game.hash, game.stm, game.unmoved, game.ep_target))
     for move in reversed(replay):
-        game._make(move)
+        game.make_internal(move)
     return keys

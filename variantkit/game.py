@@ -89,20 +89,20 @@ class LegalMoves:
     def __call__(self) -> list[Move]:
         """The legal moves as a list (the call form of earlier versions)."""
         game = self._game
-        return [game._public(m) for m in game._legal()]
+        return [game.public_move(m) for m in game.legal_internal()]
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self())
 
     def __len__(self) -> int:
-        return len(self._game._legal())
+        return len(self._game.legal_internal())
 
     def count(self) -> int:
         """How many legal moves there are."""
         return len(self)
 
     def __bool__(self) -> bool:
-        return bool(self._game._legal())
+        return bool(self._game.legal_internal())
 
     def __contains__(self, move: object) -> bool:
         """Whether a `Move` or a move string is legal here."""
@@ -145,11 +145,13 @@ class Game:
         # castling those of the start position (set by the position reader).
         self.castlings = variant.castlings
         self.castlings_by_side = variant.castlings_by_side
-        self._stack: list[tuple[Any, ...]] = []
+        # One undo record per move played, oldest first; its first item is
+        # the internal move (read by the engine, outcome rules and drawing).
+        self.history: list[tuple[Any, ...]] = []
         # Repetition keys of the positions before each move on the stack,
         # filled by the outcome rules as they need them; an entry stays valid
         # while the moves before it stay on the stack.
-        self._keys: list[int] = []
+        self.repetition_keys: list[int] = []
 
     # -- public API ----------------------------------------------------------
     @property
@@ -167,8 +169,8 @@ class Game:
     def push(self, move: Move | str) -> Move:
         """Play a legal move, given as a `Move` or a move string."""
         internal = self._find(move)
-        public = self._public(internal)
-        self._make(internal)
+        public = self.public_move(internal)
+        self.make_internal(internal)
         return public
 
     def san(self, move: Move | str) -> str:
@@ -190,41 +192,41 @@ class Game:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        if not self._stack:
+        if not self.history:
             raise IndexError("pop from a game with no moves played")
-        internal = self._stack[-1][0]
-        self._unmake()
-        return self._public(internal)
+        internal = self.history[-1][0]
+        self.unmake_internal()
+        return self.public_move(internal)
 
     @property
     def plies(self) -> int:
         """How many moves have been played (and can be taken back)."""
-        return len(self._stack)
+        return len(self.history)
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves played, oldest first."""
-        return [self._public_at(i) for i in range(len(self._stack))]
+        return [self._public_at(i) for i in range(len(self.history))]
 
     def is_check(self) -> bool:
         """Whether the side to move's royal piece is attacked."""
-        return self._in_check(self.stm)
+        return self.side_in_check(self.stm)
 
     def checkers(self) -> int:
         """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
         us = self.stm
-        return self._attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+        return self.attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
                                self.side_bb[1 - us])
 
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
-    def _in_check(self, side: int) -> bool:
+    def side_in_check(self, side: int) -> bool:
         """Whether `side`'s royal piece is attacked (never while it is still
         in hand, as in placement chess)."""
         royal = self.royal[side]
-        return royal >= 0 and bool(self._attackers(
+        return royal >= 0 and bool(self.attackers(
             royal, 1 - side, self.side_bb[0] | self.side_bb[1] | self.walls,
             self.side_bb[1 - side]))
 
@@ -236,12 +238,12 @@ class Game:
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
-        return self.is_check() and not self._legal()
+        return self.is_check() and not self.legal_internal()
 
     def is_stalemate(self) -> bool:
         """Whether the side to move is not in check and has no legal move
         (what that means for the result is the variant's `end.stalemate`)."""
-        return not self.is_check() and not self._legal()
+        return not self.is_check() and not self.legal_internal()
 
     def is_game_over(self) -> bool:
         """Whether the game has ended: `outcome()` is not None."""
@@ -278,8 +280,8 @@ class Game:
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
                      "fullmove", "hash", "castlings", "castlings_by_side"):
             setattr(other, name, getattr(self, name))
-        other._stack = list(self._stack)
-        other._keys = list(self._keys)
+        other.history = list(self.history)
+        other.repetition_keys = list(self.repetition_keys)
         return other
 
     def state_key(self) -> int:
@@ -309,21 +311,9 @@ class Game:
                 f"{escape(status_line(self))}</pre></div>")
 
     # -- internal API for the notation stage and the faces -------------------
-    def legal_internal(self) -> list[InternalMove]:
-        """The legal moves as internal tuples (from, to, promotion, kind, extra)."""
-        return self._legal()
 
-    def public_move(self, move: InternalMove) -> Move:
-        """The `Move` of an internal move tuple."""
-        return self._public(move)
 
-    def make_internal(self, move: InternalMove) -> None:
-        """Play a legal internal move (one `legal_internal` gave)."""
-        self._make(move)
 
-    def unmake_internal(self) -> None:
-        """Take back the last move."""
-        self._unmake()
 
     # -- placing pieces (used by the position-string reader) -----------------
     def place(self, cell: int, code: int) -> None:
@@ -357,7 +347,7 @@ class Game:
         self.hash ^= self.variant.wall_keys[cell]
 
     # -- move generation ----------------------------------------------------
-    def _attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
+    def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
         bb = self.bb
         found = 0
@@ -409,7 +399,7 @@ class Game:
                 sources ^= low
         return risk
 
-    def _legal(self) -> list[InternalMove]:
+    def legal_internal(self) -> list[InternalMove]:
         v = self.variant
         moves = self._generate(self.royal[self.stm])
         if v.gate_regions[self.stm]:
@@ -430,7 +420,7 @@ class Game:
         occupied = own | enemy | self.walls
         if king >= 0:
             king_bit = 1 << king
-            checkers = self._attackers(king, them, occupied, enemy)
+            checkers = self.attackers(king, them, occupied, enemy)
             risk = -1 if checkers else self._pin_risk(king, them, occupied)
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
@@ -441,7 +431,7 @@ class Game:
         # In check, some primitives may be restricted (`in-check`).
         generators = v.check_generators if checkers else v.generators
         typed_screens = v.typed_screens
-        attackers = self._attackers
+        attackers = self.attackers
         cells = self.cells
         unmoved = self.unmoved
         out: list[InternalMove] = []
@@ -555,9 +545,9 @@ class Game:
         out = []
         for move in moves:
             if move[3] != PASS:
-                self._make(move)
+                self.make_internal(move)
                 still = self.royals_face()
-                self._unmake()
+                self.unmake_internal()
                 if still:
                     continue
             out.append(move)
@@ -584,11 +574,11 @@ class Game:
         """Whether `move` leaves the mover's royal piece attacked, tested on
         the position after it."""
         us = self.stm
-        self._make(move)
-        exposed = bool(self._attackers(self.royal[us], 1 - us,
+        self.make_internal(move)
+        exposed = bool(self.attackers(self.royal[us], 1 - us,
                                        self.side_bb[0] | self.side_bb[1] | self.walls,
                                        self.side_bb[1 - us]))
-        self._unmake()
+        self.unmake_internal()
         return exposed
 
     def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
@@ -630,7 +620,7 @@ class Game:
                     and v.same_plane[c.king_from] >> c.king_to & 1:
                 continue
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            if any(self._attackers(cell, them, after, enemy) for cell in c.safe):
+            if any(self.attackers(cell, them, after, enemy) for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
@@ -727,7 +717,7 @@ class Game:
             while risky:
                 tbit = risky & -risky
                 risky ^= tbit
-                if not self._attackers(king, them, occupied | tbit, enemy):
+                if not self.attackers(king, them, occupied | tbit, enemy):
                     empty |= tbit
         append = out.append
         # Where a screen's type matters, each drop is tried on the position after it.
@@ -786,11 +776,11 @@ class Game:
                 candidates ^= tbit
                 to = tbit.bit_length() - 1
                 move = (to, to, code, DROP, 0)
-                self._make(move)
+                self.make_internal(move)
                 them = self.stm
-                if self._in_check(them) and (rule.check or not self._legal()):
+                if self.side_in_check(them) and (rule.check or not self.legal_internal()):
                     targets &= ~tbit
-                self._unmake()
+                self.unmake_internal()
         return targets
 
     def _check_cells(self, code: int) -> int:
@@ -813,13 +803,13 @@ class Game:
 
     def _gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
-        self._make(move)
-        checked = self._in_check(self.stm)
-        self._unmake()
+        self.make_internal(move)
+        checked = self.side_in_check(self.stm)
+        self.unmake_internal()
         return checked
 
     # -- make / unmake ------------------------------------------------------
-    def _make(self, move: InternalMove) -> None:
+    def make_internal(self, move: InternalMove) -> None:
         frm, to, promo, kind, extra = move
         gated = kind >= GATE
         if gated:
@@ -828,7 +818,7 @@ class Game:
         cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
         us = self.stm
         code = cells[frm]
-        self._stack.append((move, code, cells[extra] if kind == EN_PASSANT else cells[to],
+        self.history.append((move, code, cells[extra] if kind == EN_PASSANT else cells[to],
                             self.unmoved, self.ep_target, self.ep_victim,
                             self.halfmove, self.hash, self.royal[us]))
         self.ep_target, self.ep_victim = 0, -1
@@ -903,11 +893,11 @@ class Game:
         self.side_bb[code & 1] ^= bit
         self.hash ^= self.variant.zobrist[code][cell]
 
-    def _unmake(self) -> None:
+    def unmake_internal(self) -> None:
         (move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_,
-         royal) = self._stack.pop()
-        if len(self._keys) > len(self._stack) + 1:
-            del self._keys[len(self._stack) + 1:]
+         royal) = self.history.pop()
+        if len(self.repetition_keys) > len(self.history) + 1:
+            del self.repetition_keys[len(self.history) + 1:]
         frm, to, _, kind, extra = move
         self.stm = us = 1 - self.stm
         if us:
@@ -951,7 +941,7 @@ class Game:
         self.royal[us] = royal
 
     # -- move conversion ----------------------------------------------------
-    def _public(self, move: InternalMove, mover: int | None = None) -> Move:
+    def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
         """The `Move` of an internal move; `mover`, the code of the piece
         that moved, for a move already played (else the piece on its cell)."""
         names = self.variant.board.names
@@ -975,7 +965,7 @@ class Game:
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)
 
     def _public_at(self, index: int) -> Move:
-        return self._public(self._stack[index][0], self._stack[index][1])
+        return self.public_move(self.history[index][0], self.history[index][1])
 
     def _find(self, move: Move | str) -> InternalMove:
         if not (isinstance(move, str) or _well_formed(move)):
@@ -990,9 +980,9 @@ class Game:
         letter, at, cell = text.partition("@")
         if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
             text = f"{letter.upper()}@{cell}"
-        legal = self._legal()
+        legal = self.legal_internal()
         for m in legal:
-            if str(self._public(m)) == text:
+            if str(self.public_move(m)) == text:
                 return m
         from variantkit.notation import explain_bad_move
         raise IllegalMoveError(explain_bad_move(self, text, legal))
@@ -1083,11 +1073,11 @@ class GeneralGame(Game):
             cell = low.bit_length() - 1
             if v.blast and v.blast[cell] & enemy_royals:
                 continue
-            if self._attackers(cell, 1 - side, occupied, attackers):
+            if self.attackers(cell, 1 - side, occupied, attackers):
                 found.append(cell)
         return found
 
-    def _in_check(self, side: int, shown: bool = False) -> bool:
+    def side_in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them, or under `check:
         last` its only one."""
@@ -1102,7 +1092,7 @@ class GeneralGame(Game):
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
-        return self._in_check(self.stm, shown=True)
+        return self.side_in_check(self.stm, shown=True)
 
     def checkers(self) -> int:
         """Cells of the enemy pieces attacking a royal piece of the side to move
@@ -1113,7 +1103,7 @@ class GeneralGame(Game):
         occupied = self.side_bb[0] | self.side_bb[1]
         found = 0
         for cell in self._threatened(us):
-            found |= self._attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+            found |= self.attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
         return found
 
     def checked_cell(self) -> str | None:
@@ -1135,16 +1125,16 @@ class GeneralGame(Game):
         return other
 
     # -- legality -------------------------------------------------------------
-    def _legal(self) -> list[InternalMove]:
+    def legal_internal(self) -> list[InternalMove]:
         """No moves once a declared end condition holds (as Fairy-Stockfish
         lists them), else the moves the rules allow."""
         if self.variant.end.conditions:
             from variantkit.outcome import ended_by_condition
             if ended_by_condition(self):
                 return []
-        return self._allowed()
+        return self.allowed_moves()
 
-    def _allowed(self) -> list[InternalMove]:
+    def allowed_moves(self) -> list[InternalMove]:
         """The moves the pieces and the royal, capture and explosion rules allow."""
         v = self.variant
         us = self.stm
@@ -1174,7 +1164,7 @@ class GeneralGame(Game):
         last = self.royals(us).bit_length() - 1 if self.variant.check_last and own == 1 else -1
         safe = []
         for move in moves:
-            self._make(move)
+            self.make_internal(move)
             if self.royals(us).bit_count() < own:   # blown up or petrified
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
@@ -1182,8 +1172,8 @@ class GeneralGame(Game):
             elif last >= 0:
                 ok = (move[1] if move[0] == last else last) not in self._threatened(us)
             else:
-                ok = not self._in_check(us)
-            self._unmake()
+                ok = not self.side_in_check(us)
+            self.unmake_internal()
             if ok:
                 safe.append(move)
         return safe
@@ -1197,13 +1187,13 @@ class GeneralGame(Game):
             and target & 1 != self.cells[frm] & 1
 
     def _gives_check(self, move: InternalMove) -> bool:
-        self._make(move)
-        checked = self._in_check(self.stm)
-        self._unmake()
+        self.make_internal(move)
+        checked = self.side_in_check(self.stm)
+        self.unmake_internal()
         return checked
 
     # -- make / unmake ----------------------------------------------------------
-    def _make(self, move: InternalMove) -> None:
+    def make_internal(self, move: InternalMove) -> None:
         v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
@@ -1214,7 +1204,7 @@ class GeneralGame(Game):
         exploding = capturing and bool(v.blast)
         # The piece that moved petrifies, not what it promoted to.
         petrifying = capturing and self.cells[move[0]] in v.petrify
-        super()._make(move)
+        super().make_internal(move)
         removed: tuple[tuple[int, int], ...] = ()
         walled = -1
         if exploding:
@@ -1239,13 +1229,13 @@ class GeneralGame(Game):
         if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and v.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
-        if v.end.check_limit and self._in_check(self.stm):
+        if v.end.check_limit and self.side_in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]) and move[3] != DROP)
         self._extra.append((removed, before, counted, walled))
 
-    def _unmake(self) -> None:
+    def unmake_internal(self) -> None:
         removed, before, counted, walled = self._extra.pop()
         if walled >= 0:
             self.place_wall(walled)
@@ -1253,7 +1243,7 @@ class GeneralGame(Game):
             self.place(cell, code)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
-        super()._unmake()
+        super().unmake_internal()
 
     def _aim(self, cell: int) -> None:
         """The piece that has just moved to `cell` takes the initial moves

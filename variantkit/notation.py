@@ -186,7 +186,7 @@ def read_fen(variant: Variant, text: str) -> Game:
     # leave its own king attacked.
     blown_up = isinstance(game, GeneralGame) and bool(variant.blast) \
         and bool(variant.royal_codes[game.stm]) and not game.royals(game.stm)
-    if game._in_check(them) and not blown_up:
+    if game.side_in_check(them) and not blown_up:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
     return game
@@ -454,7 +454,7 @@ def legal_en_passant(game: Game) -> list[InternalMove]:
     """The en passant captures the side to move can legally make."""
     if not game.ep_target:
         return []
-    return [m for m in game._legal() if m[3] == EN_PASSANT]
+    return [m for m in game.legal_internal() if m[3] == EN_PASSANT]
 
 
 def write_fen(game: Game) -> str:
@@ -512,7 +512,7 @@ def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
         return _explain_bad_drop(game, text, readings[0][2] or "", readings[0][1], legal)
     frm = readings[0][0]
     names = game.variant.board.names
-    from_here = sorted(str(game._public(m)) for m in legal if names[m[0]] == frm)
+    from_here = sorted(str(game.public_move(m)) for m in legal if names[m[0]] == frm)
     side = game.turn
     if not from_here:
         return f"illegal move {shown}: {side} has no legal move from {frm}"
@@ -542,4 +542,4 @@ def _explain_bad_drop(game: Game, text: str, letter: str, cell: str,
 
 
 def _example(game: Game, legal: list[InternalMove]) -> str:
-    return str(game._public(legal[0])) if legal else "e2e4"
+    return str(game.public_move(legal[0])) if legal else "e2e4"

@@ -41,7 +41,7 @@ def _outcome(game: Game) -> Outcome | None:
         found = _condition(game, condition)
         if found is not None:
             return found
-    legal = game._legal()
+    legal = game.legal_internal()
     mover, other = SIDES[game.stm], SIDES[1 - game.stm]
     if not legal and game.is_check():
         if _mated_by_losing_drop(game):
@@ -58,7 +58,7 @@ def _outcome(game: Game) -> Outcome | None:
         return Outcome(None, "counting")
     if end.double_pass is not None and _passed_twice(game):
         return _result(end.double_pass, mover, other, "double-pass")
-    if end.facing_pass is not None and game._stack and game._stack[-1][0][3] == PASS \
+    if end.facing_pass is not None and game.history and game.history[-1][0][3] == PASS \
             and game.royals_face():
         return _result(end.facing_pass, mover, other, "facing-pass")
     claim = end.draw_timing == "on-claim"
@@ -85,7 +85,7 @@ def _shuttled(game: Game, codes: frozenset[int]) -> bool:
     from the newest, were B-A by one of the pieces, A-B (or a pass, and then
     A-B after it), B-A, A-B, and a move onto A that captured nothing; no
     capture in between, and the side was in check before none of them."""
-    stack = game._stack
+    stack = game.history
     plies = min(game.halfmove, len(stack))  # positions since the last capture
     if plies < 8:
         return False
@@ -138,7 +138,7 @@ def _repetition_outcome(game: Game, times: int) -> Outcome:
     occurrences = [i for i, key in enumerate(_history_keys(game)) if key == current]
     if rule is None or len(occurrences) + 1 < times:
         return plain  # no rule, or a draw claimed with a move
-    span = len(game._stack) - occurrences[-(times - 1)]
+    span = len(game.history) - occurrences[-(times - 1)]
     checked = _checks_back(game, span)
     by_them, by_us = all(checked[0::2]), all(checked[1::2])
     if by_them == by_us:
@@ -149,9 +149,9 @@ def _repetition_outcome(game: Game, times: int) -> Outcome:
 
 def _mated_by_losing_drop(game: Game) -> bool:
     """Whether the last move dropped a piece whose mate loses (`mate: loses`)."""
-    if not game._stack:
+    if not game.history:
         return False
-    _, _, dropped, kind, _ = game._stack[-1][0]
+    _, _, dropped, kind, _ = game.history[-1][0]
     return kind == DROP and game.variant.drop_mate_loses[dropped]
 
 
@@ -161,11 +161,11 @@ def _checks_back(game: Game, plies: int) -> list[bool]:
     checked = [game.is_check()]
     undone: list[InternalMove] = []
     for _ in range(plies):
-        undone.append(game._stack[-1][0])
-        game._unmake()
+        undone.append(game.history[-1][0])
+        game.unmake_internal()
         checked.append(game.is_check())
     for move in reversed(undone):
-        game._make(move)
+        game.make_internal(move)
     return checked
 
 
@@ -208,13 +208,13 @@ def _check_series_codes(game: Game) -> set[int]:
     undone: list[InternalMove] = []
     while game.is_check():
         codes |= _checking_codes(game)
-        if len(game._stack) < 2:
+        if len(game.history) < 2:
             break
         for _ in range(2):
-            undone.append(game._stack[-1][0])
-            game._unmake()
+            undone.append(game.history[-1][0])
+            game.unmake_internal()
     for move in reversed(undone):
-        game._make(move)
+        game.make_internal(move)
     return codes
 
 
@@ -233,7 +233,7 @@ def _condition(game: Game, condition: EndCondition) -> Outcome | None:
                 return _result(condition.answer, SIDES[moved], SIDES[to_move], reason)
             assert isinstance(game, GeneralGame)
             if moved == 0 and _some_move_leads_to(game, lambda: meets(game, condition, to_move),
-                                   game._allowed()):
+                                   game.allowed_moves()):
                 return None
         return _result(condition.result, SIDES[moved], SIDES[to_move], reason)
     if meets(game, condition, to_move, condition.grace):
@@ -272,7 +272,7 @@ def _attacked(game: Game, cells: int, by: int) -> int:
     while cells:
         low = cells & -cells
         cells ^= low
-        if game._attackers(low.bit_length() - 1, by, occupied, game.side_bb[by]):
+        if game.attackers(low.bit_length() - 1, by, occupied, game.side_bb[by]):
             found |= low
     return found
 
@@ -293,7 +293,7 @@ def _result(result: str, mover: str, other: str, reason: str) -> Outcome:
 
 def _passed_twice(game: Game) -> bool:
     """Whether the last two moves were passes, one by each side."""
-    stack = game._stack
+    stack = game.history
     return len(stack) >= 2 and stack[-1][0][3] == PASS and stack[-2][0][3] == PASS
 
 
@@ -304,19 +304,19 @@ def _move_rule(game: Game, plies: int, claim: bool) -> bool:
         return False
     # A claim may announce the move that completes the count, provided the
     # game goes on after it (mate on that move is mate).
-    return _some_move_leads_to(game, lambda: game.halfmove >= plies and bool(game._legal()))
+    return _some_move_leads_to(game, lambda: game.halfmove >= plies and bool(game.legal_internal()))
 
 
 def _some_move_leads_to(game: Game, condition: Callable[[], bool],
                         moves: list[InternalMove] | None = None) -> bool:
     """Whether `condition` holds after some legal move (or one of `moves`)."""
-    for move in game._legal() if moves is None else moves:
-        game._make(move)
+    for move in game.legal_internal() if moves is None else moves:
+        game.make_internal(move)
         try:
             if condition():
                 return True
         finally:
-            game._unmake()
+            game.unmake_internal()
     return False
 
 
@@ -346,15 +346,15 @@ def _history_keys(game: Game) -> list[int]:
     Keys already known are kept on the game, so a game asked for its outcome
     after every move walks back one move each time, not the whole game.
     """
-    known, played = game._keys, len(game._stack)
+    known, played = game.repetition_keys, len(game.history)
     replay: list[InternalMove] = []
     while len(known) + len(replay) < played:
-        replay.append(game._stack[-1][0])
-        game._unmake()
+        replay.append(game.history[-1][0])
+        game.unmake_internal()
     missing = []
     for move in reversed(replay):
         missing.append(repetition_key(game))
-        game._make(move)
+        game.make_internal(move)
     del known[played:]
     known.extend(missing)
     return known[:played]

@@ -543,8 +543,8 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         if kind not in TARGETS:
             raise ValueError(f"unknown kind of target '{kind}' (kinds: {', '.join(TARGETS)})")
         marks[_cell_index(board, name)] = kind
-    if game._stack:
-        frm, to = game._stack[-1][0][:2]
+    if game.history:
+        frm, to = game.history[-1][0][:2]
         for cell in (frm, to):
             marks.setdefault(cell, "last-move")
     checked = game.checked_cell()
