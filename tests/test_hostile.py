@@ -476,7 +476,7 @@ def test_an_interrupted_perft_leaves_the_position(monkeypatch: pytest.MonkeyPatc
             raise KeyboardInterrupt
         return real()
 
-    monkeypatch.setattr(game, "_legal", interrupted)
+    monkeypatch.setattr(game, "legal_internal", interrupted)
     with pytest.raises(KeyboardInterrupt):
         variantkit.perft(game, 3)
     monkeypatch.undo()
