@@ -15,6 +15,12 @@ strings, standard algebraic notation) -> `cli`.
 
 from __future__ import annotations
 
+from variantkit.build import build, choose_build
+
+# Before the first compiled module is imported: VARIANTKIT_PURE=1 (or a
+# compiled build older than its sources) loads them from their .py files.
+choose_build()
+
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, Move, Outcome
@@ -25,11 +31,15 @@ from variantkit.render import render
 from variantkit.variant import Variant, load, load_text
 
 __all__ = [
+    "BUILD",
     "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
     "Problem", "Variant", "VariantError", "load", "load_text", "perft", "read_games",
     "read_pgn", "render", "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
+# "compiled" when the move generator runs compiled with mypyc, "pure" when it
+# runs from its Python sources (docs/build.md).
+BUILD = build()
 
 
 def variants() -> list[str]:

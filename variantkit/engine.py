@@ -119,7 +119,7 @@ class Engine:
         for t in variant.pieces.types:
             for side in range(2):
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
-        self._signed = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
+        self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
@@ -267,7 +267,7 @@ class Engine:
 
     def _evaluate(self, mobility: int) -> int:
         """Material and mobility, in centipawns for the side to move."""
-        bb, signed = self._game.bb, self._signed
+        bb, signed = self._game.bb, self._signed_value
         score = 0
         for code in self._valued:
             if bb[code]:
@@ -357,7 +357,7 @@ def _history_keys(game: Game) -> set[Key]:
     """Keys of the positions played before the current one: reaching one
     again in the search counts as a draw by repetition."""
     keys: set[Key] = set()
-    replay = []
+    replay: list[InternalMove] = []
     while game.history:
         replay.append(game.history[-1][0])
         game.unmake_internal()

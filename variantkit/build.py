@@ -1,0 +1,111 @@
+"""Which build of variantkit runs: the compiled one or the pure-Python one.
+
+The hot modules listed in `COMPILED_MODULES` are compiled with mypyc (it
+ships with mypy) by `setup.py` when a C compiler is present; the same typed
+sources run as plain Python otherwise.  Setting the environment variable
+`VARIANTKIT_PURE=1` makes `import variantkit` load those modules from their
+`.py` sources even when compiled ones are installed (see docs/build.md).
+
+This module uses the standard library only and imports no other variantkit
+module: `setup.py` reads the module list from it before variantkit is
+installed, and `variantkit/__init__.py` calls `choose_build()` before any
+compiled module is imported.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+# The modules compiled with mypyc: the move generator and what its hot loop
+# calls.  The list lives here only; setup.py and `variantkit info` read it.
+COMPILED_MODULES = (
+    "variantkit.game",
+    "variantkit.pieces",
+    "variantkit.variant",
+    "variantkit.engine",
+)
+PURE_VARIABLE = "VARIANTKIT_PURE"
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_path(module: str) -> Path:
+    """The `.py` source of one of variantkit's modules."""
+    parts = module.split(".")[1:]
+    return PACKAGE_DIR.joinpath(*parts[:-1], parts[-1] + ".py")
+
+
+def pure_requested() -> bool:
+    """Whether `VARIANTKIT_PURE` asks for the pure-Python build (any value
+    but empty, 0, false, no or off)."""
+    value = os.environ.get(PURE_VARIABLE, "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
+
+
+def _extension_of(module: str) -> Path | None:
+    """The compiled extension installed for `module`, if there is one."""
+    source = source_path(module)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = source.with_name(source.stem + suffix)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _stale(module: str) -> bool:
+    """Whether `module`'s source was edited after its extension was built
+    (an editable install that was not rebuilt): running the old compiled
+    code would silently ignore the edit.  One second of slack keeps a wheel,
+    whose files are all written at install time, from counting as stale."""
+    extension = _extension_of(module)
+    source = source_path(module)
+    if extension is None or not source.is_file():
+        return False
+    return source.stat().st_mtime > extension.stat().st_mtime + 1.0
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Loads the compiled modules from their `.py` sources."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED_MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+def choose_build() -> None:
+    """Makes the compiled modules load from source when the pure build is
+    requested or the compiled one is older than its sources.  Must run
+    before any of `COMPILED_MODULES` is imported."""
+    if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
+        return
+    stale = [module for module in COMPILED_MODULES if _stale(module)]
+    if stale:
+        warnings.warn(f"variantkit: the compiled build is older than {source_path(stale[0])}; "
+                      "running the pure-Python sources (rebuild with `pip install -e .`)",
+                      RuntimeWarning, stacklevel=3)
+    if stale or pure_requested():
+        sys.meta_path.insert(0, _SourceFinder())
+
+
+def build() -> str:
+    """"compiled" when the move generator runs from a compiled extension,
+    "pure" when it runs from Python source."""
+    module = sys.modules.get(COMPILED_MODULES[0])
+    spec = getattr(module, "__spec__", None)
+    loader = getattr(spec, "loader", None)
+    return "compiled" if isinstance(loader, importlib.machinery.ExtensionFileLoader) else "pure"
+
+
+if __name__ == "__main__":
+    # `python variantkit/build.py`: the compiled sources, for the Makefile.
+    print(" ".join(str(source_path(module).relative_to(PACKAGE_DIR.parent))
+                   for module in COMPILED_MODULES))
