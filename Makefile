@@ -9,10 +9,18 @@ $(BIN)/variantkit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e .
+	$(BIN)/variantkit --version
 	touch $@
+
+# The compiled build (setup.py, docs/build.md): mypyc compiles the modules
+# variantkit/build.py lists, again whenever one of their sources changes.
+COMPILED_SOURCES := $(shell $(PYTHON) variantkit/build.py)
+$(BIN)/variantkit: setup.py variantkit/build.py
+$(VENV)/.test-deps: $(COMPILED_SOURCES)
 
 $(VENV)/.test-deps: $(BIN)/variantkit
 	$(BIN)/pip install --quiet -e '.[test,cluster]'
+	$(BIN)/variantkit --version
 	touch $@
 
 demo: $(BIN)/variantkit
@@ -22,8 +30,15 @@ lint: $(VENV)/.test-deps
 	$(BIN)/ruff check variantkit/
 	$(BIN)/mypy variantkit/
 
+# The whole suite on the build installed (compiled where a C compiler is
+# present), on every core (pytest-xdist) but the browser and cluster tests,
+# which start servers and run on their own; then the oracle and property
+# tests (marker `pure_build`, tests/conftest.py) on the pure-Python build.
+SERIAL_TESTS := tests/test_web_browser.py tests/test_cluster.py
 test: lint docs
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto $(addprefix --ignore=,$(SERIAL_TESTS))
+	$(BIN)/python -m pytest $(SERIAL_TESTS)
+	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto -m "pure_build and not oracle"
 
 # The documentation site (docs/ and mkdocs.yml); --strict fails on a broken link.
 docs: $(VENV)/.test-deps
@@ -43,6 +58,7 @@ bench-cluster: $(VENV)/.test-deps
 
 clean:
 	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build variantkit.egg-info variantkit__mypyc.*.so variantkit/*.so variantkit/*/*.so
 
 # The browser tests (tests/test_web_browser.py) drive Debian's Chromium:
 # installed here when missing (make test runs as root on CI).

@@ -12,6 +12,7 @@ import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -440,15 +441,20 @@ def test_read_games_loads_each_variant_once(monkeypatch: pytest.MonkeyPatch) -> 
 # --- library misuse -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("move", [Move("e2", "e4", promotion=5),  # type: ignore[arg-type]
-                                  Move("e2", "e4", promotion="qq"),
-                                  Move(1, 2),  # type: ignore[arg-type]
-                                  Move("e2", "e4", suborn="yes"),  # type: ignore[arg-type]
-                                  42])
-def test_malformed_moves_raise_without_changing_the_game(move: object) -> None:
+# Built in the test: a compiled `Move` checks its field types when made.
+WRONG_TYPE = pytest.mark.compiled_facade("variantkit.game")  # tests/conftest.py
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: Move("e2", "e4", promotion=5), marks=WRONG_TYPE),  # type: ignore[arg-type]
+    lambda: Move("e2", "e4", promotion="qq"),
+    pytest.param(lambda: Move(1, 2), marks=WRONG_TYPE),  # type: ignore[arg-type]
+    pytest.param(lambda: Move("e2", "e4", suborn="yes"), marks=WRONG_TYPE),  # type: ignore[arg-type]
+    pytest.param(lambda: 42, marks=WRONG_TYPE)])
+def test_malformed_moves_raise_without_changing_the_game(make: Callable[[], object]) -> None:
     game = variantkit.load("chess").new_game()
     with pytest.raises(IllegalMoveError, match="a move is a Move"):
-        game.push(move)  # type: ignore[arg-type]
+        game.push(make())  # type: ignore[arg-type]
     assert game.plies == 0
 
 

@@ -15,7 +15,7 @@ strings, standard algebraic notation) -> `cli`.
 
 from __future__ import annotations
 
-from variantkit.build import build, choose_build
+from variantkit.build import choose_build, running_build
 
 # Before the first compiled module is imported: VARIANTKIT_PURE=1 (or a
 # compiled build older than its sources) loads them from their .py files.
@@ -39,7 +39,7 @@ __all__ = [
 __version__ = "0.1.0"
 # "compiled" when the move generator runs compiled with mypyc, "pure" when it
 # runs from its Python sources (docs/build.md).
-BUILD = build()
+BUILD = running_build()
 
 
 def variants() -> list[str]:

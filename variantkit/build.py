@@ -49,7 +49,7 @@ def pure_requested() -> bool:
     return value not in ("", "0", "false", "no", "off")
 
 
-def _extension_of(module: str) -> Path | None:
+def extension_of(module: str) -> Path | None:
     """The compiled extension installed for `module`, if there is one."""
     source = source_path(module)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
@@ -59,12 +59,12 @@ def _extension_of(module: str) -> Path | None:
     return None
 
 
-def _stale(module: str) -> bool:
+def stale(module: str) -> bool:
     """Whether `module`'s source was edited after its extension was built
     (an editable install that was not rebuilt): running the old compiled
     code would silently ignore the edit.  One second of slack keeps a wheel,
     whose files are all written at install time, from counting as stale."""
-    extension = _extension_of(module)
+    extension = extension_of(module)
     source = source_path(module)
     if extension is None or not source.is_file():
         return False
@@ -87,16 +87,27 @@ def choose_build() -> None:
     before any of `COMPILED_MODULES` is imported."""
     if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
         return
-    stale = [module for module in COMPILED_MODULES if _stale(module)]
-    if stale:
-        warnings.warn(f"variantkit: the compiled build is older than {source_path(stale[0])}; "
+    outdated = [module for module in COMPILED_MODULES if stale(module)]
+    if outdated:
+        warnings.warn(f"variantkit: the compiled build is older than {source_path(outdated[0])}; "
                       "running the pure-Python sources (rebuild with `pip install -e .`)",
                       RuntimeWarning, stacklevel=3)
-    if stale or pure_requested():
+    if outdated or pure_requested():
         sys.meta_path.insert(0, _SourceFinder())
 
 
-def build() -> str:
+def pure_reason() -> str:
+    """Why the pure-Python build runs (when `build()` says "pure")."""
+    if pure_requested():
+        return f"{PURE_VARIABLE} is set"
+    if any(stale(module) for module in COMPILED_MODULES):
+        return "the compiled modules are older than their sources: reinstall to rebuild"
+    if any(extension_of(module) is None for module in COMPILED_MODULES):
+        return "no compiled modules are installed (no C compiler at install time)"
+    return "the compiled modules did not load"
+
+
+def running_build() -> str:
     """"compiled" when the move generator runs from a compiled extension,
     "pure" when it runs from Python source."""
     module = sys.modules.get(COMPILED_MODULES[0])

@@ -189,7 +189,7 @@ class Engine:
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, parent_count, 0)
         entry = self._tt.get(key)
-        tt_move = None
+        tt_move: InternalMove | None = None
         if entry is not None:
             e_depth, e_score, bound, tt_move = entry
             if ply and e_depth >= depth:

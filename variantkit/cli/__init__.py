@@ -7,6 +7,7 @@ Each module below registers its commands on the shared `cli` group:
 - `inspect`: list, validate, perft, moves, show
 - `play`: play, selfplay (the built-in engine)
 - `author`: new, explain
+- `info`: info (the version and which build runs)
 - `render`: render (a position as an SVG image)
 - `serve`: serve (the playground in the browser)
 - `analyze`: analyze (a self-play tournament and its balance report on a
@@ -18,6 +19,7 @@ from __future__ import annotations
 from variantkit.cli import (  # noqa: F401  (registers their commands)
     analyze,
     author,
+    info,
     inspect,
     play,
     render,

@@ -190,7 +190,8 @@ def position_options(command: Any) -> Any:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(variantkit.__version__, prog_name="variantkit")
+@click.version_option(variantkit.__version__, prog_name="variantkit",
+                      message=f"%(prog)s, version %(version)s ({variantkit.BUILD} build)")
 def cli() -> None:
     """Chess variants as YAML files, compiled into move generators."""
 
