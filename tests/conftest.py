@@ -14,6 +14,11 @@ the integer core), a compiled method checks its argument types itself and
 raises TypeError before the friendly check runs; the test is then an
 expected failure, strict: it fails once MODULE is no longer compiled, and
 the marker must go.
+
+Marker `patches_compiled(MODULE)`: a test that replaces a method of an
+object of MODULE, which a compiled class does not allow; it is skipped on
+the compiled build while MODULE is compiled, and runs on the pure build
+(the marker adds `pure_build`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "compiled_facade(module): a wrong type to a compiled public method "
                    "(see tests/conftest.py)")
+    config.addinivalue_line(
+        "markers", "patches_compiled(module): replaces a method of a compiled class "
+                   "(see tests/conftest.py)")
 
 
 def uses_oracle(module: ModuleType) -> bool:
@@ -48,6 +56,7 @@ def uses_oracle(module: ModuleType) -> bool:
     return False
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by the markers given here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     checked: dict[str, bool] = {}
     for item in items:
@@ -58,6 +67,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             checked[module.__name__] = uses_oracle(module)
         if checked[module.__name__]:
             item.add_marker(pytest.mark.pure_build)
+        patches = item.get_closest_marker("patches_compiled")
+        if patches:
+            item.add_marker(pytest.mark.pure_build)
+            if variantkit.BUILD == "compiled" and patches.args[0] in COMPILED_MODULES:
+                item.add_marker(pytest.mark.skip(
+                    reason=f"replaces a method of compiled {patches.args[0]}: "
+                           "runs on the pure build"))
         facade = item.get_closest_marker("compiled_facade")
         if facade and variantkit.BUILD == "compiled" and facade.args[0] in COMPILED_MODULES:
             item.add_marker(pytest.mark.xfail(

@@ -470,6 +470,7 @@ def test_perft_depth_is_checked(depth: object, error: type[Exception]) -> None:
     assert variantkit.perft(game, 0) == 1
 
 
+@pytest.mark.patches_compiled("variantkit.game")  # tests/conftest.py
 def test_an_interrupted_perft_leaves_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
     game = variantkit.load("chess").new_game()
     calls = 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 from variantkit.game import CASTLE, DROP, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
 from variantkit.pieces import piece_code
@@ -160,7 +161,9 @@ class Engine:
         for d in range(1, max_depth + 1):
             # The first ply always completes, so there is always a move.
             self._deadline = start + time_limit if time_limit and d > 1 else None
-            self._root_best = None
+            # Cast: the search sets it, which mypy does not see; narrowed to
+            # None here, the compiled build would refuse the move it finds.
+            self._root_best = cast(InternalMove | None, None)
             try:
                 score = self._negamax(d, -INFINITY, INFINITY, 0, len(moves))
             except _Timeout:  # unwound without unmaking: restore the position
