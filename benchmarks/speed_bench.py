@@ -32,7 +32,6 @@ vary less.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -40,16 +39,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import chess
+from perft_bench import CHESS_CASES, KIWIPETE, best_of, chess_perft
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-CHESS_CASES: list[tuple[str, str | None, int]] = [("start", None, 4), ("kiwipete", KIWIPETE, 3)]
 BUILDS = ("pure", "compiled")
 PURE_VARIABLE = "VARIANTKIT_PURE"
 
@@ -98,17 +95,6 @@ class Row:
 
 
 # -- measurements (in the process of one build) ---------------------------------
-def best_time(runs: int, fn: Callable[[], int]) -> tuple[int, float]:
-    """`fn`'s result and its best wall time over `runs` runs."""
-    best, result = float("inf"), 0
-    for _ in range(runs):
-        gc.collect()
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return result, best
-
-
 def process_seconds(argv: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
@@ -124,18 +110,6 @@ def startup_rows(runs: int) -> list[Row]:
              ("python -c pass (the interpreter alone)", [sys.executable, "-c", "pass"])]
     return [Row("start-up", case, seconds=min(process_seconds(argv) for _ in range(runs)))
             for case, argv in cases]
-
-
-def chess_bulk(board: chess.Board, depth: int) -> int:
-    """python-chess perft counting the legal moves at depth 1."""
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += chess_bulk(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 def chess_leaves(board: chess.Board, depth: int) -> int:
@@ -169,7 +143,7 @@ def chess_rows(settings: Settings) -> tuple[list[Row], bool]:
     variant = variantkit.load("chess")
     rows: list[Row] = []
     agree = True
-    for mode, reference, ours in (("bulk counting", chess_bulk, variantkit.perft),
+    for mode, reference, ours in (("bulk counting", chess_perft, variantkit.perft),
                                   ("make/unmake every leaf", chess_leaves, variantkit_leaves)):
         section = f"perft, {mode}"
         for name, fen, full_depth in CHESS_CASES:
@@ -179,9 +153,9 @@ def chess_rows(settings: Settings) -> tuple[list[Row], bool]:
             ref_secs = vk_secs = float("inf")
             ref_nodes = vk_nodes = 0
             for _ in range(settings.runs):  # interleaved: other jobs' load hits both alike
-                ref_nodes, secs = best_time(1, partial(reference, board, depth))
+                ref_nodes, secs = best_of(1, partial(reference, board, depth))
                 ref_secs = min(ref_secs, secs)
-                vk_nodes, secs = best_time(1, partial(ours, game, depth))
+                vk_nodes, secs = best_of(1, partial(ours, game, depth))
                 vk_secs = min(vk_secs, secs)
             ref = Row(section, f"{name}, python-chess", str(depth), ref_nodes, ref_secs)
             row = Row(section, name, str(depth), vk_nodes, vk_secs, ref=ref.key)
