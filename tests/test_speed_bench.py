@@ -4,9 +4,12 @@ speed lives in benchmarks/."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed_bench.py"
 
@@ -38,3 +41,28 @@ def test_unknown_variant_is_refused() -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2
     assert "not bundled: nosuch" in done.stderr
+
+
+def test_table_has_a_column_group_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("speed_bench", SCRIPT)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "speed_bench", bench)  # for its dataclasses
+    spec.loader.exec_module(bench)
+    ref = {"section": "perft", "case": "start, python-chess", "depth": "4",
+           "nodes": 100, "seconds": 1.0}
+    pure = {"section": "perft", "case": "start", "depth": "4", "nodes": 100, "seconds": 2.0,
+            "ref": "perft/start, python-chess"}
+    compiled = dict(pure, seconds=0.25, note="stopped early")
+    table = bench.markdown([{"build": "pure", "rows": [ref, pure]},
+                            {"build": "compiled", "rows": [ref, compiled]}])
+    lines = table.splitlines()
+    assert lines[0].startswith("| Part | Case | Depth | Nodes | pure s | pure nodes/s | "
+                               "pure vs python-chess | compiled s |")
+    assert lines[-1] == ("| perft | start | 4 | 100 | 2.000 | 50 | 0.50x | 0.250 | 400 | "
+                         "4.00x | compiled: stopped early |")
+    only_pure = bench.markdown([{"build": "pure", "rows": [pure]},
+                                {"build": "compiled", "missing": "not available"}])
+    assert "compiled s" not in only_pure
+    assert only_pure.endswith("The compiled build is not available.")
