@@ -51,6 +51,7 @@ oracle: $(VENV)/.test-deps
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py
 	$(BIN)/python benchmarks/load_bench.py
+	$(BIN)/python benchmarks/speed_bench.py
 
 .PHONY: bench-cluster
 bench-cluster: $(VENV)/.test-deps

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from variantkit.errors import DeclarationError, Problem
 from variantkit.loader import promotion_rules
 from variantkit.pieces import CONVERT, PRIMITIVES, reach
@@ -34,6 +32,8 @@ SHOWN = 5  # cells named in a message before "..."
 def board_connected(variant: Variant) -> list[Problem]:
     """Warn when some cells cannot be reached from others through adjacent
     cells: two boards in one is seldom meant (but a game may want it)."""
+    import networkx as nx  # at load time, not on import
+
     board = variant.board
     if board.size == 0 or nx.is_connected(board.graph):
         return []

@@ -18,9 +18,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -34,6 +33,9 @@ from variantkit.limits import (
     MAX_TEXT_LENGTH,
     MAX_YAML_NODES,
 )
+
+if TYPE_CHECKING:
+    import jsonschema
 
 FORMAT_VERSION = 1
 # A bundled variant's name: the stem of a file in the bundled folder.
@@ -661,6 +663,8 @@ def _is_integer(checker: Any, value: Any) -> bool:
 
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema  # on the first schema check, not on import
+
     strict = jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(

@@ -22,14 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
 from variantkit.errors import DeclarationError
 from variantkit.limits import Budget
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MOVE = 1
 CAPTURE = 2
@@ -363,6 +364,8 @@ class Context:
 
     def distances(self, target: int) -> dict[int, int]:
         """Orthogonal steps from every cell to `target` (pieces ignored)."""
+        import networkx as nx  # at load time, not on import
+
         if target not in self._distances:
             self._distances[target] = dict(
                 nx.single_source_shortest_path_length(self.orthogonal_graph(), target))

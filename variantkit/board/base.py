@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Protocol
 
 from variantkit.errors import DeclarationError
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_CELLS
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 # A ray is the sequence of cells a line passes through, nearest first.
 Ray = tuple[int, ...]
@@ -64,6 +65,17 @@ def check_cell_count(count: int, board_kind: str) -> None:
         raise DeclarationError(
             f"a board has at most {MAX_CELLS:,} cells; this {board_kind} has {count:,}",
             "board-size")
+
+
+def cell_graph(count: int) -> nx.Graph:
+    """A graph of `count` cells and no links yet, for a topology to link.
+    networkx is imported here, when the first board is built, so that
+    `import variantkit` does not pay for it."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(range(count))
+    return graph
 
 
 class Flat:

@@ -35,13 +35,14 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import networkx as nx
-
-from variantkit.board.base import Board, Ray, is_pair, unknown_direction
+from variantkit.board.base import Board, Ray, cell_graph, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 from variantkit.limits import MAX_CELLS
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 # The most cells on all the branches of one line together: with the cell
 # limit of every board (limits.MAX_CELLS) it keeps loading bounded.
@@ -355,8 +356,7 @@ class GraphTopology:
 
     # -- the board -----------------------------------------------------------
     def build(self) -> Board:
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(self.names)))
+        graph = cell_graph(len(self.names))
         for name, steps in self.steps.items():
             kind = self.named[name].kind
             for a, nxt in steps.items():
@@ -396,6 +396,8 @@ class GraphTopology:
         """The generator's colours; else two colours when the orthogonal
         links allow (the bottom-left cell's is 0, as chess's a1), else as few
         as a greedy colouring finds."""
+        import networkx as nx  # on building a graph board, not on import
+
         orthogonal = nx.Graph()
         orthogonal.add_nodes_from(graph)
         orthogonal.add_edges_from((a, b) for a, b, k in graph.edges(data="kinds")

@@ -37,9 +37,7 @@ import itertools
 import string
 from typing import Any
 
-import networkx as nx
-
-from variantkit.board.base import Board, Ray, check_cell_count, unknown_direction
+from variantkit.board.base import Board, Ray, cell_graph, check_cell_count, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int, int]
@@ -127,8 +125,7 @@ class GridTopology:
                 for f in range(self.files):
                     names.append(f"{self.plane_names[p]}{string.ascii_lowercase[f]}{r + 1}")
                     coords.append((f, r, p))
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(names)))
+        graph = cell_graph(len(names))
         for i, (f, r, p) in enumerate(coords):
             for name in FAMILIES["all"] + FAMILIES["vertical"]:
                 df, dr, dp = NAMED[name]

@@ -40,9 +40,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import networkx as nx
-
-from variantkit.board.base import Board, Flat, Ray, is_pair, unknown_direction
+from variantkit.board.base import Board, Flat, Ray, cell_graph, is_pair, unknown_direction
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -126,8 +124,7 @@ class HexTopology(Flat):
 
     def build(self) -> Board:
         names = [self._name(q, r) for q, r in self.coords]
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(names)))
+        graph = cell_graph(len(names))
         for i, c in enumerate(self.coords):
             for kind, vectors in (("orthogonal", ORTHOGONAL), ("diagonal", DIAGONAL)):
                 for v in vectors.values():

@@ -15,9 +15,15 @@ import string
 from collections import Counter
 from typing import Any
 
-import networkx as nx
-
-from variantkit.board.base import Board, Flat, Ray, check_cell_count, is_pair, unknown_direction
+from variantkit.board.base import (
+    Board,
+    Flat,
+    Ray,
+    cell_graph,
+    check_cell_count,
+    is_pair,
+    unknown_direction,
+)
 from variantkit.errors import DeclarationError
 
 # Direction name -> (ring step, sector step): ring +1 is inward, sector +1 is
@@ -100,8 +106,7 @@ class PolarTopology(Flat):
     def build(self) -> Board:
         n, depth = self.n, self.depth
         coords: list[tuple[int, ...]] = [(r, s) for r in range(depth) for s in range(n)]
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(self.names)))
+        graph = cell_graph(len(self.names))
 
         def link(a: int, b: int, *kinds: str) -> None:
             old = graph.edges[a, b]["kinds"] if graph.has_edge(a, b) else frozenset()
