@@ -6,14 +6,15 @@ so that both builds answer the oracles.  A test module gets it when it uses
 python-chess, pyffish (directly or through `fsf_oracle`) or hypothesis; a
 module can also set `pytestmark = pytest.mark.pure_build` itself.
 
-Marker `compiled_facade(MODULE)`: a test that hands a value of the wrong
-type to a public method of MODULE (`Game` and `Move` in variantkit.game,
-`Variant.new_game`).  While MODULE is compiled (it is listed in
-`variantkit.build.COMPILED_MODULES` until the public facade is split from
-the integer core), a compiled method checks its argument types itself and
-raises TypeError before the friendly check runs; the test is then an
-expected failure, strict: it fails once MODULE is no longer compiled, and
-the marker must go.
+Marker `compiled_facade(MODULE)`: a test that makes a value of a class of
+MODULE with fields of the wrong type (a `Move(1, 2)`).  While MODULE is
+compiled (listed in `variantkit.build.COMPILED_MODULES`: variantkit.game
+until the public facade is split from the integer core), the compiled class
+checks its field types when the value is made and raises TypeError there;
+the test is then an expected failure, strict: it fails once MODULE is no
+longer compiled, and the marker must go.  (Public methods take `object`
+and check their arguments themselves, so they raise the project's errors
+in both builds.)
 
 Marker `patches_compiled(MODULE)`: a test that replaces a method of an
 object of MODULE, which a compiled class does not allow; it is skipped on

@@ -259,7 +259,6 @@ def test_move_values_and_variant_names_are_checked() -> None:
         variantkit.load("")
 
 
-@pytest.mark.compiled_facade("variantkit.game")  # tests/conftest.py
 def test_a_move_of_the_wrong_type_is_named() -> None:
     game = variantkit.load("chess").new_game()
     with pytest.raises(variantkit.IllegalMoveError, match="not 42"):

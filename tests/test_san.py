@@ -183,7 +183,6 @@ def test_ambiguous_and_wrong_types() -> None:
         over.parse_san("Ka7")
 
 
-@pytest.mark.compiled_facade("variantkit.game")  # tests/conftest.py
 def test_san_of_the_wrong_type() -> None:
     game = variantkit.load("chess").new_game()
     with pytest.raises(IllegalMoveError, match="not 42"):

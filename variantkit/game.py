@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, piece_code, reach
@@ -166,26 +166,44 @@ class Game:
         `move in game.legal_moves`; calling it (`game.legal_moves()`) gives a list."""
         return LegalMoves(self)
 
-    def push(self, move: Move | str) -> Move:
+    # The public entry points take `object` in their implementations (the
+    # overloads give the types): the compiled build checks an annotated
+    # argument's type itself, and would raise a bare TypeError where the
+    # project promises IllegalMoveError.
+    @overload
+    def push(self, move: Move) -> Move: ...
+    @overload
+    def push(self, move: str) -> Move: ...
+
+    def push(self, move: object) -> Move:
         """Play a legal move, given as a `Move` or a move string."""
         internal = self._find(move)
         public = self.public_move(internal)
         self.make_internal(internal)
         return public
 
-    def san(self, move: Move | str) -> str:
+    @overload
+    def san(self, move: Move) -> str: ...
+    @overload
+    def san(self, move: str) -> str: ...
+
+    def san(self, move: object) -> str:
         """A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`,
         `e8=Q+`, `D~g2`); see `variantkit.san`."""
         from variantkit.san import san
+        if not isinstance(move, Move | str):
+            raise IllegalMoveError(
+                f"a move is a Move or a move string, not {repr(move)[:QUOTE_LENGTH]}")
         return san(self, move)
 
-    def parse_san(self, text: str) -> Move:
-        """The legal move that SAN or a move string names; raises `IllegalMoveError`."""
+    def parse_san(self, text: object) -> Move:
+        """The legal move that SAN or a move string (a `str`) names; raises
+        `IllegalMoveError`, for a value that is not a string too."""
         from variantkit.san import parse_san
         return parse_san(self, text)
 
-    def push_san(self, text: str) -> Move:
-        """Play a move given in SAN (or as a move string); returns the `Move`."""
+    def push_san(self, text: object) -> Move:
+        """Play a move given in SAN (or as a move string, a `str`); returns the `Move`."""
         move = self.parse_san(text)
         self.push(move)
         return move
@@ -967,7 +985,7 @@ class Game:
     def _public_at(self, index: int) -> Move:
         return self.public_move(self.history[index][0], self.history[index][1])
 
-    def _find(self, move: Move | str) -> InternalMove:
+    def _find(self, move: object) -> InternalMove:
         if not (isinstance(move, str) or _well_formed(move)):
             raise IllegalMoveError(
                 f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "

@@ -126,7 +126,7 @@ def write_hand(game: Game) -> str:
                          for side in range(2) for code in v.hand_codes[side]) + "]"
 
 
-def read_fen(variant: Variant, text: str) -> Game:
+def read_fen(variant: Variant, text: object) -> Game:
     """A game in the position the string describes."""
     if not isinstance(text, str):
         raise InvalidFenError(f"a position string is text, not {type(text).__name__}")

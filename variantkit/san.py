@@ -115,7 +115,7 @@ def legal_san(game: Game) -> list[str]:
     return [spellings.write(game, entry) for entry in spellings.entries]
 
 
-def parse_san(game: Game, text: str) -> Move:
+def parse_san(game: Game, text: object) -> Move:
     """The legal move that SAN (or a move string) names; `IllegalMoveError`
     says why when there is none or more than one."""
     if not isinstance(text, str):

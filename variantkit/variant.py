@@ -378,8 +378,10 @@ class Variant:
             raise VariantError(sorted(self.problems, key=_problem_order))
 
     # -- public --------------------------------------------------------------
-    def new_game(self, fen: str | None = None) -> Game:
-        """A game from the start position, or from a position string."""
+    def new_game(self, fen: object = None) -> Game:
+        """A game from the start position, or from a position string (a `str`;
+        the parameter takes any value so that the compiled build, too, answers
+        a wrong one with InvalidFenError)."""
         from variantkit.notation import read_fen
         return read_fen(self, fen if fen is not None else self.setup_fen)
 
