@@ -191,9 +191,6 @@ class Game:
         """A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`,
         `e8=Q+`, `D~g2`); see `variantkit.san`."""
         from variantkit.san import san
-        if not isinstance(move, Move | str):
-            raise IllegalMoveError(
-                f"a move is a Move or a move string, not {repr(move)[:QUOTE_LENGTH]}")
         return san(self, move)
 
     def parse_san(self, text: object) -> Move:

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from variantkit.errors import IllegalMoveError
+from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.game import (
     CASTLE,
     CASTLE_GATE,
@@ -87,7 +87,7 @@ class _Entry:
     drop: str = ""    # a drop's only spelling, `P@e4`, or ""
 
 
-def san(game: Game, move: Move | str) -> str:
+def san(game: Game, move: object) -> str:
     """The SAN of a legal move (a `Move` or a move string) in `game`'s position."""
     spellings = _Spellings(_entries(game))
     return spellings.write(game, _entry_of(game, spellings.entries, move))
@@ -218,9 +218,10 @@ def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
     return names
 
 
-def _entry_of(game: Game, entries: list[_Entry], move: Move | str) -> _Entry:
+def _entry_of(game: Game, entries: list[_Entry], move: object) -> _Entry:
     if not isinstance(move, Move | str):
-        raise IllegalMoveError(f"a move is a Move or a move string, not {move!r}")
+        raise IllegalMoveError(
+            f"a move is a Move or a move string, not {repr(move)[:QUOTE_LENGTH]}")
     if isinstance(move, Move) and move.promotion:
         move = replace(move, promotion=move.promotion.lower())
     text = str(move)
