@@ -133,10 +133,10 @@ def variantkit_leaves(game: Any, depth: int) -> int:
     if depth == 0:
         return 1
     nodes = 0
-    for move in game.legal_internal():
-        game.make_internal(move)
+    for move in game.position.legal_internal():
+        game.position.make_internal(move)
         nodes += variantkit_leaves(game, depth - 1)
-        game.unmake_internal()
+        game.position.unmake_internal()
     return nodes
 
 

@@ -16,5 +16,5 @@ def placement(variant: Variant, pieces: dict[str, str]) -> str:
     for name, letter in pieces.items():
         code = variant.code_of_letter(letter)
         assert code is not None, f"no piece letter {letter!r}"
-        game.place(variant.board.cell(name), code)
-    return write_placement(game)
+        game.position.place(variant.board.cell(name), code)
+    return write_placement(game.position)

@@ -27,13 +27,13 @@ def test_the_capturer_explodes_unless_blast_proof() -> None:
 
 def test_a_capturing_piece_turns_into_a_wall_and_back() -> None:
     game = variantkit.load("petrified").new_game("4k3/8/8/8/8/8/3p4/4KN2 w - - 0 1")
-    before, key = game.fen(), game.hash
+    before, key = game.fen(), game.position.hash
     game.push("f1d2")
     assert game.fen() == "4k3/8/8/8/8/8/3*4/4K3 b - - 0 1"
     again = variantkit.load("petrified").new_game(game.fen())
-    assert again.fen() == game.fen() and again.walls == game.walls
+    assert again.fen() == game.fen() and again.position.walls == game.position.walls
     game.pop()
-    assert game.fen() == before and not game.walls and game.hash == key
+    assert game.fen() == before and not game.position.walls and game.position.hash == key
 
 
 def test_a_wall_stops_riders_and_is_never_captured() -> None:

@@ -137,11 +137,12 @@ def test_taking_back_a_gating_or_a_drop_restores_the_position(name: str) -> None
         moves = game.legal_moves()
         if not moves:
             break
-        before = (game.fen(), game.hash, dict(game.hand("white")), dict(game.hand("black")))
+        position = game.position
+        before = (game.fen(), position.hash, dict(game.hand("white")), dict(game.hand("black")))
         for move in moves:
             game.push(move)
             game.pop()
-            assert (game.fen(), game.hash, game.hand("white"), game.hand("black")) == before, \
+            assert (game.fen(), position.hash, game.hand("white"), game.hand("black")) == before, \
                 f"{name}: {move} taken back from {before[0]}"
         game.push(rng.choice(moves))
 
@@ -164,10 +165,10 @@ def test_sittuyin_promotes_standing(fen: str) -> None:
 
 def test_a_promotion_in_place_is_taken_back() -> None:
     game = variantkit.load("sittuyin").new_game("4k3/8/8/8/8/2p5/8/7K[] b - - 0 48")
-    before = (game.fen(), game.hash)
+    before = (game.fen(), game.position.hash)
     assert str(game.push("c3c3f")) == "c3c3f" and game.piece_at("c3") == "f"
     game.pop()
-    assert (game.fen(), game.hash) == before
+    assert (game.fen(), game.position.hash) == before
 
 
 def test_a_sittuyin_promotion_may_not_discover_check() -> None:

@@ -125,10 +125,10 @@ def test_hands_beside_every_topology(name: str, tmp_path: Path) -> None:
     source.write_text(text)
     held = variantkit.load(str(source))
     game = held.new_game()
-    codes = {code for code in game.cells
+    codes = {code for code in game.position.cells
              if code and code in held.hand_codes[0] + held.hand_codes[1]}
     for code in codes:
-        game.add_to_hand(code, 2)
+        game.position.add_to_hand(code, 2)
     letters = {held.letter_of_code(code) for code in codes}
     assert letters
     svg = render(game)

@@ -44,11 +44,11 @@ def test_a_capture_joins_the_capturers_hand_and_unmake_gives_it_back() -> None:
     for move in ("e2e4", "d7d5", "e4d5"):
         game.push(move)
     assert game.hand("white") == {"P": 1} and game.hand("black") == {}
-    before = (game.fen(), game.hash, list(game.hands))
+    before = (game.fen(), game.position.hash, list(game.position.hands))
     game.push("d8d5")
     assert game.hand("black") == {"p": 1}
     game.pop()
-    assert (game.fen(), game.hash, list(game.hands)) == before
+    assert (game.fen(), game.position.hash, list(game.position.hands)) == before
 
 
 def test_a_promoted_pawn_is_written_with_a_tilde_and_demotes_when_captured() -> None:
@@ -78,13 +78,13 @@ def test_the_hash_follows_the_hands_along_a_game() -> None:
         if not moves:
             break
         game.push(rng.choice(moves))
-        assert game.hash == variant.new_game(game.fen()).hash
+        assert game.position.hash == variant.new_game(game.fen()).position.hash
     copy = game.copy()
     played = next(iter(game.legal_moves))
     game.push(played)
-    assert copy.hands != game.hands or copy.fen() != game.fen()
+    assert copy.position.hands != game.position.hands or copy.fen() != game.fen()
     game.pop()
-    assert copy.fen() == game.fen() and copy.hash == game.hash
+    assert copy.fen() == game.fen() and copy.position.hash == game.position.hash
 
 
 def test_a_drop_resets_the_half_move_clock() -> None:

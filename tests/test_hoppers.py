@@ -109,21 +109,22 @@ def test_check_read_backwards_equals_the_moves_generated_forwards(tmp_path: Path
     checked = 0
     for _ in range(12):
         game = variant.new_game()
+        position = game.position
         for _ in range(80):
-            us, them = game.stm, 1 - game.stm
-            occupied = game.side_bb[0] | game.side_bb[1]
-            king = game.royal[us]
+            us, them = position.stm, 1 - position.stm
+            occupied = position.side_bb[0] | position.side_bb[1]
+            king = position.royal[us]
             forward = False
             for frm in range(variant.board.size):
-                code = game.cells[frm]
+                code = position.cells[frm]
                 if not code or code & 1 != them:
                     continue
                 for g in variant.generators[code]:
-                    if not g.mode & CAPTURE or (g.initial and not game.unmoved >> frm & 1):
+                    if not g.mode & CAPTURE or (g.initial and not position.unmoved >> frm & 1):
                         continue
                     reached = reach(g.tables[frm], occupied) if g.limits is None else \
-                        game._limited_reach(g.tables[frm], occupied, game.side_bb[us], g.limits,
-                                            0)[0]
+                        position._limited_reach(g.tables[frm], occupied, position.side_bb[us],
+                                                g.limits, 0)[0]
                     forward |= bool(reached >> king & 1)
             assert game.is_check() == forward, game.fen()
             checked += forward

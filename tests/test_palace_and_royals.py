@@ -126,7 +126,7 @@ def test_the_generals_may_not_face_each_other() -> None:
 def test_bikjang_must_be_broken_or_ends_the_game_on_a_pass() -> None:
     game = position("janggitraditional", {"d2": "K", "e10": "k", "a5": "r"})
     game.push("d2e2")  # White brings the generals face to face
-    assert game.royals_face() and not game.is_check()
+    assert game.position.royals_face() and not game.is_check()
     # Black must break it: block with the chariot, step the general aside, or pass.
     assert {str(m) for m in game.legal_moves()} == {"a5e5", "e10d10", "e10f10", "e10e10"}
     game.push("e10e10")

@@ -8,9 +8,11 @@
     400
 
 The pipeline, one module a stage: `loader` (YAML, schema) -> `board` (cell
-graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `game` and
-`outcome` (position engine) -> `notation` and `san` (position strings, move
-strings, standard algebraic notation) -> `cli`.
+graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `core`
+(the position on integers) -> `outcome` (game end) -> `notation` and `san`
+(position strings, move strings, standard algebraic notation) -> `game`
+(the public `Game`) -> the faces (`cli`, `render`, `engine`, `pgn`, `web`,
+`analysis`); docs/architecture.md draws it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from variantkit.build import choose_build, running_build
 # compiled build older than its sources) loads them from their .py files.
 choose_build()
 
+from variantkit.core.position import Position
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
 from variantkit.game import Game, Move, Outcome
@@ -58,18 +61,18 @@ def perft(game: Game, depth: int) -> int:
         raise ValueError(f"perft depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
     if depth == 0:
         return 1
-    return _perft(game, depth)
+    return _perft(game.position, depth)
 
 
-def _perft(game: Game, depth: int) -> int:
-    moves = game.legal_internal()
+def _perft(position: Position, depth: int) -> int:
+    moves = position.legal_internal()
     if depth == 1:
         return len(moves)
     nodes = 0
     for move in moves:
-        game.make_internal(move)
+        position.make_internal(move)
         try:
-            nodes += _perft(game, depth - 1)
+            nodes += _perft(position, depth - 1)
         finally:
-            game.unmake_internal()
+            position.unmake_internal()
     return nodes

@@ -15,11 +15,18 @@ than one.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
-from variantkit.game import Game
+from variantkit.core.moves import SIDES
+from variantkit.core.position import Position
+from variantkit.notation import write_fen
+from variantkit.outcome import outcome
+
+if TYPE_CHECKING:
+    from variantkit.game import Game
 
 GAP = "    "  # between groups drawn side by side
 STYLES = {
@@ -33,12 +40,13 @@ STYLES = {
 }
 
 
-def board_text(game: Game, color: bool = False) -> str:
-    """The position as text: the board, the side to move (and check), the FEN.
+def board_text(game: Game | Position, color: bool = False) -> str:
+    """The position (a `Game`'s or a core position) as text: the board, the
+    side to move (and check), the FEN.
 
     With `color`, the text carries terminal (ANSI) styling made by rich.
     """
-    text = board_renderable(game)
+    text = board_renderable(game.position)
     if not color:
         return text.plain
     buffer = io.StringIO()
@@ -48,15 +56,15 @@ def board_text(game: Game, color: bool = False) -> str:
     return buffer.getvalue()
 
 
-def board_renderable(game: Game, marks: dict[int, str] | None = None,
+def board_renderable(position: Position, marks: dict[int, str] | None = None,
                      status: bool = True) -> Text:
     """The same drawing as a styled rich `Text` (its `.plain` is the plain text).
 
     `marks` puts a symbol of its own on some cells (the destinations that
     `variantkit explain` shows); `status` adds the side to move and the FEN.
     """
-    board = game.variant.board
-    groups = [_group_lines(game, rows, board.labels[i] if i < len(board.labels) else None,
+    board = position.variant.board
+    groups = [_group_lines(position, rows, board.labels[i] if i < len(board.labels) else None,
                            marks or {}, board.columns[i] if board.columns else None)
               for i, rows in enumerate(board.layout)]
     titled = any(title for title, _ in groups)
@@ -67,9 +75,9 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
     height = max((len(b) for b in blocks), default=0)
     widths = [max((line.cell_len for line in b), default=0) for b in blocks]
     out = Text()
-    hands = game.variant.has_hands
+    hands = position.variant.has_hands
     if hands:
-        out.append_text(hand_line(game, "black"))
+        out.append_text(hand_line(position, "black"))
     for row in range(height):
         line = Text()
         for i, block in enumerate(blocks):
@@ -83,36 +91,36 @@ def board_renderable(game: Game, marks: dict[int, str] | None = None,
         out.append_text(line)
         out.append("\n")
     if hands:
-        out.append_text(hand_line(game, "white"))
+        out.append_text(hand_line(position, "white"))
     for axis in board.wraps:
         out.append(f"{axis} wrap around: the last {axis[:-1]} is next to the first\n",
                    style=STYLES["label"])
     if status:
         out.append("\n")
-        out.append_text(_status(game))
+        out.append_text(_status(position))
     return out
 
 
-def _group_lines(game: Game, rows: list[list[int]],
+def _group_lines(position: Position, rows: list[list[int]],
                  labels: tuple[str, list[str], list[str]] | None,
                  marks: dict[int, str], columns: list[list[int]] | None = None
                  ) -> tuple[str, list[Text]]:
     """One group (plane): its title and its lines, row labels at the left and
     column labels underneath; with `columns`, each cell in its own column."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
-    variant = game.variant
+    variant = position.variant
 
     def symbol(cell: int) -> str:
         if cell in marks:
             return marks[cell]
-        if game.walls >> cell & 1:
+        if position.walls >> cell & 1:
             return str(variant.hole_mark)
-        return variant.letter_of_code(game.cells[cell]) if game.cells[cell] else "."
+        return variant.letter_of_code(position.cells[cell]) if position.cells[cell] else "."
 
     letters = [[symbol(c) for c in row] for row in rows]
     width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
-    checked_name = game.checked_cell()
+    checked_name = position.checked_cell()
     checked = variant.board.index[checked_name] if checked_name else None
     longest = max((len(row) for row in rows), default=0)
     span = max((c + 1 for row in columns for c in row), default=0) if columns else longest
@@ -164,27 +172,27 @@ def hand_text(hand: dict[str, int]) -> str:
                     for letter, count in hand.items()) or "-"
 
 
-def hand_line(game: Game, side: str) -> Text:
+def hand_line(position: Position, side: str) -> Text:
     """One side's hand, as a line of its own."""
     line = Text(f"{side} hand: ", style=STYLES["label"])
-    line.append(hand_text(game.hand(side)), style=STYLES[side])
+    line.append(hand_text(position.hand(side)), style=STYLES[side])
     line.append("\n")
     return line
 
 
-def status_line(game: Game) -> str:
+def status_line(position: Position) -> str:
     """The side to move, check or the result, and the position string, as plain text."""
-    return _status(game).plain.rstrip("\n")
+    return _status(position).plain.rstrip("\n")
 
 
-def _status(game: Game) -> Text:
+def _status(position: Position) -> Text:
     """Side to move, check or the game's end, and the position string."""
-    status = Text(f"{game.turn.capitalize()} to move")
-    if game.is_check():
+    status = Text(f"{SIDES[position.stm].capitalize()} to move")
+    if position.is_check():
         status.append(", ")
         status.append("check", style=STYLES["check"])
-    result = game.outcome()
+    result = outcome(position)
     if result is not None:
         status.append(f" (game over: {result})")
-    status.append(f"\nFEN: {game.fen()}\n")
+    status.append(f"\nFEN: {write_fen(position)}\n")
     return status

@@ -30,8 +30,12 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from variantkit.game import CASTLE, DROP, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
+from variantkit.core.moves import CASTLE, DROP, EN_PASSANT, PASS, SIDES, SUBORN, InternalMove
+from variantkit.core.position import Position
+from variantkit.game import Game
+from variantkit.outcome import outcome
 from variantkit.pieces import piece_code
+from variantkit.values import Move
 from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
@@ -129,7 +133,7 @@ class Engine:
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self.info = SearchInfo()
         # The search's state, set by best_move.
-        self._game = variant.new_game()
+        self._game: Position = variant.new_game().position
         self._tt: dict[Key, TTEntry] = {}
         self._killers: list[list[InternalMove]] = []
         self._seen: set[Key] = set()
@@ -144,20 +148,21 @@ class Engine:
         `depth` if given; one ply always completes); with neither,
         DEFAULT_DEPTH plies.  `self.info` describes the search.  The game is
         left as it was.  Raises ValueError when it has no legal move."""
-        moves = game.legal_internal()
+        position = game.position
+        moves = position.legal_internal()
         if not moves:
             raise ValueError("no legal move: the game is over")
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         max_depth = depth or (MAX_DEPTH if time_limit else DEFAULT_DEPTH)
         start = time.perf_counter()
-        self._game = game
+        self._game = position
         self._tt = {}
         self._killers = [[] for _ in range(max_depth)]
-        self._seen = _history_keys(game)
+        self._seen = _history_keys(position)
         self._nodes = 0
         self.info = SearchInfo()
-        best, base = moves[0], len(game.history)
+        best, base = moves[0], len(position.history)
         for d in range(1, max_depth + 1):
             # The first ply always completes, so there is always a move.
             self._deadline = start + time_limit if time_limit and d > 1 else None
@@ -167,8 +172,8 @@ class Engine:
             try:
                 score = self._negamax(d, -INFINITY, INFINITY, 0, len(moves))
             except _Timeout:  # unwound without unmaking: restore the position
-                while len(game.history) > base:
-                    game.unmake_internal()
+                while len(position.history) > base:
+                    position.unmake_internal()
                 break
             best = self._root_best or best
             self.info.depth, self.info.score = d, score
@@ -179,7 +184,7 @@ class Engine:
         self.info.nodes = self._nodes
         self.info.seconds = time.perf_counter() - start
         self.info.pv = self._pv(best)
-        return game.public_move(best)
+        return position.public_move(best)
 
     # -- search ----------------------------------------------------------------
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int, parent_count: int) -> int:
@@ -263,10 +268,10 @@ class Engine:
     def _terminal(self, ply: int) -> int:
         """The score of a position without legal moves, by the variant's rules
         (mate, stalemate, or a declared end condition)."""
-        result = self._game.outcome()
+        result = outcome(self._game)
         if result is None or result.winner is None:
             return 0
-        return (MATE - ply) if result.winner == self._game.turn else -(MATE - ply)
+        return (MATE - ply) if result.winner == SIDES[self._game.stm] else -(MATE - ply)
 
     def _evaluate(self, mobility: int) -> int:
         """Material and mobility, in centipawns for the side to move."""
@@ -356,7 +361,7 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-def _history_keys(game: Game) -> set[Key]:
+def _history_keys(game: Position) -> set[Key]:
     """Keys of the positions played before the current one: reaching one
     again in the search counts as a draw by repetition."""
     keys: set[Key] = set()

@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from variantkit.castling import by_side, derive_castling
+from variantkit.core.general import GeneralPosition, empty_position
+from variantkit.core.moves import DROP, SIDES, InternalMove
+from variantkit.core.position import Position
 from variantkit.errors import InvalidFenError, quote
-from variantkit.game import DROP, EN_PASSANT, Game, GeneralGame, InternalMove
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
-from variantkit.variant import by_side, derive_castling
+from variantkit.outcome import outcome
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -97,16 +100,16 @@ def split_hand(placement: str) -> tuple[str, str | None]:
     return placement[:found.start()], found[1]
 
 
-def read_hand(game: Game, text: str) -> None:
+def read_hand(position: Position, text: str) -> None:
     """Put the pieces of a hand's text (`QRbn`, empty or `-` for none) into
-    the game's hands."""
-    v = game.variant
+    the position's hands."""
+    v = position.variant
     if not v.has_hands:
         raise InvalidFenError(f"{v.name} has no pieces in hand, but the placement ends "
                               f"with a hand in brackets {quote('[' + text + ']')}")
     if text == "-":
         return
-    pieces = sum(bits.bit_count() for bits in game.side_bb)
+    pieces = sum(bits.bit_count() for bits in position.side_bb)
     for letter in _LETTER.findall(text):
         code = v.code_of_letter(letter)
         if code is None or code not in v.hand_codes[code & 1]:
@@ -116,18 +119,18 @@ def read_hand(game: Game, text: str) -> None:
         if pieces > v.board.size:
             raise InvalidFenError(f"the hand {quote('[' + text[:40] + ']')} holds more pieces "
                                   "than the board has cells")
-        game.add_to_hand(code)
+        position.add_to_hand(code)
 
 
-def write_hand(game: Game) -> str:
+def write_hand(position: Position) -> str:
     """The pieces in hand as written after the placement: `[QRbn]`, `[]`."""
-    v = game.variant
-    return "[" + "".join(v.letter_of_code(code) * game.hands[code]
+    v = position.variant
+    return "[" + "".join(v.letter_of_code(code) * position.hands[code]
                          for side in range(2) for code in v.hand_codes[side]) + "]"
 
 
-def read_fen(variant: Variant, text: object) -> Game:
-    """A game in the position the string describes."""
+def read_fen(variant: Variant, text: object) -> Position:
+    """The position the string describes."""
     if not isinstance(text, str):
         raise InvalidFenError(f"a position string is text, not {type(text).__name__}")
     if not text.strip():
@@ -146,50 +149,51 @@ def read_fen(variant: Variant, text: object) -> Game:
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
-    game = variant.game_class(variant)
+    position = empty_position(variant)
     walls: set[int] | None = set() if variant.petrify else None
     for cell, code in parse_placement(variant, placement, walls).items():
-        game.place(cell, code)
+        position.place(cell, code)
     hand = split_hand(placement)[1]
     if hand is not None:
-        read_hand(game, hand)
+        read_hand(position, hand)
     for cell in walls or ():
-        game.place_wall(cell)
+        position.place_wall(cell)
     if turn not in SIDE_LETTERS:
         raise InvalidFenError(f"side to move must be 'w' or 'b', not {quote(turn)}")
-    game.stm = SIDE_LETTERS.index(turn)
-    game.halfmove = _count(halfmove, "half-move clock", 0)
-    game.fullmove = _count(fullmove, "move number", 1)
-    if isinstance(game, GeneralGame) and variant.end.counting is not None \
+    position.stm = SIDE_LETTERS.index(turn)
+    position.halfmove = _count(halfmove, "half-move clock", 0)
+    position.fullmove = _count(fullmove, "move number", 1)
+    if isinstance(position, GeneralPosition) and variant.end.counting is not None \
             and ep.isascii() and ep.isdigit():
         # A running count: its limit stands in the en passant field and the
         # plies counted in the half-move field (as Fairy-Stockfish writes it).
-        game.counting_limit = _count(ep, "counting limit", 0)
+        position.counting_limit = _count(ep, "counting limit", 0)
         ep = "-"
-        if game.counting_limit:
-            game.counting_ply, game.halfmove = game.halfmove, 0
+        if position.counting_limit:
+            position.counting_ply, position.halfmove = position.halfmove, 0
     if variant.one_royal:
-        _check_royals(game)
-    if checks is not None and isinstance(game, GeneralGame):
-        game.checks_left = _check_counts(checks, variant.end.check_limit or 0)
+        _check_royals(position)
+    if checks is not None and isinstance(position, GeneralPosition):
+        position.checks_left = _check_counts(checks, variant.end.check_limit or 0)
     if variant.free_castling:
-        game.unmoved = _free_castling(game, rights)
+        position.unmoved = _free_castling(position, rights)
     else:
-        game.unmoved = _unmoved(game, rights) if moved is None else _unmoved_listed(game, moved)
-    if moved is not None and castling_rights(game) != rights:
+        position.unmoved = _unmoved(position, rights) if moved is None \
+            else _unmoved_listed(position, moved)
+    if moved is not None and castling_rights(position) != rights:
         raise InvalidFenError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
-            f"(they give '{castling_rights(game)}')")
-    _set_en_passant(game, ep)
-    them = 1 - game.stm
+            f"(they give '{castling_rights(position)}')")
+    _set_en_passant(position, ep)
+    them = 1 - position.stm
     # Under explosions the move that blows up the last enemy royal piece may
     # leave its own king attacked.
-    blown_up = isinstance(game, GeneralGame) and bool(variant.blast) \
-        and bool(variant.royal_codes[game.stm]) and not game.royals(game.stm)
-    if game.side_in_check(them) and not blown_up:
+    blown_up = isinstance(position, GeneralPosition) and bool(variant.blast) \
+        and bool(variant.royal_codes[position.stm]) and not position.royals(position.stm)
+    if position.side_in_check(them) and not blown_up:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
-    return game
+    return position
 
 
 def _check_counts(text: str, limit: int) -> list[int]:
@@ -210,34 +214,34 @@ def _count(text: str, what: str, minimum: int) -> int:
     return int(text)
 
 
-def _check_royals(game: Game) -> None:
-    v = game.variant
+def _check_royals(position: Position) -> None:
+    v = position.variant
     for side, name in enumerate(("white", "black")):
-        count = sum(game.bb[code].bit_count() + game.hands[code]
-                    for code in range(2 + side, len(game.bb), 2) if v.royal_code[code])
+        count = sum(position.bb[code].bit_count() + position.hands[code]
+                    for code in range(2 + side, len(position.bb), 2) if v.royal_code[code])
         if count != 1:
             raise InvalidFenError(f"{name} must have exactly one royal piece (on the board or "
                                   f"in hand), found {count}")
 
 
-def _unmoved(game: Game, rights: str) -> int:
+def _unmoved(position: Position, rights: str) -> int:
     """Pieces that have not moved: those on their setup cells, except the
     castling pieces whose rights the string withdraws."""
-    v = game.variant
-    unmoved = _on_setup_cells(game)
+    v = position.variant
+    unmoved = _on_setup_cells(position)
     if v.drops_unmoved:
         # Dropped pieces have not moved: castling pieces on their cells may
         # hold their rights wherever the setup had them.
         for c in v.castlings:
             for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):
-                if game.cells[cell] == code:
+                if position.cells[cell] == code:
                     unmoved |= 1 << cell
     # A gating right may name any own piece of the region (its letter says
     # whether it has moved).
     for side, region in enumerate(v.gate_regions):
-        unmoved |= game.side_bb[side] & region
+        unmoved |= position.side_bb[side] & region
     declared = {c.right for c in v.castlings}
-    initial = _initial_rights(game, unmoved)
+    initial = _initial_rights(position, unmoved)
     if rights != "-":
         if len(set(rights)) != len(rights):
             raise InvalidFenError(f"castling field {quote(rights)} repeats a letter")
@@ -267,20 +271,20 @@ def _unmoved(game: Game, rights: str) -> int:
     return unmoved & (~subject | granted_cells)
 
 
-def _initial_rights(game: Game, unmoved: int, written: bool = False) -> dict[str, int]:
+def _initial_rights(position: Position, unmoved: int, written: bool = False) -> dict[str, int]:
     """`initial-rights` and gating rights: each letter the castling field may
     hold for them, with the cells it stands for (listed pieces not moved
     yet; the pieces of a gating region not moved yet).  `written`: only the
     gating rights of a side that may still gate (it holds pieces in hand, or
     captures may bring it some)."""
-    v = game.variant
+    v = position.variant
     names = v.board.names
     letters: dict[str, int] = {}
     cells = [(cell, code & 1) for code in v.initial_rights
-             for cell in v.board.cells_of(game.bb[code] & unmoved)]
+             for cell in v.board.cells_of(position.bb[code] & unmoved)]
     for side, region in enumerate(v.gate_regions):
-        if region and not (written and not may_gate(game, side)):
-            cells += [(cell, side) for cell in v.board.cells_of(game.side_bb[side] & unmoved
+        if region and not (written and not may_gate(position, side)):
+            cells += [(cell, side) for cell in v.board.cells_of(position.side_bb[side] & unmoved
                                                                  & region)]
     for cell, side in cells:
         letter = _file_right(names[cell], side)
@@ -288,36 +292,36 @@ def _initial_rights(game: Game, unmoved: int, written: bool = False) -> dict[str
     return letters
 
 
-def may_gate(game: Game, side: int) -> bool:
+def may_gate(position: Position, side: int) -> bool:
     """Whether `side` may still gate: it holds pieces in hand, or captured
     pieces join hands (Fairy-Stockfish drops the rights of an empty hand
     that nothing can fill again)."""
-    v = game.variant
-    return v.captures_to_hand or any(game.hands[code] for code in v.hand_codes[side])
+    v = position.variant
+    return v.captures_to_hand or any(position.hands[code] for code in v.hand_codes[side])
 
 
-def _free_castling(game: Game, rights: str) -> int:
+def _free_castling(position: Position, rights: str) -> int:
     """Free castling (Chess960): the castling field names the rooks, each by
     its file (`HAha`, as Fairy-Stockfish writes it) or by a declared right
     letter (`KQkq`: the outermost rook on that side of the king).  Sets the
-    game's castling moves from where king and rooks stand; returns the
+    position's castling moves from where king and rooks stand; returns the
     pieces that have not moved."""
-    v = game.variant
+    v = position.variant
     board, topology = v.board, v.board.topology
     letters = [] if rights == "-" else list(rights)
     if len(set(letters)) != len(letters):
         raise InvalidFenError(f"castling field '{rights}' repeats a letter")
     castling_pieces = {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}
-    unmoved = _on_setup_cells(game)
+    unmoved = _on_setup_cells(position)
     for code in castling_pieces:
-        unmoved &= ~game.bb[code]
+        unmoved &= ~position.bb[code]
     castlings = []
     for template in v.castlings:
-        king = game.royal[template.side]
+        king = position.royal[template.side]
         way = next(d for d in topology.directions("all", None) if any(
             template.rook_from in ray for ray in topology.rays(template.king_from, d)))
         line = [c for ray in topology.rays(king, way) for c in ray]
-        rooks = [c for c in line if game.cells[c] == template.rook_code]
+        rooks = [c for c in line if position.cells[c] == template.rook_code]
         by_file = [c for c in rooks if _file_right(board.names[c], template.side) in letters]
         if template.right in letters and rooks:
             rook, letter = rooks[-1], template.right
@@ -330,12 +334,12 @@ def _free_castling(game: Game, rights: str) -> int:
             raise InvalidFenError(f"castling right '{letter}': the king is not on its first rank")
         letters.remove(letter)
         castlings.append(derive_castling(board, template.right, (king, template.king_to),
-                                         (rook, template.rook_to), game.cells[king],
+                                         (rook, template.rook_to), position.cells[king],
                                          template.rook_code, royal=bool(template.safe)))
         unmoved |= (1 << king) | (1 << rook)
     if letters:
         raise InvalidFenError(f"castling right '{letters[0]}': no rook of that side stands there")
-    game.castlings, game.castlings_by_side = castlings, by_side(castlings)
+    position.castlings, position.castlings_by_side = castlings, by_side(castlings)
     return unmoved
 
 
@@ -346,21 +350,21 @@ def _file_right(name: str, side: int) -> str:
     return file.upper() if side == 0 else file
 
 
-def _on_setup_cells(game: Game) -> int:
+def _on_setup_cells(position: Position) -> int:
     """Cells holding the piece the setup puts there."""
     bits = 0
-    for cell, code in game.variant.setup_cells.items():
-        if game.cells[cell] == code:
+    for cell, code in position.variant.setup_cells.items():
+        if position.cells[cell] == code:
             bits |= 1 << cell
     return bits
 
 
-def _unmoved_listed(game: Game, moved: str) -> int:
+def _unmoved_listed(position: Position, moved: str) -> int:
     """The moved field: pieces on their setup cells that have moved anyway."""
-    unmoved = _on_setup_cells(game)
+    unmoved = _on_setup_cells(position)
     if moved == "-":
         return unmoved
-    board = game.variant.board
+    board = position.variant.board
     for name in moved.split(","):
         cell = board.index.get(name)
         if cell is None:
@@ -372,25 +376,25 @@ def _unmoved_listed(game: Game, moved: str) -> int:
     return unmoved
 
 
-def _set_en_passant(game: Game, ep: str) -> None:
+def _set_en_passant(position: Position, ep: str) -> None:
     """The en passant field: a cell the last move passed over.  Fairy-Stockfish
     may write several cells in one field (the cells passed and the cell of
     the piece that passed them, `e3e4`); any passed cell among them is taken."""
     if ep == "-":
         return
-    cells = _cell_list(game.variant.board.index, ep)
+    cells = _cell_list(position.variant.board.index, ep)
     if cells is None:
         raise InvalidFenError(f"unknown en passant cell {quote(ep)}")
-    v = game.variant
-    mover = 1 - game.stm
+    v = position.variant
+    mover = 1 - position.stm
     for cell in cells:
         target = 1 << cell
-        for code in range(2 + mover, len(game.bb), 2):
+        for code in range(2 + mover, len(position.bb), 2):
             for gen in v.generators[code]:
                 for (frm, to), passed in gen.passed.items():
-                    if passed & target and game.cells[to] == code and not game.cells[frm] \
-                            and not game.cells[cell]:
-                        game.ep_target, game.ep_victim = passed, to
+                    if passed & target and position.cells[to] == code and not position.cells[frm] \
+                            and not position.cells[cell]:
+                        position.ep_target, position.ep_victim = passed, to
                         return
     raise InvalidFenError(f"en passant cell {quote(ep)}: no piece has just passed over it")
 
@@ -408,30 +412,30 @@ def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
     return None
 
 
-def castling_rights(game: Game) -> str:
+def castling_rights(position: Position) -> str:
     """The castling field, White's rights then Black's: each side's
     castling rights whose king and rook are still unmoved, then by file its
     `initial-rights` and gating rights of unmoved pieces that no written
     castling right covers (`KQBCDFGkqbcdfg`)."""
     letters: list[list[str]] = [[], []]
-    free = game.variant.free_castling
+    free = position.variant.free_castling
     covered = 0
-    for c in game.castlings:
-        right = _file_right(game.variant.board.names[c.rook_from], c.side) if free else c.right
-        if right not in letters[c.side] and c.in_place(game):
+    for c in position.castlings:
+        right = _file_right(position.variant.board.names[c.rook_from], c.side) if free else c.right
+        if right not in letters[c.side] and c.in_place(position):
             letters[c.side].append(right)
             covered |= c.need
-    if game.variant.initial_rights or game.variant.gate_regions != [0, 0]:
-        for letter in sorted(_initial_rights(game, game.unmoved & ~covered, written=True)):
+    if position.variant.initial_rights or position.variant.gate_regions != [0, 0]:
+        for letter in sorted(_initial_rights(position, position.unmoved & ~covered, written=True)):
             side = letters[letter.islower()]
             if letter not in side:
                 side.append(letter)
     return "".join(letters[0] + letters[1]) or "-"
 
 
-def placement(game: Game) -> str:
-    v = game.variant
-    cells = game.cells
+def placement(position: Position) -> str:
+    v = position.variant
+    cells = position.cells
     groups = []
     for rows in v.slots or v.board.layout:
         texts = []
@@ -439,7 +443,7 @@ def placement(game: Game) -> str:
             text, empty = "", 0
             for cell in row:
                 code = cells[cell] if cell >= 0 else 0
-                if code or cell < 0 or game.walls >> cell & 1:
+                if code or cell < 0 or position.walls >> cell & 1:
                     text += (str(empty) if empty else "") + \
                         (v.letter_of_code(code) if code else str(v.hole_mark))
                     empty = 0
@@ -450,37 +454,30 @@ def placement(game: Game) -> str:
     return "|".join(groups)
 
 
-def legal_en_passant(game: Game) -> list[InternalMove]:
-    """The en passant captures the side to move can legally make."""
-    if not game.ep_target:
-        return []
-    return [m for m in game.legal_internal() if m[3] == EN_PASSANT]
-
-
-def write_fen(game: Game) -> str:
-    names = game.variant.board.names
-    ep_moves = legal_en_passant(game)
+def write_fen(position: Position) -> str:
+    names = position.variant.board.names
+    ep_moves = position.legal_en_passant()
     ep = names[ep_moves[0][1]] if ep_moves else "-"
-    halfmove = game.halfmove
-    if isinstance(game, GeneralGame) and game.counting_limit:
-        ep, halfmove = str(game.counting_limit), game.counting_ply
-    board = placement(game) + (write_hand(game) if game.variant.has_hands else "")
-    fields = [board, SIDE_LETTERS[game.stm], castling_rights(game), ep,
-              str(halfmove), str(game.fullmove)]
-    if isinstance(game, GeneralGame) and game.variant.end.check_limit is not None:
-        fields.insert(4, "+".join(str(n) for n in game.checks_left))
-    if game.variant.moved_field:
-        moved = game.variant.board.cells_of(_on_setup_cells(game) & ~game.unmoved)
+    halfmove = position.halfmove
+    if isinstance(position, GeneralPosition) and position.counting_limit:
+        ep, halfmove = str(position.counting_limit), position.counting_ply
+    board = placement(position) + (write_hand(position) if position.variant.has_hands else "")
+    fields = [board, SIDE_LETTERS[position.stm], castling_rights(position), ep,
+              str(halfmove), str(position.fullmove)]
+    if isinstance(position, GeneralPosition) and position.variant.end.check_limit is not None:
+        fields.insert(4, "+".join(str(n) for n in position.checks_left))
+    if position.variant.moved_field:
+        moved = position.variant.board.cells_of(_on_setup_cells(position) & ~position.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")
     return " ".join(fields)
 
 
-def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
+def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None]]:
     """Every reading of a move string as (from, to, promotion letter).
 
     Cell names are at most MAX_CELL_NAME_LENGTH characters, so a longer
     string has no reading and only that many split points are tried."""
-    names = game.variant.board.index
+    names = position.variant.board.index
     letter, at, cell = text.partition("@")
     if at:
         return [(cell, cell, letter)] if cell in names and letter else []
@@ -499,40 +496,41 @@ def parse_move(game: Game, text: str) -> list[tuple[str, str, str | None]]:
     return readings
 
 
-def explain_bad_move(game: Game, text: str, legal: list[InternalMove]) -> str:
+def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
-    readings = parse_move(game, text)
+    readings = parse_move(position, text)
     shown = quote(text)
     if not readings:
         return (f"{shown} is not a move here: expected a from-cell, a to-cell and an "
-                f"optional promotion letter, e.g. '{_example(game, legal)}'")
+                f"optional promotion letter, e.g. '{_example(position, legal)}'")
     if not legal:
-        return f"illegal move {shown}: the game is over ({game.outcome()})"
+        return f"illegal move {shown}: the game is over ({outcome(position)})"
     if "@" in text:
-        return _explain_bad_drop(game, text, readings[0][2] or "", readings[0][1], legal)
+        return _explain_bad_drop(position, text, readings[0][2] or "", readings[0][1], legal)
     frm = readings[0][0]
-    names = game.variant.board.names
-    from_here = sorted(str(game.public_move(m)) for m in legal if names[m[0]] == frm)
-    side = game.turn
+    names = position.variant.board.names
+    from_here = sorted(str(position.public_move(m)) for m in legal if names[m[0]] == frm)
+    side = SIDES[position.stm]
     if not from_here:
         return f"illegal move {shown}: {side} has no legal move from {frm}"
     return f"illegal move {shown}; legal moves from {frm}: {', '.join(from_here)}"
 
 
-def _explain_bad_drop(game: Game, text: str, letter: str, cell: str,
+def _explain_bad_drop(position: Position, text: str, letter: str, cell: str,
                       legal: list[InternalMove]) -> str:
     """Why a drop `P@e4` is not legal: no such piece in hand, or where it may go."""
-    v = game.variant
+    v = position.variant
     shown = quote(text)
     if not v.has_hands:
         return f"illegal move {shown}: {v.name} has no pieces in hand to drop"
     code = v.code_of_letter(letter.upper())
     if code is not None:
-        code |= game.stm
-    if code is None or not game.hands[code]:
-        held = "".join(k * n for k, n in game.hand(game.turn).items()) or "nothing"
-        return f"illegal move {shown}: {game.turn} has no {quote(letter)} in hand (it holds {held})"
-    names = game.variant.board.names
+        code |= position.stm
+    if code is None or not position.hands[code]:
+        side = SIDES[position.stm]
+        held = "".join(k * n for k, n in position.hand(side).items()) or "nothing"
+        return f"illegal move {shown}: {side} has no {quote(letter)} in hand (it holds {held})"
+    names = position.variant.board.names
     cells = sorted(names[m[1]] for m in legal if m[3] == DROP and m[2] == code)
     if not cells:
         return f"illegal move {shown}: {letter} may not be dropped anywhere here"
@@ -541,5 +539,5 @@ def _explain_bad_drop(game: Game, text: str, letter: str, cell: str,
             f"it may go to {shown_cells}")
 
 
-def _example(game: Game, legal: list[InternalMove]) -> str:
-    return str(game.public_move(legal[0])) if legal else "e2e4"
+def _example(position: Position, legal: list[InternalMove]) -> str:
+    return str(position.public_move(legal[0])) if legal else "e2e4"

@@ -83,7 +83,7 @@ class PgnRecord:
             game = variant.new_game(self.tags.get("FEN"))
         except InvalidFenError as exc:
             raise PgnError(f"bad FEN tag: {exc}") from exc
-        number, side = game.fullmove, game.stm
+        number, side = game.position.fullmove, game.position.stm
         for text in self.moves:
             try:
                 game.push_san(text)
@@ -198,7 +198,7 @@ def _where(record: PgnRecord) -> str:
 
 def _movetext(start: Game, game: Game, ending: list[str]) -> str:
     """The numbered moves in SAN, then the `ending` tokens."""
-    number, side = start.fullmove, start.stm
+    number, side = start.position.fullmove, start.position.stm
     tokens = []
     for i, text in enumerate(san_moves(start, game.move_stack)):
         if side == 0:

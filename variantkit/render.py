@@ -8,7 +8,7 @@ sectors, hex boards hexagons, graph boards a disk per cell at its declared
 position with lines hinting its links, and a topology with no drawing of its
 own (or a graph without positions) gets rows of squares from `board.layout`,
 like the text drawing; the joined edges of a wrapped grid are marked.
-`render(game)` paints that geometry: cell colours and highlights, labels,
+`render(position)` paints that geometry: cell colours and highlights, labels,
 pieces (figures drawn as vector paths for this project, or lettered discs),
 and a legend for the pieces that are not chess's own.  Cells of stacked
 grids are coloured by the parity of all three coordinates, as Raumschach's
@@ -36,13 +36,18 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import singledispatch
+from typing import TYPE_CHECKING
 
 from variantkit.board.base import Board
 from variantkit.board.graph import GraphTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
-from variantkit.game import Game
+from variantkit.core.position import Position
+from variantkit.notation import write_fen
 from variantkit.pieces import type_of
+
+if TYPE_CHECKING:
+    from variantkit.game import Game
 
 __all__ = ["GLYPHS", "Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry",
            "figure", "render"]
@@ -518,10 +523,10 @@ def _graph(topology: GraphTopology, board: Board, flip: bool,
 # -- painting -------------------------------------------------------------------
 
 
-def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
+def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str] = (),
            size: float | None = None, targets: Mapping[str, str] | None = None,
            hand_highlight: str | None = None) -> str:
-    """The position as an SVG document.
+    """The position (a `Game`'s or a core position) as an SVG document.
 
     The last move's cells are tinted, the royal piece of a side in check sits
     on a red cell, and the cells named in `highlight` are tinted blue.
@@ -534,7 +539,8 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     in pixels (the height follows); by default a square cell is 60 pixels.
     A ValueError names an unknown cell or kind.
     """
-    variant = game.variant
+    position = game.position
+    variant = position.variant
     board = variant.board
     marks: dict[int, str] = {}
     for name in highlight:
@@ -543,20 +549,20 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         if kind not in TARGETS:
             raise ValueError(f"unknown kind of target '{kind}' (kinds: {', '.join(TARGETS)})")
         marks[_cell_index(board, name)] = kind
-    if game.history:
-        frm, to = game.history[-1][0][:2]
+    if position.history:
+        frm, to = position.history[-1][0][:2]
         for cell in (frm, to):
             marks.setdefault(cell, "last-move")
-    checked = game.checked_cell()
+    checked = position.checked_cell()
     if checked is not None:
         marks[board.index[checked]] = "check"
 
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
-    fairy = sorted({type_of(code) for code in _shown_codes(game)
+    fairy = sorted({type_of(code) for code in _shown_codes(position)
                     if variant.pieces.types[type_of(code)].glyph not in ORTHODOX})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
-    hands = _hand_strips(game, geo.width, flip) if variant.has_hands else []
+    hands = _hand_strips(position, geo.width, flip) if variant.has_hands else []
     above = sum(strip.height for strip in hands[:1])
     width = geo.width
     height = geo.height + legend_rows * LEGEND_ROW + sum(strip.height for strip in hands)
@@ -566,12 +572,12 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width * scale)}" '
         f'height="{_num(height * scale)}" viewBox="0 0 {_num(width)} {_num(height)}" '
         f'font-family="{FONT}">',
-        f"<title>{_text(f'{variant.name}: {game.fen()}')}</title>",
+        f"<title>{_text(f'{variant.name}: {write_fen(position)}')}</title>",
         f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
     ]
     if hands:  # the board (and the legend) go between the two hands
-        out.extend(_hand(game, hands[0], 0.0, hand_highlight))
-        out.extend(_hand(game, hands[1], above + geo.height, hand_highlight))
+        out.extend(_hand(position, hands[0], 0.0, hand_highlight))
+        out.extend(_hand(position, hands[1], above + geo.height, hand_highlight))
         out.append(f'<g class="board" transform="translate(0 {_num(above)})">')
     out.extend(_lines("links", [(a, b, EDGE if kind == "orthogonal" else INK,
                                  "" if kind == "orthogonal" else "4 3")
@@ -601,13 +607,13 @@ def render(game: Game, *, flip: bool = False, highlight: Iterable[str] = (),
     out.extend(_lines("seams", [(a, b, SEAM, "6 4") for a, b in geo.seams], 4.0))
     out.extend(_labels(geo))
     out.append('<g class="pieces">')
-    for cell, code in enumerate(game.cells):
+    for cell, code in enumerate(position.cells):
         if code:
-            out.append(_piece(game, cell, code, geo))
-    out.extend(_wall(game, cell, geo) for cell in board.cells_of(game.walls))
+            out.append(_piece(position, cell, code, geo))
+    out.extend(_wall(position, cell, geo) for cell in board.cells_of(position.walls))
     out.append("</g>")
     out.extend(_target_marks(marks, geo))
-    out.extend(_legend(game, fairy, geo, sum(strip.height for strip in hands[1:])))
+    out.extend(_legend(position, fairy, geo, sum(strip.height for strip in hands[1:])))
     if hands:
         out.append("</g>")
     out.append("</svg>")
@@ -701,32 +707,32 @@ def _labels(geo: Geometry) -> list[str]:
     return out
 
 
-def _piece(game: Game, cell: int, code: int, geo: Geometry) -> str:
+def _piece(position: Position, cell: int, code: int, geo: Geometry) -> str:
     """One piece around its cell's anchor: the figure its `glyph:` names, or
     a lettered disc (white with a black letter for White, the reverse for Black)."""
-    variant = game.variant
+    variant = position.variant
     letter = variant.letter_of_code(code)
     x, y = geo.shapes[cell].anchor
     head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
-    return f"{head}{_piece_body(game, code, geo.piece)}</g>"
+    return f"{head}{_piece_body(position, code, geo.piece)}</g>"
 
 
-def _piece_body(game: Game, code: int, size: float) -> str:
+def _piece_body(position: Position, code: int, size: float) -> str:
     """A piece's drawing, `size` units across, centred on the origin: the
     figure its `glyph:` names, or a lettered disc (white with a black letter
     for White, the reverse for Black)."""
-    kind = game.variant.pieces.types[type_of(code)]
+    kind = position.variant.pieces.types[type_of(code)]
     if kind.glyph is not None:
         return figure(kind.glyph, size, bool(code & 1))
-    return _disc(game.variant.letter_of_code(code).upper(), 0.8 * size, bool(code & 1))
+    return _disc(position.variant.letter_of_code(code).upper(), 0.8 * size, bool(code & 1))
 
 
-def _shown_codes(game: Game) -> set[int]:
+def _shown_codes(position: Position) -> set[int]:
     """The codes of the pieces drawn: on the board, and in the hands."""
-    shown = {code for code in game.cells if code}
-    if game.variant.has_hands:
-        shown.update(code for code, count in enumerate(game.hands) if count)
+    shown = {code for code in position.cells if code}
+    if position.variant.has_hands:
+        shown.update(code for code, count in enumerate(position.hands) if count)
     return shown
 
 
@@ -739,7 +745,7 @@ HAND_PIECE = 0.7 * UNIT
 @dataclass(frozen=True)
 class HandStrip:
     """Where one side's hand goes: its side (0 White, 1 Black), its pieces'
-    codes and counts in the order `Game.hand` gives them, slots per row, and
+    codes and counts in the order `Position.hand` gives them, slots per row, and
     the strip's height and width."""
 
     side: int
@@ -749,12 +755,12 @@ class HandStrip:
     width: float
 
 
-def _hand_strips(game: Game, width: float, flip: bool) -> list[HandStrip]:
+def _hand_strips(position: Position, width: float, flip: bool) -> list[HandStrip]:
     """The two hands, the top one first: Black's over the board unless
     flipped.  Both strips get the same height, so that the board does not
     move as a hand grows, and wrap into more rows when a row is full."""
-    code_of = game.variant.code_of_letter
-    held = [[(code, count) for letter, count in game.hand(side).items()
+    code_of = position.variant.code_of_letter
+    held = [[(code, count) for letter, count in position.hand(side).items()
              if (code := code_of(letter)) is not None] for side in ("white", "black")]
     per_row = max(1, int((width - 0.5 * UNIT) // HAND_SLOT))
     rows = max(1, *(-(-len(pieces) // per_row) for pieces in held))
@@ -763,10 +769,10 @@ def _hand_strips(game: Game, width: float, flip: bool) -> list[HandStrip]:
     return [HandStrip(side, held[side], per_row, height, width) for side in (top, bottom)]
 
 
-def _hand(game: Game, strip: HandStrip, y: float, hand_highlight: str | None) -> list[str]:
+def _hand(position: Position, strip: HandStrip, y: float, hand_highlight: str | None) -> list[str]:
     """One side's hand: a tinted strip `y` units from the top, and each
     piece in it with its count."""
-    variant = game.variant
+    variant = position.variant
     side = ("white", "black")[strip.side]
     out = [f'<g data-hand="{side}">',
            f'<rect x="0" y="{_num(y + 0.05 * UNIT)}" width="{_num(strip.width)}" '
@@ -787,16 +793,16 @@ def _hand(game: Game, strip: HandStrip, y: float, hand_highlight: str | None) ->
         mark = ' data-mark="highlight"' if marked else ""
         out.append(f'<g data-hand-piece="{_text(letter)}" data-side="{side}" '
                    f'data-count="{count}"{mark} transform="translate({_num(x)} {_num(cy)})">'
-                   f'{back}{_piece_body(game, code, HAND_PIECE)}{badge}</g>')
+                   f'{back}{_piece_body(position, code, HAND_PIECE)}{badge}</g>')
     out.append("</g>")
     return out
 
 
-def _wall(game: Game, cell: int, geo: Geometry) -> str:
+def _wall(position: Position, cell: int, geo: Geometry) -> str:
     """A wall (a petrified piece): a grey block on its cell."""
     x, y = geo.shapes[cell].anchor
     half = 0.4 * geo.piece
-    return (f'<rect data-wall="{_text(game.variant.board.names[cell])}" '
+    return (f'<rect data-wall="{_text(position.variant.board.names[cell])}" '
             f'x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" '
             f'height="{_num(2 * half)}" fill="#808080" stroke="#000000" '
             f'stroke-width="{_num(half / 10)}"/>')
@@ -819,7 +825,7 @@ def _legend_per_row(width: float) -> int:
     return max(1, int((width - UNIT) // LEGEND_ENTRY))
 
 
-def _legend(game: Game, fairy: list[int], geo: Geometry, below: float = 0.0) -> list[str]:
+def _legend(position: Position, fairy: list[int], geo: Geometry, below: float = 0.0) -> list[str]:
     """Figure -> name for the pieces that are not chess's own, `below` units
     under the board."""
     if not fairy:
@@ -827,7 +833,7 @@ def _legend(game: Game, fairy: list[int], geo: Geometry, below: float = 0.0) -> 
     per_row = _legend_per_row(geo.width)
     out = ['<g class="legend">']
     for i, index in enumerate(fairy):
-        kind = game.variant.pieces.types[index]
+        kind = position.variant.pieces.types[index]
         x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
         y = geo.height + below + (i // per_row + 0.4) * LEGEND_ROW
         size = 0.28 * UNIT

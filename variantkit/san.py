@@ -46,24 +46,31 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
-from variantkit.game import (
+from variantkit.castling import segment
+from variantkit.core.moves import (
     CASTLE,
     CASTLE_GATE,
     DROP,
     EN_PASSANT,
     GATE,
+    SIDES,
     SUBORN,
-    Game,
     InternalMove,
-    Move,
     gate_parts,
 )
+from variantkit.core.position import Position
+from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
+from variantkit.outcome import outcome
 from variantkit.pieces import type_of
-from variantkit.variant import Variant, segment
+from variantkit.values import Move
+
+if TYPE_CHECKING:
+    from variantkit.game import Game
+    from variantkit.variant import Variant
 
 MAX_TEXT = MAX_SAN_LENGTH  # longer move text is refused before any work is done
 CASTLE_SHORT, CASTLE_LONG = "O-O", "O-O-O"
@@ -87,37 +94,43 @@ class _Entry:
     drop: str = ""    # a drop's only spelling, `P@e4`, or ""
 
 
-def san(game: Game, move: object) -> str:
-    """The SAN of a legal move (a `Move` or a move string) in `game`'s position."""
-    spellings = _Spellings(_entries(game))
-    return spellings.write(game, _entry_of(game, spellings.entries, move))
+def san(game: Game | Position, move: object) -> str:
+    """The SAN of a legal move (a `Move` or a move string) in a game's position."""
+    position = game.position
+    spellings = _Spellings(_entries(position))
+    return spellings.write(position, _entry_of(position, spellings.entries, move))
 
 
-def san_moves(game: Game, moves: Iterable[Move | str]) -> list[str]:
-    """The SAN of a sequence of moves played from `game`'s position (which is
-    left as it was)."""
+def san_moves(game: Game | Position, moves: Iterable[Move | str]) -> list[str]:
+    """The SAN of a sequence of moves played from a game's position (which
+    is left as it was)."""
+    position = game.position
     played = 0
     out: list[str] = []
     try:
         for move in moves:
-            out.append(san(game, move))
-            game.push(move)
+            spellings = _Spellings(_entries(position))
+            entry = _entry_of(position, spellings.entries, move)
+            out.append(spellings.write(position, entry))
+            position.make_internal(entry.internal)
             played += 1
     finally:
         for _ in range(played):
-            game.pop()
+            position.unmake_internal()
     return out
 
 
-def legal_san(game: Game) -> list[str]:
-    """The SAN of every legal move, in the order of `game.legal_moves()`."""
-    spellings = _Spellings(_entries(game))
-    return [spellings.write(game, entry) for entry in spellings.entries]
+def legal_san(game: Game | Position) -> list[str]:
+    """The SAN of every legal move, in the order of `Game.legal_moves`."""
+    position = game.position
+    spellings = _Spellings(_entries(position))
+    return [spellings.write(position, entry) for entry in spellings.entries]
 
 
-def parse_san(game: Game, text: object) -> Move:
+def parse_san(game: Game | Position, text: object) -> Move:
     """The legal move that SAN (or a move string) names; `IllegalMoveError`
     says why when there is none or more than one."""
+    position = game.position
     if not isinstance(text, str):
         raise IllegalMoveError(f"a move is written as SAN or a move string, not {text!r}")
     if len(text) > MAX_TEXT:
@@ -126,7 +139,7 @@ def parse_san(game: Game, text: object) -> Move:
     body = text.strip().rstrip(ANNOTATIONS)
     if not body:
         raise IllegalMoveError(f"empty move text {text!r}")
-    spellings = _Spellings(_entries(game))
+    spellings = _Spellings(_entries(position))
     # A promotion to a `+` form ends its move string in `+` (`b2g7+`): read
     # the text with its marks first, then without them.
     whole = text.strip().rstrip("!?")
@@ -136,40 +149,40 @@ def parse_san(game: Game, text: object) -> Move:
     if len(found) == 1:
         return found[0].move
     if found:
-        spelt = " or ".join(spellings.write(game, e) for e in found)
+        spelt = " or ".join(spellings.write(position, e) for e in found)
         raise IllegalMoveError(f"ambiguous move '{body}': it could be {spelt}")
-    raise IllegalMoveError(_explain(game, spellings, body))
+    raise IllegalMoveError(_explain(position, spellings, body))
 
 
 # -- the legal moves, described ------------------------------------------------
 
 
-def _entries(game: Game) -> list[_Entry]:
-    variant = game.variant
+def _entries(position: Position) -> list[_Entry]:
+    variant = position.variant
     # Pieces written without a letter, as chess's pawn: those that promote
     # to a choice of pieces (`pieces` with `choices`).  A piece with its own
     # promoted type (shogi's, `promotes-to`) keeps its letter, as
     # Fairy-Stockfish writes it.
-    promoting = variant.pawn_like[game.stm]
-    legal = game.legal_internal()
-    castles = _castle_names(game, game.stm) \
+    promoting = variant.pawn_like[position.stm]
+    legal = position.legal_internal()
+    castles = _castle_names(position, position.stm) \
         if any(m[3] in (CASTLE, CASTLE_GATE) for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
         if kind == DROP:
-            out.append(_drop_entry(game, internal))
+            out.append(_drop_entry(position, internal))
             continue
         gate = ""
         if kind in (GATE, CASTLE_GATE):
             kind, extra, gate_cell, gate_code = gate_parts(internal)
             gate = "/" + variant.letter_of_code(gate_code).upper() + \
                 (variant.board.names[gate_cell] if kind == CASTLE else "")
-        code = game.cells[frm]
+        code = position.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
-        capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and game.cells[to] != 0)
+        capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and position.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
-        move = game.public_move(internal)
+        move = position.public_move(internal)
         # A promoted piece is written by the letter it looks like (`Q~` moves as `Q`).
         letter = kind_of_piece.letter.rstrip("~")
         out.append(_Entry(move=move, internal=internal,
@@ -181,25 +194,25 @@ def _entries(game: Game) -> list[_Entry]:
     return out
 
 
-def _drop_entry(game: Game, internal: InternalMove) -> _Entry:
-    piece = game.variant.pieces.types[type_of(internal[2])]
-    move = game.public_move(internal)
+def _drop_entry(position: Position, internal: InternalMove) -> _Entry:
+    piece = position.variant.pieces.types[type_of(internal[2])]
+    move = position.public_move(internal)
     letter = move.drop or ""
     return _Entry(move=move, internal=internal, letter=letter, own_letter=letter,
                   piece=piece.name, capture=False, promotion="", castle="", drop=str(move))
 
 
-def _castle_names(game: Game, side: int) -> dict[int, str]:
+def _castle_names(position: Position, side: int) -> dict[int, str]:
     """Castling index -> `O-O` or `O-O-O`, for the castlings written so: a
     king with exactly two castlings that keep it on its plane, the rooks at
     different distances in the variant's declaration.  Under free castling
-    a game's castlings are named after the declared ones they follow."""
-    variant = game.variant
+    a position's castlings are named after the declared ones they follow."""
+    variant = position.variant
     names = _declared_castle_names(variant, side)
     if not variant.free_castling:
         return names
     by_right = {variant.castlings[i].right: name for i, name in names.items()}
-    return {index: by_right[c.right] for index, c in game.castlings_by_side[side]
+    return {index: by_right[c.right] for index, c in position.castlings_by_side[side]
             if c.right in by_right}
 
 
@@ -218,7 +231,7 @@ def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
     return names
 
 
-def _entry_of(game: Game, entries: list[_Entry], move: object) -> _Entry:
+def _entry_of(position: Position, entries: list[_Entry], move: object) -> _Entry:
     if not isinstance(move, Move | str):
         raise IllegalMoveError(
             f"a move is a Move or a move string, not {repr(move)[:QUOTE_LENGTH]}")
@@ -228,8 +241,8 @@ def _entry_of(game: Game, entries: list[_Entry], move: object) -> _Entry:
     for entry in entries:
         if str(entry.move) == text:
             return entry
-    legal = game.legal_internal()
-    raise IllegalMoveError(explain_bad_move(game, text, legal))
+    legal = position.legal_internal()
+    raise IllegalMoveError(explain_bad_move(position, text, legal))
 
 
 # -- spellings -----------------------------------------------------------------
@@ -323,30 +336,30 @@ class _Spellings:
                 return text
         return str(entry.move)
 
-    def write(self, game: Game, entry: _Entry) -> str:
+    def write(self, position: Position, entry: _Entry) -> str:
         """The SAN: the body and the check or mate mark."""
         body = self.body(entry)
-        game.make_internal(entry.internal)
+        position.make_internal(entry.internal)
         try:
-            suffix = ("#" if not game.legal_internal() else "+") if game.is_check() else ""
+            suffix = ("#" if not position.legal_internal() else "+") if position.is_check() else ""
         finally:
-            game.unmake_internal()
+            position.unmake_internal()
         return body + suffix
 
 
-def _explain(game: Game, spellings: _Spellings, body: str) -> str:
+def _explain(position: Position, spellings: _Spellings, body: str) -> str:
     """Why `body` names no legal move, in words."""
     entries = spellings.entries
     if not entries:
-        return f"illegal move '{body}': the game is over ({game.outcome()})"
-    if parse_move(game, body):
-        return explain_bad_move(game, body, game.legal_internal())
+        return f"illegal move '{body}': the game is over ({outcome(position)})"
+    if parse_move(position, body):
+        return explain_bad_move(position, body, position.legal_internal())
     pieces = [e for e in entries if e.own_letter == body[0] and e.letter]
     if pieces:
         spelt = ", ".join(sorted({spellings.body(e) for e in pieces}))
         return f"illegal move '{body}'; the legal {pieces[0].piece} moves are {spelt}"
-    if body[0].isupper() and game.variant.code_of_letter(body[0]) is not None:
-        return f"illegal move '{body}': {game.turn} has no legal move with that piece"
+    if body[0].isupper() and position.variant.code_of_letter(body[0]) is not None:
+        return f"illegal move '{body}': {SIDES[position.stm]} has no legal move with that piece"
     example = entries[0]
     return (f"'{body}' is not a move here: expected SAN such as "
             f"'{spellings.body(example)}' or a move string such as '{example.move}'")

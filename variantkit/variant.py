@@ -20,11 +20,14 @@ from typing import Any, NamedTuple, TypeVar
 
 from variantkit.betza import moves_of
 from variantkit.board import Board, GraphTopology, GridTopology, build_board
+from variantkit.castling import Castling, by_side, derive_castling
 from variantkit.checks import run_checks
+from variantkit.core.general import empty_position
 from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game, GeneralGame
+from variantkit.game import Game
 from variantkit.limits import MAX_MOVES, MAX_PIECES, Budget
 from variantkit.loader import Document, load_document, load_document_text, promotion_rules
+from variantkit.notation import parse_placement, placement, read_fen, split_hand
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
@@ -69,30 +72,6 @@ class Generator(NamedTuple):
     passed: dict[tuple[int, int], int]
     victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
     limits: Limits | None      # piece types it may not hop over or capture
-
-
-@dataclass
-class Castling:
-    """One castling move, with the cells derived from its declaration."""
-
-    right: str
-    side: int
-    king_from: int
-    king_to: int
-    rook_from: int
-    rook_to: int
-    king_code: int
-    rook_code: int
-    need: int    # cells whose pieces must not have moved
-    empty: int   # cells that must be empty
-    safe: list[int] = field(default_factory=list)  # cells the king may not be attacked on
-
-    def in_place(self, game: Game) -> bool:
-        """Whether king and rook stand on their cells, not moved yet: the
-        right still holds (the other conditions are checked when castling)."""
-        return game.unmoved & self.need == self.need \
-            and game.cells[self.king_from] == self.king_code \
-            and game.cells[self.rook_from] == self.rook_code
 
 
 class DropRule(NamedTuple):
@@ -348,7 +327,9 @@ class Variant:
         self._check_in_check()
         special = (not self.one_royal or self.must_capture or self.blast
                    or self.end.conditions or self.end.counting or self.aims or self.petrify)
-        self.game_class: type[Game] = GeneralGame if special else Game
+        # The rules beyond one royal piece per side and plain captures,
+        # played by the general position (variantkit.core.general).
+        self.general_rules = bool(special)
         self._located(("first-move",), partial(self._first_move, data.get("first-move")))
         self.moved_field = bool(data.get("position-string", {}).get("moved-field", False))
         self.initial_rights = self._initial_rights(
@@ -382,8 +363,7 @@ class Variant:
         """A game from the start position, or from a position string (a `str`;
         the parameter takes any value so that the compiled build, too, answers
         a wrong one with InvalidFenError)."""
-        from variantkit.notation import read_fen
-        return read_fen(self, fen if fen is not None else self.setup_fen)
+        return Game(read_fen(self, fen if fen is not None else self.setup_fen))
 
     def empty_board_reach(self, code: int, cell: int, initial: bool = True) -> int:
         """Cells a piece (by code) reaches from `cell` with nothing else on
@@ -402,7 +382,6 @@ class Variant:
         one colour if asked): the choice is one digit of the number, the
         first step the lowest digit, cells chosen as combinations in cell
         order.  Black's pieces stand on the same files of its region."""
-        from variantkit.notation import parse_placement, placement
         spec = self.document.data.get("numbered-setups")
         if spec is None:
             raise ValueError(f"{self.name} has no numbered setups")
@@ -432,7 +411,7 @@ class Variant:
                 free.remove(index)
         if left or number < 0:
             raise ValueError(f"{self.name} numbers its setups from 0 to {count - 1}")
-        shuffled = Game(self)
+        shuffled = empty_position(self)
         for cell, code in placed.items():
             shuffled.place(cell, code)
         return self.new_game(" ".join([placement(shuffled), *self.setup_fen.split()[1:]])).fen()
@@ -868,7 +847,6 @@ class Variant:
         rng = random.Random(ZOBRIST_SEED + 2)
         self.hand_keys = [[rng.getrandbits(64) for _ in range(self.board.size + 1)]
                           for _ in range(n_codes)] if self.has_hands else []
-        from variantkit.notation import split_hand
         setup_hand = split_hand((self.setup_fen.split() or [""])[0])[1] or ""
         # Hands are written in `order` first, then in declaration order.
         first = self._piece_codes(("hands", "order"), spec.get("order", []))
@@ -966,7 +944,6 @@ class Variant:
 
     def _setup_cells(self) -> dict[int, int]:
         """Setup placement (cell -> code); a bad one is a problem at `setup`."""
-        from variantkit.notation import parse_placement
         try:
             return parse_placement(self, self.setup_fen.split()[0])
         except (InvalidFenError, IndexError) as exc:
@@ -1260,60 +1237,8 @@ def _parts(move: dict[str, Any]) -> int:
     return 1
 
 
-def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
-    """Each side's castling moves with their indices."""
-    return [[(i, c) for i, c in enumerate(castlings) if c.side == s] for s in range(2)]
-
-
 def _problem_order(problem: Problem) -> tuple[str, int, int]:
     return (problem.file or "", problem.line or 0, problem.column or 0)
-
-
-def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple[int, int],
-                    king_code: int, rook_code: int, royal: bool) -> Castling:
-    """A castling move from its four cells: the cells to keep empty and the
-    cells the king may not be attacked on follow from the lines between them
-    (only a royal king must not castle out of, through or into attack)."""
-    (k0, k1), (r0, r1) = king, rook
-    home = set(segment(board, k0, r0, k1))
-    landing = [project(board, c, k1) for c in (k0, r0)] + [k1, r1]
-    span = set()
-    for a in landing:
-        for b in landing:
-            span |= set(segment(board, a, b, k1))
-    empty = (home | span) - {k0, r0}
-    safe = [k0] + [c for c in segment(board, project(board, k0, k1), k1, k1) if c != k0] \
-        if royal else []
-    return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
-                    rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
-                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
-
-
-def segment(board: Board, a: int, b: int, towards: int) -> list[int]:
-    """The cells of the shortest line of the board from `a` to `b`, both
-    included: the topology's own lines, so it works on any board.  Where
-    two lines are as short (both ways round a cylinder), the one through
-    `towards` (the king's destination) is taken."""
-    if a == b:
-        return [a]
-    topology = board.topology
-    paths = [cells[:cells.index(b) + 1] for d in topology.directions("all", None)
-             for cells in topology.rays(a, d) if b in cells]
-    if not paths:
-        raise DeclarationError(
-            f"{board.names[a]} and {board.names[b]} are not on one straight line",
-            "castling-line")
-    return [a, *min(paths, key=lambda path: (len(path), towards not in path))]
-
-
-def project(board: Board, cell: int, onto: int) -> int:
-    """`cell` moved to the plane of `onto` (the same cell on flat boards)."""
-    here, there = board.topology.plane_of(cell), board.topology.plane_of(onto)
-    if here is None or there is None:
-        return cell
-    moved = board.topology.shift_plane(cell, there - here)
-    assert moved is not None  # every plane has the same cells
-    return moved
 
 
 def load(name_or_path: str | Path, budget: Budget | None = None) -> Variant:

@@ -274,7 +274,7 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
     if fen is None:
         game = Game(v)
         here = _cell(v, cell) if cell is not None else _central_cell(v, code)
-        game.place(here, code)
+        game.position.place(here, code)
         marks = _empty_board_marks(game, code, here)
         where = "empty board"
     else:
@@ -283,13 +283,14 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
         except InvalidFenError as exc:
             fail(f"bad position string: {exc}")
         here = _cell(v, cell) if cell is not None else _only_cell(game, code, kind)
-        if side is None and game.cells[here] >> 1 == kind.index + 1:
-            code, colour = game.cells[here], game.cells[here] & 1  # the piece there decides
-        if game.cells[here] != code:
+        there = game.position.cells[here]
+        if side is None and there >> 1 == kind.index + 1:
+            code, colour = there, there & 1  # the piece there decides
+        if there != code:
             fail(f"{board.names[here]} does not hold the {SIDES[colour]} {kind.name}")
         marks = _legal_marks(game, here)
         where = f"legal moves, {game.turn} to move"
-        if colour != game.stm:
+        if colour != game.position.stm:
             where += f": the {SIDES[colour]} {kind.name} cannot move now"
     click.echo(f"{SIDES[colour]} {kind.name} ({v.letter_of_code(code)}) on {board.names[here]}, "
                f"{where}\n")
@@ -321,11 +322,11 @@ def _cell(v: Variant, name: str) -> int:
 
 def _only_cell(game: Game, code: int, kind: PieceType) -> int:
     """The cell of the piece in a position, when it stands on exactly one."""
-    cells = game.variant.board.cells_of(game.bb[code])
+    cells = game.variant.board.cells_of(game.position.bb[code])
     if len(cells) != 1:
         where = "nowhere" if not cells else f"on {len(cells)} cells"
         held = " (or --drop: it is in hand)" \
-            if game.variant.has_hands and game.hands[code] else ""
+            if game.variant.has_hands and game.position.hands[code] else ""
         fail(f"the {kind.name} stands {where} in this position: give --cell{held}")
     return cells[0]
 
@@ -348,12 +349,12 @@ def _explain_drops(v: Variant, kind: PieceType, code: int, fen: str | None) -> N
             game = v.new_game(fen)
         except InvalidFenError as exc:
             fail(f"bad position string: {exc}")
-        held = game.hands[code]
+        held = game.position.hands[code]
         index = v.board.index
         marks = {index[m.to_cell]: DROP_MARK for m in game.legal_moves()
-                 if m.drop == letter.upper() and colour == game.stm}
+                 if m.drop == letter.upper() and colour == game.position.stm}
         where = f"legal drops, {game.turn} to move, {held} in {SIDES[colour]}'s hand"
-        if colour != game.stm:
+        if colour != game.position.stm:
             where += f": the {SIDES[colour]} {kind.name} cannot be dropped now"
     click.echo(f"{SIDES[colour]} {kind.name} ({letter}) dropped from the hand: {where}\n")
     click.echo(_draw(game, marks))
@@ -363,7 +364,7 @@ def _explain_drops(v: Variant, kind: PieceType, code: int, fen: str | None) -> N
 
 def _empty_board_marks(game: Game, code: int, cell: int) -> dict[int, str]:
     """Destinations from the compiled tables, with the piece alone on the board."""
-    occupied = game.side_bb[0] | game.side_bb[1]
+    occupied = game.position.side_bb[0] | game.position.side_bb[1]
     modes: dict[int, int] = {}
     initial_only = 0
     for g in game.variant.generators[code]:
@@ -398,10 +399,10 @@ def _legal_marks(game: Game, cell: int) -> dict[int, str]:
 def _takes(game: Game, move: Move) -> bool:
     """Whether `move` leaves the opponent fewer pieces: a capture (en passant
     included, whose victim is not on the to-cell) or a suborn."""
-    them = 1 - game.stm
-    before = game.side_bb[them].bit_count()
+    them = 1 - game.position.stm
+    before = game.position.side_bb[them].bit_count()
     game.push(move)
-    after = game.side_bb[them].bit_count()
+    after = game.position.side_bb[them].bit_count()
     game.pop()
     return after < before
 
@@ -426,7 +427,7 @@ def _central_cell(v: Variant, code: int) -> int:
 
 def _draw(game: Game, marks: dict[int, str]) -> str:
     """The board with the piece letters and a mark on each destination."""
-    return board_renderable(game, marks=marks, status=False).plain
+    return board_renderable(game.position, marks=marks, status=False).plain
 
 
 def _legend(v: Variant, kind: PieceType, marks: dict[int, str]) -> str:

@@ -80,7 +80,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             click.echo(f"Game over: {outcome}.")
             result = result_token(outcome.winner)
             break
-        if game.stm != human:
+        if game.position.stm != human:
             move = think(engine, game, depth, seconds)
             if move is None:
                 click.echo("\nStopped: game left unfinished.")
@@ -88,7 +88,8 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             written = game.san(move)
             game.push(move)
             info = engine.info
-            click.echo(f"{SIDES[1 - game.stm].capitalize()} plays {written} (depth {info.depth}, "
+            mover = SIDES[1 - game.position.stm].capitalize()
+            click.echo(f"{mover} plays {written} (depth {info.depth}, "
                        f"score {info.score_text}, {info.nodes:,} nodes, {info.seconds:.2f} s)\n")
             show(game)
             continue

@@ -145,14 +145,14 @@ class Position:
         (upper case in White's hand, lower case in Black's)."""
         variant = self.variant
         code = variant.code_of_letter(letter) if isinstance(letter, str) else None
-        if not variant.has_hands or code is None or not self.game.hands[code]:
+        if not variant.has_hands or code is None or not self.game.position.hands[code]:
             raise RequestError(f"no {letter!r} in hand")
         return code
 
     def drops(self, letter: str) -> list[str]:
         """The cells of the legal drops of the hand's piece `letter`."""
         code = self.hand_piece(letter)
-        if code & 1 != self.game.stm:
+        if code & 1 != self.game.position.stm:
             return []
         return [m.to_cell for m in self.game.legal_moves() if m.drop == letter.upper()]
 
@@ -167,10 +167,10 @@ class Position:
         included) or `move`."""
         if move.suborn:
             return "suborn"
-        them = 1 - self.game.stm
-        before = self.game.side_bb[them].bit_count()
+        them = 1 - self.game.position.stm
+        before = self.game.position.side_bb[them].bit_count()
         self.game.push(move)
-        after = self.game.side_bb[them].bit_count()
+        after = self.game.position.side_bb[them].bit_count()
         self.game.pop()
         return "capture" if after < before else "move"
 
@@ -241,14 +241,14 @@ def explain(request: Answer) -> Answer:
     if request.get("drop") is not None:
         return _explain_drop(here, request.get("drop"))
     cell = here.cell(request.get("cell"))
-    code = game.cells[cell]
+    code = game.position.cells[cell]
     if not code:
         raise RequestError(f"no piece on {variant.board.names[cell]}")
     kind = variant.pieces.types[type_of(code)]
     name = variant.board.names[cell]
     legal = sorted(m.to_cell for m in game.legal_moves() if m.from_cell == name)
     alone = Game(variant)
-    alone.place(cell, code)
+    alone.position.place(cell, code)
     reached = variant.board.cells_of(variant.empty_board_reach(code, cell))
     side = "white" if code & 1 == 0 else "black"
     waiting = "" if side == game.turn else f", {game.turn} to move"
@@ -271,7 +271,7 @@ def _explain_drop(here: Position, letter: Any) -> Answer:
     legal = here.drops(letter)
     region = variant.board.cells_of(variant.drop_regions[code])
     waiting = "" if side == game.turn else f", {game.turn} to move"
-    lines = [f"{side} {kind.name} ({letter}) in hand ({game.hands[code]})",
+    lines = [f"{side} {kind.name} ({letter}) in hand ({game.position.hands[code]})",
              f"legal drops now ({len(legal)}{waiting}): {' '.join(sorted(legal)) or 'none'}",
              f"its drop region ({len(region)}): "
              + " ".join(variant.board.names[c] for c in region)]

@@ -1,0 +1,100 @@
+"""The declared end conditions (`end: conditions`): whether one holds and
+what result it gives.  The general position stops generating moves once one
+holds, and the outcome rules report it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from variantkit.core.moves import SIDES, InternalMove
+from variantkit.values import Outcome
+
+if TYPE_CHECKING:
+    from variantkit.core.general import GeneralPosition
+    from variantkit.core.position import Position
+    from variantkit.variant import EndCondition
+
+# The outcome's reason for each kind of condition.
+REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
+           "bare": "bare-king"}
+
+
+def ended_by_condition(position: GeneralPosition) -> bool:
+    """Whether a declared end condition ends the game here."""
+    return any(condition_outcome(position, c) is not None
+               for c in position.variant.end.conditions)
+
+
+def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Outcome | None:
+    """The outcome one declared condition gives, if it holds."""
+    reason = REASONS[condition.kind]
+    moved, to_move = 1 - position.stm, position.stm
+    if meets(position, condition, moved):
+        if condition.answer is not None:
+            if meets(position, condition, to_move):
+                return result_for(condition.answer, SIDES[moved], SIDES[to_move], reason)
+            if moved == 0 and some_move_leads_to(
+                    position, lambda: meets(position, condition, to_move),
+                    position.allowed_moves()):
+                return None
+        return result_for(condition.result, SIDES[moved], SIDES[to_move], reason)
+    if meets(position, condition, to_move, condition.grace):
+        return result_for(condition.result, SIDES[to_move], SIDES[moved], reason)
+    return None
+
+
+def meets(position: GeneralPosition, condition: EndCondition, side: int,
+          grace: bool = False) -> bool:
+    """Whether `side` meets a declared end condition in this position.  With
+    `grace` (the side to move under `grace: true`), a bare side meets it only
+    when no single capture could bare the other side in reply."""
+    kind, bb = condition.kind, position.bb
+    if grace and kind != "bare":
+        return False
+    if kind == "checks":
+        return position.checks_left[side] == 0
+    if kind == "extinct":
+        if condition.codes is None:
+            return position.side_bb[side].bit_count() <= condition.count
+        return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
+    if kind == "reached":
+        assert condition.codes is not None
+        there = 0
+        for code in condition.codes[side]:
+            there |= bb[code] & condition.regions[side]
+        if condition.safe:
+            there &= ~attacked_cells(position, there, 1 - side)
+        return bool(there)
+    return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def attacked_cells(position: Position, cells: int, by: int) -> int:
+    """Those of `cells` that a piece of side `by` attacks."""
+    occupied = position.side_bb[0] | position.side_bb[1] | position.walls
+    found = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        if position.attackers(low.bit_length() - 1, by, occupied, position.side_bb[by]):
+            found |= low
+    return found
+
+
+def result_for(result: str, mover: str, other: str, reason: str) -> Outcome:
+    """`result` is seen from the side to move: win, loss or draw."""
+    winner = {"win": mover, "loss": other}.get(result)
+    return Outcome(winner, reason)
+
+
+def some_move_leads_to(position: Position, condition: Callable[[], bool],
+                       moves: list[InternalMove] | None = None) -> bool:
+    """Whether `condition` holds after some legal move (or one of `moves`)."""
+    for move in position.legal_internal() if moves is None else moves:
+        position.make_internal(move)
+        try:
+            if condition():
+                return True
+        finally:
+            position.unmake_internal()
+    return False

@@ -1,0 +1,302 @@
+"""The general position: the rules beyond one royal piece per side and
+plain captures (no or several royal pieces, forced capture, explosions,
+petrification, counted checks, counted endings, aiming pieces)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from variantkit.core.conditions import ended_by_condition
+from variantkit.core.moves import DOUBLE, DROP, EN_PASSANT, GATE, NORMAL, InternalMove
+from variantkit.core.position import Position
+from variantkit.pieces import piece_code
+
+if TYPE_CHECKING:
+    from variantkit.variant import Counting, Variant
+
+
+class GeneralPosition(Position):
+    """A game whose variant goes beyond one royal piece per side and plain
+    captures: no or several royal pieces, forced capture, explosions,
+    counted checks, counted endings, initial moves lost to an aiming piece.
+    Chess-like variants use `Position`, so these rules cost them nothing.
+
+    Legal moves are the pieces' moves (the generator with no royal piece to
+    guard), each tried by make/unmake against the royal rule; then, under
+    forced capture, only the captures if there is one.  Under explosions a
+    capture removes the capturing piece and every piece around the target
+    except the immune ones; a move may not blow up a royal piece of its own
+    side, and a move that blows up every enemy royal piece is legal whatever
+    else it leaves attacked.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        limit = variant.end.check_limit or 0
+        self.checks_left = [limit, limit]   # checks each side still has to give
+        # The count of `end: counting`, in plies: its limit (0: no count
+        # running) and the plies counted so far.
+        self.counting_limit = 0
+        self.counting_ply = 0
+        # Per move on the stack: the pieces an explosion or a petrification
+        # removed (cell, code), the check counts and the count before the
+        # move, and the cell of the wall the move made (-1 for none).
+        self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int],
+                                tuple[int, int], int]] = []
+
+    # -- royal pieces ---------------------------------------------------------
+    def royals(self, side: int) -> int:
+        """Cells of `side`'s royal pieces."""
+        bits = 0
+        for code in self.variant.royal_codes[side]:
+            bits |= self.bb[code]
+        return bits
+
+    def _threatened(self, side: int, shown: bool = False) -> list[int]:
+        """Cells of `side`'s royal pieces that the enemy attacks.  Under
+        explosions a royal piece never captures, and a royal piece beside an
+        enemy royal piece cannot be taken (the blast would take both); a
+        royal piece that petrifies never captures either, though it is
+        `shown` as giving check (as Fairy-Stockfish shows it)."""
+        v = self.variant
+        royals = self.royals(side)
+        attackers = self.side_bb[1 - side]
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        enemy_royals = 0
+        if v.blast:
+            enemy_royals = self.royals(1 - side)
+            attackers &= ~enemy_royals
+        for code in () if shown else v.petrify_royal:   # it would turn to stone
+            attackers &= ~self.bb[code]
+        found = []
+        while royals:
+            low = royals & -royals
+            royals ^= low
+            cell = low.bit_length() - 1
+            if v.blast and v.blast[cell] & enemy_royals:
+                continue
+            if self.attackers(cell, 1 - side, occupied, attackers):
+                found.append(cell)
+        return found
+
+    def side_in_check(self, side: int, shown: bool = False) -> bool:
+        """Whether `side` is in check: any of its royal pieces attacked, or
+        under `royals: {check: all}` every one of them, or under `check:
+        last` its only one."""
+        threatened = self._threatened(side, shown)
+        if not threatened:
+            return False
+        if self.variant.check_all:
+            return len(threatened) == self.royals(side).bit_count()
+        if self.variant.check_last:
+            return self.royals(side).bit_count() == 1
+        return True
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check (see `royals` in docs/reference/rules.md)."""
+        return self.side_in_check(self.stm, shown=True)
+
+    def checkers(self) -> int:
+        """Cells of the enemy pieces attacking a royal piece of the side to move
+        while it is in check."""
+        if not self.is_check():
+            return 0
+        us = self.stm
+        occupied = self.side_bb[0] | self.side_bb[1]
+        found = 0
+        for cell in self._threatened(us):
+            found |= self.attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+        return found
+
+    def checked_cell(self) -> str | None:
+        """The cell of an attacked royal piece of the side to move when it is in check."""
+        if not self.is_check():
+            return None
+        return self.variant.board.names[self._threatened(self.stm, shown=True)[0]]
+
+    def state_key(self) -> int:
+        keys = self.variant.check_keys
+        return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+
+    def copy(self) -> Position:
+        other = super().copy()
+        assert isinstance(other, GeneralPosition)
+        other.checks_left = list(self.checks_left)
+        other.counting_limit, other.counting_ply = self.counting_limit, self.counting_ply
+        other._extra = list(self._extra)
+        return other
+
+    # -- legality -------------------------------------------------------------
+    def legal_internal(self) -> list[InternalMove]:
+        """No moves once a declared end condition holds (as Fairy-Stockfish
+        lists them), else the moves the rules allow."""
+        if self.variant.end.conditions and ended_by_condition(self):
+            return []
+        return self.allowed_moves()
+
+    def allowed_moves(self) -> list[InternalMove]:
+        """The moves the pieces and the royal, capture and explosion rules allow."""
+        v = self.variant
+        us = self.stm
+        if v.one_royal and not v.blast:
+            moves = self._generate(self.royal[us])
+        else:
+            moves = self._generate(-1)
+            if v.royal_codes[us]:
+                moves = self._keep_safe(moves)
+        if v.gate_regions[us]:
+            moves += self._gatings(moves)
+        if v.must_drop:
+            moves = self._drops_first(moves)
+        if v.must_capture:
+            captures = [m for m in moves if self._captures(m)]
+            if captures:
+                return captures
+        return moves
+
+    def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
+        us = self.stm
+        blast = self.variant.blast
+        own = self.royals(us).bit_count()
+        enemy = self.royals(1 - us).bit_count()
+        # Under `check: last` with one royal piece, that piece must end the
+        # move safe, even if the move makes a second one (by promotion).
+        last = self.royals(us).bit_length() - 1 if self.variant.check_last and own == 1 else -1
+        safe = []
+        for move in moves:
+            self.make_internal(move)
+            if self.royals(us).bit_count() < own:   # blown up or petrified
+                ok = False
+            elif blast and enemy and not self.royals(1 - us):
+                ok = True
+            elif last >= 0:
+                ok = (move[1] if move[0] == last else last) not in self._threatened(us)
+            else:
+                ok = not self.side_in_check(us)
+            self.unmake_internal()
+            if ok:
+                safe.append(move)
+        return safe
+
+    def _captures(self, move: InternalMove) -> bool:
+        frm, to, _, kind, _ = move
+        if kind == EN_PASSANT:
+            return True
+        target = self.cells[to]
+        return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
+            and target & 1 != self.cells[frm] & 1
+
+    def _gives_check(self, move: InternalMove) -> bool:
+        self.make_internal(move)
+        checked = self.side_in_check(self.stm)
+        self.unmake_internal()
+        return checked
+
+    # -- make / unmake ----------------------------------------------------------
+    def make_internal(self, move: InternalMove) -> None:
+        v = self.variant
+        before = (self.checks_left[0], self.checks_left[1])
+        counted = (self.counting_limit, self.counting_ply)
+        counting = v.end.counting
+        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
+            if counting is not None and self._captures(move) else 0
+        capturing = bool(v.blast or v.petrify) and self._captures(move)
+        exploding = capturing and bool(v.blast)
+        # The piece that moved petrifies, not what it promoted to.
+        petrifying = capturing and self.cells[move[0]] in v.petrify
+        super().make_internal(move)
+        removed: tuple[tuple[int, int], ...] = ()
+        walled = -1
+        if exploding:
+            to = move[1]
+            cells = self.cells
+            around = v.blast[to]
+            for code in v.blast_immune:
+                around &= ~self.bb[code]
+            around &= self.side_bb[0] | self.side_bb[1]
+            capturer = () if cells[to] in v.blast_proof else ((to, cells[to]),)
+            removed = capturer + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            gone = 0
+            for cell, _ in removed:
+                self._lift(cell)
+                gone |= 1 << cell
+            self.unmoved &= ~gone
+        elif petrifying:
+            walled = move[1]
+            removed = ((walled, self.cells[walled]),)
+            self._lift(walled)
+            self.place_wall(walled)
+        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
+                and v.aimed_by[self.cells[move[1]]]:
+            self._aim(move[1])
+        if v.end.check_limit and self.side_in_check(self.stm):
+            self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
+        if counting is not None:
+            self._count(counting, captured, bool(move[2]) and move[3] != DROP)
+        self._extra.append((removed, before, counted, walled))
+
+    def unmake_internal(self) -> None:
+        removed, before, counted, walled = self._extra.pop()
+        if walled >= 0:
+            self.place_wall(walled)
+        for cell, code in reversed(removed):
+            self.place(cell, code)
+        self.checks_left[0], self.checks_left[1] = before
+        self.counting_limit, self.counting_ply = counted
+        super().unmake_internal()
+
+    def _aim(self, cell: int) -> None:
+        """The piece that has just moved to `cell` takes the initial moves
+        of the enemy pieces it now aims at (`initial-until-aimed-by`)."""
+        code = self.cells[cell]
+        aimed = self.variant.empty_board_reach(code, cell, initial=False)
+        for victim in self.variant.aimed_by[code]:
+            self.unmoved &= ~(self.bb[victim] & aimed)
+
+    # -- counted endings ---------------------------------------------------------
+    def _count(self, counting: Counting, captured: int, promoted: bool) -> None:
+        """Advance the count after a move, or start it (`end: counting`)."""
+        if self.counting_limit:
+            self.counting_ply += 1
+        mover, to_move = 1 - self.stm, self.stm
+        pieces = (self.side_bb[0] | self.side_bb[1]).bit_count()
+        # A bare side that has taken the last pawn counts from this ply on.
+        if counting.last_pawn and captured in counting.pawns and not self.non_royal(mover) \
+                and not any(self.bb[code] for code in counting.pawns):
+            moves = self.count_limit(counting, mover)
+            if moves:
+                self.counting_limit, self.counting_ply = 2 * moves, 2 * pieces - 1
+        # A count starts, or starts again for a side just left bare.
+        if not self.counting_limit or ((captured or promoted) and not self.non_royal(to_move)):
+            moves = self.count_limit(counting, to_move)
+            if moves:
+                self.counting_limit = 2 * moves
+                at_pieces = counting.start_at_pieces and not self.non_royal(to_move)
+                self.counting_ply = 2 * pieces if at_pieces else 0
+
+    def count_limit(self, counting: Counting, side: int) -> int:
+        """The moves `side`'s count would allow in this position, 0 for none."""
+        other = 1 - side
+        if not self.non_royal(other):
+            return 0
+        pawns = any(self.bb[code] for code in counting.pawns)
+        if self.non_royal(side):
+            if counting.board_moves is None or (pawns and not counting.board_with_pawns) or (
+                    counting.board_most is not None
+                    and self.side_bb[side].bit_count() > counting.board_most):
+                return 0
+            return counting.board_moves
+        if pawns:
+            return 0
+        for limit in counting.bare:
+            if all(self.bb[piece_code(kind, other)].bit_count() >= least
+                   for kind, least in limit.needs):
+                return limit.moves
+        return 0
+
+
+def empty_position(variant: Variant) -> Position:
+    """The variant's empty board, as the position class its rules need: the
+    general one only for variants whose rules go beyond one royal piece per
+    side and plain captures."""
+    return GeneralPosition(variant) if variant.general_rules else Position(variant)

@@ -1,0 +1,39 @@
+"""Internal moves: the integer tuples the position core generates and plays.
+
+An internal move is `(from, to, promotion_code, kind, extra)`; the public
+`Move` (variantkit.values) carries cell names for people.
+"""
+
+from __future__ import annotations
+
+# Move kinds; `extra` is the passed-cells mask, the victim's cell, the
+# castling index, or unused.  A pass is written from and to the cell of the
+# royal piece that may pass.  A drop (a piece from the hand placed on an
+# empty cell) has from and to the target cell and the dropped piece's code
+# in the promotion slot.
+NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS, DROP = range(7)
+# A promotion in place (`promotion: {standing: ...}`): from and to are the
+# piece's cell, the promotion slot the new piece's code.
+STAY = 7
+# Gating moves (the last kinds: `kind >= GATE` tells them): a move, or a
+# castling, that puts a piece from the hand on a cell it leaves; `extra` is
+# the gated piece's code (GATE), or the castling index, the gated cell and
+# code packed by `castle_gate` (CASTLE_GATE).
+GATE, CASTLE_GATE = range(8, 10)
+InternalMove = tuple[int, int, int, int, int]
+# Side 0 is White, side 1 Black.
+SIDES = ("white", "black")
+
+
+def castle_gate(index: int, cell: int, code: int) -> int:
+    """The `extra` of a castling with gating: castling `index`, the gated
+    piece's `code` put on `cell`."""
+    return code << 40 | cell << 20 | index
+
+
+def gate_parts(move: InternalMove) -> tuple[int, int, int, int]:
+    """A gating move's plain kind and extra, the gated cell and piece code."""
+    frm, _, _, kind, extra = move
+    if kind == GATE:
+        return NORMAL, 0, frm, extra
+    return CASTLE, extra & 0xFFFFF, extra >> 20 & 0xFFFFF, extra >> 40

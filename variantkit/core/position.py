@@ -1,0 +1,785 @@
+"""The position core: one position of a variant as integers.
+
+A `Position` holds the cell contents as piece codes plus one bit mask per
+piece code and per side, generates legal moves from the compiled tables,
+makes and unmakes moves on a stack, and tests attacks.  The hot path works
+on integers only; `public_move` turns an internal move into a `Move`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from variantkit.core.moves import (
+    CASTLE,
+    CASTLE_GATE,
+    DOUBLE,
+    DROP,
+    EN_PASSANT,
+    GATE,
+    NORMAL,
+    PASS,
+    SIDES,
+    STAY,
+    SUBORN,
+    InternalMove,
+    castle_gate,
+    gate_parts,
+)
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
+from variantkit.values import Move
+
+if TYPE_CHECKING:
+    from variantkit.variant import AttackEntry, DropRule, Limits, Variant
+
+
+class Position:
+    """A position of a variant with its move history, as integers."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        n_codes = variant.n_codes
+        self.cells: list[int] = [0] * variant.board.size
+        self.bb: list[int] = [0] * n_codes
+        self.side_bb = [0, 0]
+        self.stm = 0  # side to move: 0 White, 1 Black
+        self.unmoved = 0
+        self.ep_target = 0
+        self.ep_victim = -1
+        self.halfmove = 0
+        self.fullmove = 1
+        self.hash = 0
+        self.royal = [-1, -1]
+        # Pieces in hand: hands[code] pieces of type `code` in the hand of
+        # side `code & 1` (variants with `hands` only).
+        self.hands: list[int] = [0] * n_codes
+        # Cells holding a wall (a petrified piece): of no side, never moved
+        # onto, captured or passed, but leapt over.
+        self.walls = 0
+        # The castling moves of this game: the variant's, or under free
+        # castling those of the start position (set by the position reader).
+        self.castlings = variant.castlings
+        self.castlings_by_side = variant.castlings_by_side
+        # One undo record per move played, oldest first; its first item is
+        # the internal move (read by the engine, outcome rules and drawing).
+        self.history: list[tuple[Any, ...]] = []
+        # Repetition keys of the positions before each move on the stack,
+        # filled by the outcome rules as they need them; an entry stays valid
+        # while the moves before it stay on the stack.
+        self.repetition_keys: list[int] = []
+
+    @property
+    def position(self) -> Position:
+        """Itself: a face that takes a `Game` or a core position reads
+        `.position` of either."""
+        return self
+
+    # -- check ----------------------------------------------------------------
+    def is_check(self) -> bool:
+        """Whether the side to move's royal piece is attacked."""
+        return self.side_in_check(self.stm)
+
+    def checkers(self) -> int:
+        """Cells (a bit mask) of the enemy pieces giving check to the side to move."""
+        us = self.stm
+        return self.attackers(self.royal[us], 1 - us, self.side_bb[0] | self.side_bb[1],
+                               self.side_bb[1 - us])
+
+    def checked_cell(self) -> str | None:
+        """The cell of the side to move's royal piece when it is in check."""
+        return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
+
+    def side_in_check(self, side: int) -> bool:
+        """Whether `side`'s royal piece is attacked (never while it is still
+        in hand, as in placement chess)."""
+        royal = self.royal[side]
+        return royal >= 0 and bool(self.attackers(
+            royal, 1 - side, self.side_bb[0] | self.side_bb[1] | self.walls,
+            self.side_bb[1 - side]))
+
+    def non_royal(self, side: int) -> int:
+        """How many non-royal pieces `side` has."""
+        royal = self.variant.royal_code
+        return sum(self.bb[code].bit_count() for code in range(2 + side, len(self.bb), 2)
+                   if not royal[code])
+
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is in check and has no legal move."""
+        return self.is_check() and not self.legal_internal()
+
+    def is_stalemate(self) -> bool:
+        """Whether the side to move is not in check and has no legal move
+        (what that means for the result is the variant's `end.stalemate`)."""
+        return not self.is_check() and not self.legal_internal()
+
+    def copy(self) -> Position:
+        """An independent position, history included."""
+        other = type(self)(self.variant)
+        for name in ("cells", "bb", "side_bb", "royal", "hands"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
+                     "fullmove", "hash", "castlings", "castlings_by_side"):
+            setattr(other, name, getattr(self, name))
+        other.history = list(self.history)
+        other.repetition_keys = list(self.repetition_keys)
+        return other
+
+    def state_key(self) -> int:
+        """Hash of the position's state beyond placement, rights and en
+        passant (counted checks), for repetition: 0 here."""
+        return 0
+
+    # -- placing pieces (used by the position-string reader) -----------------
+    def place(self, cell: int, code: int) -> None:
+        bit = 1 << cell
+        self.cells[cell] = code
+        self.bb[code] |= bit
+        self.side_bb[code & 1] |= bit
+        self.hash ^= self.variant.zobrist[code][cell]
+        if self.variant.royal_code[code]:
+            self.royal[code & 1] = cell
+
+    def add_to_hand(self, code: int, count: int = 1) -> None:
+        """Put `count` pieces of `code` into the hand of side `code & 1`."""
+        keys = self.variant.hand_keys[code]
+        held = self.hands[code]
+        self.hash ^= keys[held] ^ keys[held + count]
+        self.hands[code] = held + count
+
+    def hand(self, side: str) -> dict[str, int]:
+        """The letters and counts of the pieces in a side's hand ('white' or
+        'black'): uppercase letters for White, lowercase for Black."""
+        if side not in SIDES:
+            raise ValueError(f"a side is 'white' or 'black', not {side!r}")
+        v = self.variant
+        return {v.letter_of_code(code): self.hands[code] for code in v.hand_codes[SIDES.index(side)]
+                if self.hands[code]}
+
+    def place_wall(self, cell: int) -> None:
+        """Put a wall on an empty cell (or take it away again)."""
+        self.walls ^= 1 << cell
+        self.hash ^= self.variant.wall_keys[cell]
+
+    # -- move generation ----------------------------------------------------
+    def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
+        """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
+        bb = self.bb
+        found = 0
+        for component, codes, initial, barred in self.variant.attack_components[side]:
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            pieces &= side_mask & self.unmoved if initial else side_mask
+            if not pieces:
+                continue
+            if barred:
+                screens = 0
+                for code in barred:
+                    screens |= bb[code]
+                found |= component.attackers(side, target, occupied, screens & occupied) & pieces
+            else:
+                found |= component.attackers(side, target, occupied) & pieces
+        return found
+
+    def _pin_risk(self, king: int, them: int, occupied: int) -> int:
+        """Cells whose vacating might expose `king`: every cell between it
+        and an enemy slider that reaches it on an empty board."""
+        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+
+    def _screen_risk(self, king: int, them: int, occupied: int) -> int:
+        """Cells where a piece would become the screen of an enemy hopper
+        aiming at `king`: the empty ones, and where a screen's type matters
+        also the occupied ones (a capture there changes the screen's type)."""
+        lines = self._lines_to(king, them, self.variant.hop_components[them])
+        return lines if self.variant.typed_screens else lines & ~occupied
+
+    def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
+        """The cells between `king` and the enemy pieces of these components
+        that reach it on an empty board."""
+        bb = self.bb
+        risk = 0
+        for component, codes, _, _ in entries:
+            sources = component.xray_sources[them][king]
+            if not sources:
+                continue
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            sources &= pieces & self.side_bb[them]
+            between = component.xray_between[them][king]
+            while sources:
+                low = sources & -sources
+                risk |= between[low]
+                sources ^= low
+        return risk
+
+    def legal_en_passant(self) -> list[InternalMove]:
+        """The en passant captures the side to move can legally make."""
+        if not self.ep_target:
+            return []
+        return [m for m in self.legal_internal() if m[3] == EN_PASSANT]
+
+    def legal_internal(self) -> list[InternalMove]:
+        v = self.variant
+        moves = self._generate(self.royal[self.stm])
+        if v.gate_regions[self.stm]:
+            moves += self._gatings(moves)
+        return self._drops_first(moves) if v.must_drop else moves
+
+    def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`must-drop`: while a drop is legal, only drops are."""
+        drops = [m for m in moves if m[3] == DROP]
+        return drops or moves
+
+    def _generate(self, king: int) -> list[InternalMove]:
+        """The moves that leave the royal piece on `king` safe; with `king`
+        -1, every move the pieces can make (nothing guarded)."""
+        v = self.variant
+        us, them = self.stm, 1 - self.stm
+        own, enemy = self.side_bb[us], self.side_bb[them]
+        occupied = own | enemy | self.walls
+        if king >= 0:
+            king_bit = 1 << king
+            checkers = self.attackers(king, them, occupied, enemy)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied)
+            # Cells a piece may not move onto without a test: it may complete
+            # a hopper's screen.
+            landing_risk = self._screen_risk(king, them, occupied) \
+                if v.hop_components[them] and not checkers else 0
+        else:
+            king_bit = checkers = risk = landing_risk = 0
+        # In check, some primitives may be restricted (`in-check`).
+        generators = v.check_generators if checkers else v.generators
+        typed_screens = v.typed_screens
+        attackers = self.attackers
+        cells = self.cells
+        unmoved = self.unmoved
+        out: list[InternalMove] = []
+        append = out.append
+        promotions = v.promotions[us]
+        limit = v.promotion_limit
+        bb = self.bb
+        first_move = v.first_move_rule and unmoved
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            code = cells[frm]
+            is_king = low == king_bit
+            # Destinations whose legality needs a test: all of them for a
+            # piece that may be pinned, else those that may complete a screen.
+            tested = -1 if low & risk else landing_risk
+            done = 0  # one move per destination, whichever primitive reaches it
+            allowed = self._first_move_targets(frm, is_king, checkers) \
+                if first_move and low & unmoved else -1
+            promotion = promotions.get(code)
+            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
+                    in generators[code]:
+                if initial and not unmoved & low:
+                    continue
+                if limits is None:
+                    reached = reach(tables[frm], occupied)
+                    capturable = enemy
+                else:
+                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                              limits, checkers)
+                if mode & CONVERT:
+                    self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
+                    continue
+                targets = 0
+                if mode & CAPTURE:
+                    targets = reached & capturable
+                if mode & MOVE:
+                    targets |= reached & ~occupied
+                targets &= allowed & ~done
+                en_passant = 0
+                if ep == "capture" and mode & CAPTURE:
+                    en_passant = reached & allowed & self.ep_target
+                    targets |= en_passant
+                while targets:
+                    tbit = targets & -targets
+                    targets ^= tbit
+                    to = tbit.bit_length() - 1
+                    # The cell whose piece is captured: the target, or the
+                    # en passant victim's, which may open a line.
+                    if tbit & en_passant:
+                        gone = 1 << self.ep_victim
+                        kind, extra = EN_PASSANT, self.ep_victim
+                    else:
+                        gone = tbit
+                        kind, extra = NORMAL, 0
+                        if passed:
+                            extra = passed.get((frm, to), 0)
+                            kind = DOUBLE if extra else NORMAL
+                    if is_king:
+                        if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                            continue
+                    elif (tbit & tested or gone != tbit) and king >= 0 and (
+                            self._exposes((frm, to, 0, kind, extra)) if typed_screens
+                            else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
+                                           enemy & ~gone)):
+                        continue
+                    if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
+                        continue
+                    done |= tbit
+                    if promotion and (tbit & promotion.region or low & promotion.start) \
+                            and not (promotion.capture_only and gone & enemy == 0):
+                        for promo in promotion.choices:
+                            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+                                append((frm, to, promo, kind, extra))
+                        if tbit & promotion.optional:
+                            append((frm, to, 0, kind, extra))
+                    else:
+                        append((frm, to, 0, kind, extra))
+        if v.standing[us]:
+            self._standing_promotions(king, occupied, out)
+        if v.drops:
+            self._drops(king, checkers, occupied, out)
+        if not checkers:
+            self._castlings(us, them, occupied, enemy, out)
+        # A pass, never out of check -- except that under the must-break
+        # rule a side may pass while the royal pieces face each other.
+        if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
+                                                           and self.royals_face())):
+            append((king, king, 0, PASS, 0))
+        if v.facing_must_break and self.royals_face():
+            out = self._breaking_facing(out)
+        return out
+
+    # -- royal pieces facing each other ---------------------------------------
+    def royals_face(self) -> bool:
+        """Whether the two royal pieces face each other on an open line of the
+        variant's `royal-facing` rule."""
+        facing = self.variant.facing
+        if facing is None:
+            return False
+        us = self.stm
+        return bool(facing.attackers(1 - us, self.royal[us],
+                                     self.side_bb[0] | self.side_bb[1] | self.walls)
+                    & 1 << self.royal[1 - us])
+
+    def _breaking_facing(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Under the must-break rule, with the royal pieces facing: the moves
+        that break it, and the pass."""
+        out = []
+        for move in moves:
+            if move[3] != PASS:
+                self.make_internal(move)
+                still = self.royals_face()
+                self.unmake_internal()
+                if still:
+                    continue
+            out.append(move)
+        return out
+
+    def _limited_reach(self, table: CellReach, occupied: int, enemy: int,
+                       limits: Limits, checkers: int) -> tuple[int, int]:
+        """What a generator with piece-type limits reaches, and which enemy
+        cells it may capture (of the `checkers`, under `checkers_only`)."""
+        bb = self.bb
+        key = occupied
+        if limits.barred:
+            screens = 0
+            for code in limits.barred:
+                screens |= bb[code]
+            key |= screens << limits.shift
+        for code in limits.immune:
+            enemy &= ~bb[code]
+        if limits.checkers_only:
+            enemy &= checkers if checkers & (checkers - 1) == 0 else 0
+        return reach(table, key), enemy
+
+    def _exposes(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the mover's royal piece attacked, tested on
+        the position after it."""
+        us = self.stm
+        self.make_internal(move)
+        exposed = bool(self.attackers(self.royal[us], 1 - us,
+                                       self.side_bb[0] | self.side_bb[1] | self.walls,
+                                       self.side_bb[1 - us]))
+        self.unmake_internal()
+        return exposed
+
+    def _suborns(self, frm: int, reached: int, victims: tuple[int, ...], may_check: bool,
+                 checkers: int, king: int, out: list[InternalMove]) -> None:
+        """Suborns of adjacent enemy pieces.  Nothing moves, so the own king
+        is only concerned when the converted piece was checking it."""
+        targets = 0
+        for code in victims:
+            targets |= self.bb[code]
+        targets &= reached
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            to = tbit.bit_length() - 1
+            if checkers and checkers & ~tbit:
+                continue
+            move = (frm, to, 0, SUBORN, 0)
+            if not may_check and self._gives_check(move):
+                continue
+            out.append(move)
+
+    def _first_move_targets(self, frm: int, is_king: bool, checkers: int) -> int:
+        """Cells an unmoved piece may reach under the first-move rule: other
+        planes only, except (if declared) when evading check: any legal
+        same-plane move, or for the king a capture of a checking piece."""
+        v = self.variant
+        other_planes = ~v.same_plane[frm]
+        if not (checkers and v.first_move_evasion):
+            return other_planes
+        return other_planes | checkers if is_king else -1
+
+    def _castlings(self, us: int, them: int, occupied: int, enemy: int,
+                   out: list[InternalMove]) -> None:
+        v = self.variant
+        for index, c in self.castlings_by_side[us]:
+            if occupied & c.empty or not c.in_place(self):
+                continue
+            if v.first_move_rule and not v.first_move_castling \
+                    and v.same_plane[c.king_from] >> c.king_to & 1:
+                continue
+            after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
+            if any(self.attackers(cell, them, after, enemy) for cell in c.safe):
+                continue
+            out.append((c.king_from, c.king_to, 0, CASTLE, index))
+
+    def _standing_promotions(self, king: int, occupied: int, out: list[InternalMove]) -> None:
+        """`promotion: {standing: ...}`: each piece standing in its region
+        (the side's last one anywhere, if declared) may become one of the
+        choices, in place or one step away on an empty cell; not while the
+        choice's `limit` is reached, never leaving its own royal piece
+        attacked, and (if so declared) not where the new piece would attack
+        an enemy piece, nor giving check (a discovered one included)."""
+        v = self.variant
+        limit = v.promotion_limit
+        enemy = self.side_bb[1 - self.stm]
+        for code, rule in v.standing[self.stm].items():
+            pieces = self.bb[code]
+            if not (rule.last_anywhere and pieces.bit_count() == 1):
+                pieces &= rule.region
+            choices = [c for c in rule.choices
+                       if not limit[c] or self.bb[c].bit_count() < limit[c]]
+            for frm in v.board.cells_of(pieces if choices else 0):
+                for to in [frm, *v.board.cells_of(rule.steps[frm] & ~occupied)]:
+                    for promo in choices:
+                        move = (frm, to, promo, STAY if to == frm else NORMAL, 0)
+                        if (rule.no_attack and (self._attacks_any(
+                                promo, to, occupied ^ (1 << frm) | (1 << to), enemy)
+                                or self._gives_check(move))) \
+                                or (king >= 0 and self._exposes(move)):
+                            continue
+                        out.append(move)
+
+    def _attacks_any(self, code: int, cell: int, occupied: int, targets: int) -> bool:
+        """Whether a piece of `code` on `cell` attacks one of `targets`."""
+        for gen in self.variant.generators[code]:
+            if gen.mode & CAPTURE and not gen.initial \
+                    and reach(gen.tables[cell], occupied) & targets:
+                return True
+        return False
+
+    def _gatings(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """Gating: the moves in `moves` of unmoved pieces from the gating
+        region, and its castlings, each again with a piece from the hand
+        put on a cell it leaves (a cell of that piece's drop region).  A
+        gating move is legal when the move without it is (as Fairy-Stockfish
+        has it: the gated piece does not free a pinned piece), unless the
+        gated piece would be the screen of an enemy hopper aiming at its
+        own royal piece."""
+        v = self.variant
+        us = self.stm
+        held = [code for code in v.hand_codes[us] if self.hands[code]]
+        gates = self.unmoved & v.gate_regions[us] & self.side_bb[us]
+        if not held or not gates:
+            return []
+        regions = v.drop_regions
+        found: list[InternalMove] = []
+        for move in moves:
+            frm, to, promo, kind, extra = move
+            if kind == NORMAL and gates >> frm & 1:
+                found += [(frm, to, promo, GATE, code) for code in held
+                          if regions[code] >> frm & 1]
+            elif kind == CASTLE:
+                c = self.castlings[extra]
+                for cell in (c.king_from, c.rook_from):
+                    if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
+                        found += [(frm, to, 0, CASTLE_GATE, castle_gate(extra, cell, code))
+                                  for code in held if regions[code] >> cell & 1]
+        if v.hop_components[1 - us] and self.royal[us] >= 0:
+            found = [m for m in found if not self._exposes(m)]
+        return found
+
+    def _drops(self, king: int, checkers: int, occupied: int, out: list[InternalMove]) -> None:
+        """The drops of the pieces in hand.  Which empty cells are safe is
+        decided once per cell, whatever is dropped: in check a drop must
+        block (two checkers: no drop), and a drop may complete an enemy
+        hopper's screen.  Then each piece in hand takes the safe cells of
+        its drop region, less its declared restrictions."""
+        v = self.variant
+        us, them = self.stm, 1 - self.stm
+        hands = self.hands
+        held = [code for code in v.hand_codes[us] if hands[code]]
+        if not held:
+            return
+        empty = v.all_cells & ~occupied
+        if king >= 0 and not v.typed_screens:
+            if checkers:
+                # Only a cell on a line to the royal piece may block.
+                risky = empty & self._lines_to(king, them, v.slider_components[them]) \
+                    if checkers & (checkers - 1) == 0 else 0
+                empty = 0
+            else:
+                risky = self._screen_risk(king, them, occupied) & empty \
+                    if v.hop_components[them] else 0
+                empty &= ~risky
+            enemy = self.side_bb[them]
+            while risky:
+                tbit = risky & -risky
+                risky ^= tbit
+                if not self.attackers(king, them, occupied | tbit, enemy):
+                    empty |= tbit
+        append = out.append
+        # Where a screen's type matters, each drop is tried on the position after it.
+        typed = king >= 0 and v.typed_screens
+        for code in held:
+            targets = empty & v.drop_regions[code]
+            rule = v.drop_rules[code]
+            if rule is not None:
+                targets = self._drop_restricted(code, rule, targets)
+            if v.balanced[us]:
+                targets = self._balanced(code, targets, v.all_cells & ~occupied)
+            while targets:
+                tbit = targets & -targets
+                targets ^= tbit
+                to = tbit.bit_length() - 1
+                if typed and self._exposes((to, to, code, DROP, 0)):
+                    continue
+                append((to, to, code, DROP, 0))
+                for form in v.drop_forms[code]:   # dropped as another type
+                    append((to, to, code, DROP, form))
+
+    def _balanced(self, code: int, targets: int, empty: int) -> int:
+        """`targets` less the drops that break a `colours: balanced` rule:
+        one of those pieces may not make more than half of its side's (on
+        the board and in hand, rounded up) stand on one colour, and any
+        other drop must leave, on each colour, enough free cells of their
+        drop region for those still needed there (half, rounded down)."""
+        v = self.variant
+        colours = (v.colour_cells, v.all_cells & ~v.colour_cells)
+        for kept in v.balanced[code & 1]:
+            placed = self.bb[kept]
+            total = placed.bit_count() + self.hands[kept]
+            for colour in colours:
+                if kept == code:
+                    if (placed & colour).bit_count() + 1 > (total + 1) // 2:
+                        targets &= ~colour
+                    continue
+                free = v.drop_regions[kept] & empty & colour
+                room = (placed & colour).bit_count() + free.bit_count()
+                if room <= total // 2:
+                    targets &= ~free if room == total // 2 else 0
+        return targets
+
+    def _drop_restricted(self, code: int, rule: DropRule, targets: int) -> int:
+        """`targets` less the cells a drop restriction forbids: lines that
+        hold enough of the piece already, and cells where the drop would
+        check (or mate) when that is forbidden."""
+        bb = self.bb[code]
+        for line in rule.lines:
+            if (bb & line).bit_count() >= rule.per_line:
+                targets &= ~line
+        if rule.check or rule.mate:
+            candidates = targets & self._check_cells(code)
+            while candidates:
+                tbit = candidates & -candidates
+                candidates ^= tbit
+                to = tbit.bit_length() - 1
+                move = (to, to, code, DROP, 0)
+                self.make_internal(move)
+                them = self.stm
+                if self.side_in_check(them) and (rule.check or not self.legal_internal()):
+                    targets &= ~tbit
+                self.unmake_internal()
+        return targets
+
+    def _check_cells(self, code: int) -> int:
+        """Cells where a piece of `code` dropped may give check: those from
+        which it attacks the enemy royal piece, and the lines of its own
+        side's hoppers (the drop may be their screen)."""
+        v = self.variant
+        us = code & 1
+        target = self.royal[1 - us]
+        if target < 0:
+            return -1
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        cells = 0
+        for component, codes, _, _ in v.attack_components[us]:
+            if code in codes:
+                cells |= component.attackers(us, target, occupied)
+        if v.hop_components[us]:
+            cells |= self._lines_to(target, 1 - us, v.hop_components[us])
+        return cells
+
+    def _gives_check(self, move: InternalMove) -> bool:
+        """Whether `move` leaves the opponent's royal piece attacked."""
+        self.make_internal(move)
+        checked = self.side_in_check(self.stm)
+        self.unmake_internal()
+        return checked
+
+    # -- make / unmake ------------------------------------------------------
+    def make_internal(self, move: InternalMove) -> None:
+        frm, to, promo, kind, extra = move
+        gated = kind >= GATE
+        if gated:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+        v = self.variant
+        cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
+        us = self.stm
+        code = cells[frm]
+        self.history.append((move, code, cells[extra] if kind == EN_PASSANT else cells[to],
+                            self.unmoved, self.ep_target, self.ep_victim,
+                            self.halfmove, self.hash, self.royal[us]))
+        self.ep_target, self.ep_victim = 0, -1
+        fbit, tbit = 1 << frm, 1 << to
+        if kind == CASTLE:
+            c = self.castlings[extra]
+            self._lift(c.king_from)
+            self._lift(c.rook_from)
+            self.place(c.king_to, c.king_code)
+            self.place(c.rook_to, c.rook_code)
+            self.unmoved &= ~(fbit | (1 << c.rook_from))
+            self.halfmove += 1
+        elif kind == SUBORN:
+            victim = cells[to]
+            self._lift(to)
+            self.place(to, victim ^ 1)
+            self.unmoved &= ~tbit  # a changed piece, as a position string would read it
+            self.halfmove += 1
+        elif kind == PASS:
+            self.halfmove += 1
+        elif kind == STAY:
+            self._lift(frm)
+            self.place(frm, promo)
+            self.unmoved &= ~fbit
+            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
+        elif kind == DROP:
+            self.add_to_hand(promo, -1)
+            self.place(to, extra or promo)   # `extra`: the type it is dropped as
+            if v.drops_unmoved:
+                self.unmoved |= tbit
+            self.halfmove = 0
+        else:
+            captured_cell = extra if kind == EN_PASSANT else to
+            captured = cells[captured_cell]
+            if captured:
+                self._lift(captured_cell)
+                if v.has_hands and v.to_hand[captured] >= 0:
+                    self.add_to_hand(v.to_hand[captured])
+            cells[frm] = 0
+            bb[code] ^= fbit
+            side_bb[us] ^= fbit | tbit
+            new_code = promo or code
+            cells[to] = new_code
+            bb[new_code] |= tbit
+            self.hash ^= zobrist[code][frm] ^ zobrist[new_code][to]
+            if v.royal_code[code]:
+                self.royal[us] = to
+            self.unmoved &= ~(fbit | tbit)
+            # A promotion that cannot be undone resets it too, as
+            # Fairy-Stockfish counts.
+            if captured or (promo and not v.reversible_promotion[code]):
+                self.halfmove = 0
+            elif v.resets_clock[code]:
+                kept = v.clock_kept[code]
+                self.halfmove = self.halfmove + 1 if kept and kept[frm] >> to & 1 else 0
+            else:
+                self.halfmove += 1
+            if kind == DOUBLE:
+                self.ep_target, self.ep_victim = extra, to
+        if gated:
+            self.add_to_hand(gate_code, -1)
+            self.place(gate_cell, gate_code)
+        if us:
+            self.fullmove += 1
+        self.stm = 1 - us
+
+    def _lift(self, cell: int) -> None:
+        code = self.cells[cell]
+        bit = 1 << cell
+        self.cells[cell] = 0
+        self.bb[code] ^= bit
+        self.side_bb[code & 1] ^= bit
+        self.hash ^= self.variant.zobrist[code][cell]
+
+    def unmake_internal(self) -> None:
+        (move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_,
+         royal) = self.history.pop()
+        if len(self.repetition_keys) > len(self.history) + 1:
+            del self.repetition_keys[len(self.history) + 1:]
+        frm, to, _, kind, extra = move
+        self.stm = us = 1 - self.stm
+        if us:
+            self.fullmove -= 1
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            self._lift(gate_cell)
+            self.hands[gate_code] += 1
+        if kind == CASTLE:
+            c = self.castlings[extra]
+            self._lift(c.king_to)
+            self._lift(c.rook_to)
+            self.place(c.king_from, c.king_code)
+            self.place(c.rook_from, c.rook_code)
+        elif kind == SUBORN:
+            self._lift(to)
+            self.place(to, captured)
+        elif kind == PASS:
+            pass
+        elif kind == STAY:
+            self._lift(to)
+            self.place(to, code)
+        elif kind == DROP:
+            self._lift(to)
+            self.hands[move[2]] += 1
+        else:
+            cells, bb, side_bb = self.cells, self.bb, self.side_bb
+            new_code = cells[to]
+            fbit, tbit = 1 << frm, 1 << to
+            cells[to] = 0
+            bb[new_code] ^= tbit
+            cells[frm] = code
+            bb[code] |= fbit
+            side_bb[us] ^= fbit | tbit
+            if captured:
+                self.place(extra if kind == EN_PASSANT else to, captured)
+                if self.variant.has_hands and self.variant.to_hand[captured] >= 0:
+                    self.hands[self.variant.to_hand[captured]] -= 1
+        self.unmoved, self.ep_target, self.ep_victim = unmoved, ep_target, ep_victim
+        self.halfmove, self.hash = halfmove, hash_
+        self.royal[us] = royal
+
+    # -- move conversion ----------------------------------------------------
+    def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
+        """The `Move` of an internal move; `mover`, the code of the piece
+        that moved, for a move already played (else the piece on its cell)."""
+        names = self.variant.board.names
+        frm, to, promo, kind, extra = move
+        if kind == DROP:
+            return Move(names[to], names[to],
+                        drop=self.variant.letter_of_code(extra or promo).upper())
+        if mover is None:
+            mover = self.cells[frm]
+        gate = None
+        if kind >= GATE:
+            kind, extra, gate_cell, gate_code = gate_parts(move)
+            gate = self.variant.letter_of_code(gate_code).upper()
+            if kind == CASTLE and gate_cell != frm:
+                # On the rook's cell: written from the rook's cell to the
+                # king's, as Fairy-Stockfish writes it.
+                return Move(names[gate_cell], names[frm], gate=gate)
+        letter = self.variant.promotion_suffix(promo, mover) if promo else None
+        if kind == CASTLE and self.variant.free_castling:
+            to = self.castlings[extra].rook_from  # written as the king taking its rook
+        return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)

@@ -1,0 +1,47 @@
+"""The values the library hands to people: a `Move` with cell names and the
+`Outcome` of a finished game.  Plain data, shared by every stage above the
+core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn), `P@e4`
+    (a drop: `drop` is the uppercase letter of the piece from the hand, and
+    from and to are the cell it lands on), `b1c3h` (gating: `gate` is the
+    letter of the piece from the hand put on the cell the move leaves)."""
+
+    from_cell: str
+    to_cell: str
+    promotion: str | None = None
+    suborn: bool = False
+    drop: str | None = None
+    gate: str | None = None
+
+    def __str__(self) -> str:
+        if self.drop:
+            return f"{self.drop}@{self.to_cell}"
+        sep = "~" if self.suborn else ""
+        gate = self.gate.lower() if self.gate else ""
+        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
+
+
+class Outcome(NamedTuple):
+    """How a game ended: the winner ('white', 'black' or None for a draw)
+    and the reason ('checkmate', 'stalemate', 'repetition', 'move-rule',
+    'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
+    'counting' (a count of `end: counting` has run out), 'drop-mate' (a
+    mate by a drop under `mate: loses`), or a declared condition's
+    'check-count', 'extinction', 'region', 'bare-king')."""
+
+    winner: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        """`black wins by checkmate`, `draw by repetition`."""
+        who = f"{self.winner} wins" if self.winner else "draw"
+        return f"{who} by {self.reason.replace('-', ' ')}"
