@@ -6,16 +6,6 @@ so that both builds answer the oracles.  A test module gets it when it uses
 python-chess, pyffish (directly or through `fsf_oracle`) or hypothesis; a
 module can also set `pytestmark = pytest.mark.pure_build` itself.
 
-Marker `compiled_facade(MODULE)`: a test that makes a value of a class of
-MODULE with fields of the wrong type (a `Move(1, 2)`).  While MODULE is
-compiled (listed in `variantkit.build.COMPILED_MODULES`: variantkit.game
-until the public facade is split from the integer core), the compiled class
-checks its field types when the value is made and raises TypeError there;
-the test is then an expected failure, strict: it fails once MODULE is no
-longer compiled, and the marker must go.  (Public methods take `object`
-and check their arguments themselves, so they raise the project's errors
-in both builds.)
-
 Marker `patches_compiled(MODULE)`: a test that replaces a method of an
 object of MODULE, which a compiled class does not allow; it is skipped on
 the compiled build while MODULE is compiled, and runs on the pure build
@@ -38,9 +28,6 @@ ORACLES = frozenset({"chess", "pyffish", "fsf_oracle", "hypothesis"})
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "pure_build: oracle and property tests, run again on the pure-Python build")
-    config.addinivalue_line(
-        "markers", "compiled_facade(module): a wrong type to a compiled public method "
-                   "(see tests/conftest.py)")
     config.addinivalue_line(
         "markers", "patches_compiled(module): replaces a method of a compiled class "
                    "(see tests/conftest.py)")
@@ -75,8 +62,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(
                     reason=f"replaces a method of compiled {patches.args[0]}: "
                            "runs on the pure build"))
-        facade = item.get_closest_marker("compiled_facade")
-        if facade and variantkit.BUILD == "compiled" and facade.args[0] in COMPILED_MODULES:
-            item.add_marker(pytest.mark.xfail(
-                raises=TypeError, strict=True,
-                reason=f"{facade.args[0]} is compiled until the facade is split from the core"))

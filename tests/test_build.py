@@ -58,12 +58,12 @@ def _run(*args: str, pure: bool) -> str:
 
 def test_the_variable_selects_the_sources_in_a_new_process() -> None:
     script = ("import sys, variantkit; "
-              "print(variantkit.BUILD, sys.modules['variantkit.game'].__file__)")
+              "print(variantkit.BUILD, sys.modules['variantkit.core.position'].__file__)")
     build_name, path = _run("-c", script, pure=True).split()
-    assert build_name == "pure" and path.endswith("game.py")
+    assert build_name == "pure" and path.endswith("position.py")
     build_name, path = _run("-c", script, pure=False).split()
     assert build_name == ("pure" if not _compiler_present() else "compiled")
-    assert path.endswith("game.py") == (build_name == "pure")
+    assert path.endswith("position.py") == (build_name == "pure")
 
 
 def test_version_and_info_say_which_build_runs() -> None:

@@ -20,18 +20,24 @@ import importlib.util
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import ModuleType
 
 # The modules compiled with mypyc: the move generator and what its hot loop
 # calls.  The list lives here only; setup.py and `variantkit info` read it.
 COMPILED_MODULES = (
-    "variantkit.game",
+    "variantkit.core.moves",
+    "variantkit.core.position",
+    "variantkit.core.general",
+    "variantkit.core.conditions",
+    "variantkit.castling",
     "variantkit.pieces",
     "variantkit.variant",
     "variantkit.engine",
 )
+# The module whose loader tells which build runs.
+MOVE_GENERATOR = "variantkit.core.position"
 PURE_VARIABLE = "VARIANTKIT_PURE"
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -71,20 +77,38 @@ def stale(module: str) -> bool:
     return source.stat().st_mtime > extension.stat().st_mtime + 1.0
 
 
+def leftover_extensions() -> list[str]:
+    """Modules with a compiled extension that `COMPILED_MODULES` no longer
+    lists, left in an editable checkout by an older build: their sources
+    have moved on, so they always load from source."""
+    found = []
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for extension in PACKAGE_DIR.rglob("*" + suffix):
+            parts = extension.relative_to(PACKAGE_DIR.parent).parts
+            module = ".".join((*parts[:-1], extension.name[:-len(suffix)]))
+            if module not in COMPILED_MODULES and source_path(module).is_file():
+                found.append(module)
+    return found
+
+
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Loads the compiled modules from their `.py` sources."""
+    """Loads the named modules from their `.py` sources."""
+
+    def __init__(self, modules: Collection[str]) -> None:
+        self.modules = frozenset(modules)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in COMPILED_MODULES:
+        if fullname not in self.modules:
             return None
         return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 
 def choose_build() -> None:
     """Makes the compiled modules load from source when the pure build is
-    requested or the compiled one is older than its sources.  Must run
-    before any of `COMPILED_MODULES` is imported."""
+    requested or the compiled one is older than its sources, and leftovers
+    of an older build always.  Must run before any of `COMPILED_MODULES` is
+    imported."""
     if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
         return
     outdated = [module for module in COMPILED_MODULES if stale(module)]
@@ -92,8 +116,11 @@ def choose_build() -> None:
         warnings.warn(f"variantkit: the compiled build is older than {source_path(outdated[0])}; "
                       "running the pure-Python sources (rebuild with `pip install -e .`)",
                       RuntimeWarning, stacklevel=3)
+    from_source = leftover_extensions()
     if outdated or pure_requested():
-        sys.meta_path.insert(0, _SourceFinder())
+        from_source += COMPILED_MODULES
+    if from_source:
+        sys.meta_path.insert(0, _SourceFinder(from_source))
 
 
 def pure_reason() -> str:
@@ -110,7 +137,7 @@ def pure_reason() -> str:
 def running_build() -> str:
     """"compiled" when the move generator runs from a compiled extension,
     "pure" when it runs from Python source."""
-    module = sys.modules.get(COMPILED_MODULES[0])
+    module = sys.modules.get(MOVE_GENERATOR)
     spec = getattr(module, "__spec__", None)
     loader = getattr(spec, "loader", None)
     return "compiled" if isinstance(loader, importlib.machinery.ExtensionFileLoader) else "pure"
