@@ -2,13 +2,18 @@
 
 The search is negamax alpha-beta with iterative deepening, a transposition
 table and a bounded quiescence search over captures, suborns and promotions.
-Moves are ordered: the transposition table's move first, then captures by
-MVV-LVA (most valuable victim, least valuable attacker), then killer moves.
+Moves come in stages: the transposition table's move is searched before any
+move is generated (a cut-off there saves the generation), then the legal
+moves: captures by MVV-LVA (most valuable victim, least valuable attacker),
+then killer moves, then the rest.
 
 The evaluation is material (the pieces in hand counted as on the board)
-plus a small mobility term, from the side to move's view in centipawns.
-Drops are searched as any other move; they win no material at once, so
-quiescence leaves them out.  Piece values come from the variant's `value:`
+plus a placement term: each piece's reach on the empty board from its cell,
+a static stand-in for mobility that needs no move generation, so that a
+quiescence node whose evaluation already fails high generates no move at
+all.  Scores are from the side to move's view in centipawns.  Drops are
+searched as any other move; they win no material at once, so quiescence
+leaves them out.  Piece values come from the variant's `value:`
 keys; a piece without one gets an estimate from its average mobility on the
 empty board, on the scale of the pieces that do declare theirs.  Royal pieces
 carry no value.  A position without legal moves is scored by the variant's
@@ -30,12 +35,28 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from variantkit.game import CASTLE, DROP, EN_PASSANT, PASS, SUBORN, Game, InternalMove, Move
-from variantkit.pieces import piece_code
+from variantkit.game import (
+    CASTLE,
+    DOUBLE,
+    DROP,
+    EN_PASSANT,
+    NORMAL,
+    PASS,
+    SUBORN,
+    Game,
+    InternalMove,
+    Move,
+)
+from variantkit.outcome import ended_by_condition
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, piece_code, reach
 from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
-MOBILITY = 4                # centipawns per legal move more than the opponent
+# Centipawns per cell a piece reaches on the empty board from where it
+# stands: half of what a legal move was worth when mobility was counted
+# move by move, as the empty board offers about twice the moves of a
+# crowded one.
+PLACEMENT = 2
 MATE = 1_000_000            # a mate at ply p scores MATE - p
 MATE_BOUND = MATE - 10_000  # scores beyond this are mates
 INFINITY = 2 * MATE
@@ -82,18 +103,21 @@ class SearchInfo:
         return f"{'win' if self.score > 0 else 'loss'} in {moves}"
 
 
+def reach_counts(variant: Variant, code: int) -> list[int]:
+    """How many cells a piece (by code) reaches on the empty board from each
+    cell, by all its moves (first-move-only ones aside)."""
+    return [variant.empty_board_reach(code, cell, initial=False).bit_count()
+            for cell in range(variant.board.size)]
+
+
 def mobility_values(variant: Variant) -> dict[str, float]:
     """Each non-royal piece's mean number of cells reached on the empty
-    board, over every cell, by all its moves (first-move-only ones aside)."""
+    board, over every cell."""
     out: dict[str, float] = {}
-    size = variant.board.size
     for t in variant.pieces.types:
-        if t.royal:
-            continue
-        code = piece_code(t.index, 0)
-        total = sum(variant.empty_board_reach(code, cell, initial=False).bit_count()
-                    for cell in range(size))
-        out[t.name] = total / size
+        if not t.royal:
+            counts = reach_counts(variant, piece_code(t.index, 0))
+            out[t.name] = sum(counts) / len(counts)
     return out
 
 
@@ -122,11 +146,26 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
+        # Signed centipawns of a piece of each valued code on each cell: its
+        # value and its placement.
+        self._worth: list[list[int]] = [[] for _ in range(n_codes)]
+        for code in self._valued:
+            sign = -1 if code & 1 else 1
+            self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
+                                 for count in reach_counts(variant, code)]
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
+        self._conditions = bool(end.conditions)
+        # Quiescence makes its own captures (`_captures`) where a move is
+        # legal when it leaves the one royal piece (if any) unattacked and
+        # a capture is not restricted beyond its generator; under the other
+        # rules it takes them from the legal moves.
+        self._own_captures = variant.one_royal and not (
+            variant.blast or variant.must_drop or variant.first_move_rule
+            or variant.facing_must_break or variant.aims)
         self.info = SearchInfo()
         # The search's state, set by best_move.
         self._game = variant.new_game()
@@ -165,7 +204,7 @@ class Engine:
             # None here, the compiled build would refuse the move it finds.
             self._root_best = cast(InternalMove | None, None)
             try:
-                score = self._negamax(d, -INFINITY, INFINITY, 0, len(moves))
+                score = self._negamax(d, -INFINITY, INFINITY, 0)
             except _Timeout:  # unwound without unmaking: restore the position
                 while len(game.history) > base:
                     game.unmake_internal()
@@ -182,15 +221,15 @@ class Engine:
         return game.public_move(best)
 
     # -- search ----------------------------------------------------------------
-    def _negamax(self, depth: int, alpha: int, beta: int, ply: int, parent_count: int) -> int:
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         game = self._game
         self._tick()
-        key = (game.hash, game.stm, game.unmoved, game.ep_target)
+        key = _key(game)
         if ply and (key in self._seen
                     or (self._move_plies and game.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
         if depth <= 0:
-            return self._quiesce(alpha, beta, ply, parent_count, 0)
+            return self._quiesce(alpha, beta, ply, 0)
         entry = self._tt.get(key)
         tt_move: InternalMove | None = None
         if entry is not None:
@@ -200,28 +239,45 @@ class Engine:
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
                     return score
-        moves = game.legal_internal()
-        if not moves:
-            return self._terminal(ply)
-        self._order(moves, tt_move, self._killers[ply])
-        count = len(moves)
-        original_alpha, best_score, best_move = alpha, -INFINITY, moves[0]
+        original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
         added = key not in self._seen  # the root may repeat an earlier position
         self._seen.add(key)
-        for move in moves:
-            game.make_internal(move)
-            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, count)
-            game.unmake_internal()
-            if score > best_score:
-                best_score, best_move = score, move
-                if ply == 0:
-                    self._root_best = move
-            if score > alpha:
-                alpha = score
-            if alpha >= beta:
-                if not self._gain(move):
-                    self._remember_killer(ply, move)
-                break
+        # Stage one: the table's move, before any generation (a cut-off
+        # saves it).  It is legal here: the key stands for the whole
+        # position, and a position that has legal moves has them whatever
+        # the history.
+        staged = [] if tt_move is None else [tt_move]
+        for stage in range(2):
+            if stage:  # stage two: every legal move, the table's move left out
+                if alpha >= beta:
+                    break
+                staged = game.legal_internal()
+                if not staged:
+                    if added:
+                        self._seen.discard(key)
+                    return self._terminal(ply)
+                self._order(staged, tt_move, self._killers[ply])
+                if staged[0] == tt_move:
+                    del staged[0]
+            for move in staged:
+                game.make_internal(move)
+                if best_score == -INFINITY:  # the first move: the whole window
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:  # a null window proves the others no better, or they are searched again
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                game.unmake_internal()
+                if score > best_score:
+                    best_score, best_move = score, move
+                    if ply == 0:
+                        self._root_best = move
+                if score > alpha:
+                    alpha = score
+                if alpha >= beta:
+                    if not self._gain(move):
+                        self._remember_killer(ply, move)
+                    break
         if added:
             self._seen.discard(key)
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
@@ -230,29 +286,130 @@ class Engine:
         self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
         return best_score
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, parent_count: int, qdepth: int) -> int:
-        """Stand pat on the evaluation, or try the moves that gain material."""
+    def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """Stand pat on the evaluation, or try the moves that gain material.
+        The legal moves are generated only in check (so a mate is seen) and
+        where the evaluation does not already fail high."""
         game = self._game
         if qdepth:
             self._tick()
-        moves = game.legal_internal()
-        if not moves:
+        if self._conditions and ended_by_condition(game):
             return self._terminal(ply)
-        count = len(moves)
-        stand = self._evaluate(count - parent_count)
+        moves: list[InternalMove] | None = None
+        if game.is_check():
+            moves = game.legal_internal()
+            if not moves:
+                return self._terminal(ply)
+        stand = self._evaluate()
         if stand >= beta or qdepth >= MAX_QUIESCENCE:
             return stand
+        checked = moves is None and self._own_captures  # is each move legal?
+        if moves is None:
+            moves = self._captures() if checked else game.legal_internal()
+            if not moves and not checked:
+                return self._terminal(ply)
         alpha = max(alpha, stand)
         scored = [(gain, i) for i, m in enumerate(moves) if (gain := self._gain(m)) > 0]
         scored.sort(reverse=True)
+        mover = game.stm
         for _, i in scored:
             game.make_internal(moves[i])
-            score = -self._quiesce(-beta, -alpha, ply + 1, count, qdepth + 1)
+            if checked and self._exposed(mover):
+                game.unmake_internal()
+                continue
+            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
             game.unmake_internal()
             if score >= beta:
                 return score
             alpha = max(alpha, score)
         return alpha
+
+    def _captures(self) -> list[InternalMove]:
+        """The captures, suborns and promotions of the side to move, made as
+        the generator makes them but without the royal piece's safety, which
+        the search tests on each move it plays (`_exposed`).  Only under
+        `_own_captures` and out of check.  Gating moves are left out."""
+        game, v = self._game, self.variant
+        us = game.stm
+        own, enemy = game.side_bb[us], game.side_bb[1 - us]
+        occupied = own | enemy | game.walls
+        cells, bb, unmoved = game.cells, game.bb, game.unmoved
+        promotions, limit = v.promotions[us], v.promotion_limit
+        out: list[InternalMove] = []
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            code = cells[frm]
+            promotion = promotions.get(code)
+            # Cells a move without capture may go to: those where it promotes.
+            promoting = 0 if promotion is None or promotion.capture_only else \
+                ~occupied & (-1 if low & promotion.start else promotion.region)
+            done = 0  # one move per destination, whichever generator reaches it
+            for tables, mode, initial, ep, may_check, passed, victims, limits \
+                    in v.generators[code]:
+                if initial and not unmoved & low:
+                    continue
+                if limits is None:
+                    reached, capturable = reach(tables[frm], occupied), enemy
+                else:  # as the generator's `_limited_reach` has it, out of check
+                    screens = 0
+                    for barred in limits.barred:
+                        screens |= bb[barred]
+                    reached = reach(tables[frm], occupied | screens << limits.shift)
+                    capturable = 0 if limits.checkers_only else enemy
+                    for immune in limits.immune:
+                        capturable &= ~bb[immune]
+                first = len(out)
+                if mode & CONVERT:
+                    converted = 0
+                    for victim in victims:
+                        converted |= bb[victim]
+                    out += [(frm, to, 0, SUBORN, 0) for to in _cells(reached & converted)]
+                else:
+                    targets = ((reached & capturable if mode & CAPTURE else 0)
+                               | (reached & promoting if mode & MOVE else 0)) & ~done
+                    en_passant = reached & game.ep_target \
+                        if ep == "capture" and mode & CAPTURE else 0
+                    for to in _cells(targets | en_passant):
+                        tbit = 1 << to
+                        if tbit & en_passant:
+                            kind, extra = EN_PASSANT, game.ep_victim
+                        else:
+                            extra = passed.get((frm, to), 0) if passed else 0
+                            kind = DOUBLE if extra else NORMAL
+                        if promotion and (tbit & promotion.region or low & promotion.start) \
+                                and not (promotion.capture_only and not tbit & enemy
+                                         and kind != EN_PASSANT):
+                            out += [(frm, to, promo, kind, extra) for promo in promotion.choices
+                                    if not limit[promo] or bb[promo].bit_count() < limit[promo]]
+                            if tbit & promotion.optional:
+                                out.append((frm, to, 0, kind, extra))
+                        else:
+                            out.append((frm, to, 0, kind, extra))
+                if not may_check:  # this generator's moves may not give check
+                    out[first:] = [move for move in out[first:] if not self._checks(move)]
+                for move in out[first:]:
+                    done |= 1 << move[1]
+        return out
+
+    def _checks(self, move: InternalMove) -> bool:
+        """Whether `move` gives check."""
+        game = self._game
+        game.make_internal(move)
+        checks = game.side_in_check(game.stm)
+        game.unmake_internal()
+        return checks
+
+    def _exposed(self, side: int) -> bool:
+        """Whether the move just made left `side`'s royal piece attacked
+        (the generator's own test, on the position after the move)."""
+        game = self._game
+        royal = game.royal[side]
+        return royal >= 0 and bool(game.attackers(
+            royal, 1 - side, game.side_bb[0] | game.side_bb[1] | game.walls,
+            game.side_bb[1 - side]))
 
     def _tick(self) -> None:
         self._nodes += 1
@@ -268,17 +425,23 @@ class Engine:
             return 0
         return (MATE - ply) if result.winner == self._game.turn else -(MATE - ply)
 
-    def _evaluate(self, mobility: int) -> int:
-        """Material and mobility, in centipawns for the side to move."""
-        bb, signed = self._game.bb, self._signed_value
+    def _evaluate(self) -> int:
+        """Material and placement, in centipawns for the side to move."""
+        game, worth = self._game, self._worth
+        bb = game.bb
         score = 0
         for code in self._valued:
-            if bb[code]:
-                score += signed[code] * bb[code].bit_count()
-        hands = self._game.hands
+            pieces = bb[code]
+            if pieces:
+                cell_worth = worth[code]
+                while pieces:
+                    low = pieces & -pieces
+                    score += cell_worth[low.bit_length() - 1]
+                    pieces ^= low
+        hands, signed = game.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
-        return (-score if self._game.stm else score) + MOBILITY * mobility
+        return -score if game.stm else score
 
     # -- move ordering ---------------------------------------------------------
     def _gain(self, move: InternalMove) -> int:
@@ -298,8 +461,11 @@ class Engine:
 
     def _order(self, moves: list[InternalMove], tt_move: InternalMove | None,
                killers: list[InternalMove]) -> None:
-        """TT move, then winning material by MVV-LVA, then killers, then the rest."""
-        cells, value = self._game.cells, self._value
+        """TT move, then winning material by MVV-LVA, then killers, then the
+        rest by the placement they gain (the best quiet move first makes
+        the later ones fail low on the evaluation, without generating the
+        replies in quiescence)."""
+        cells, value, worth = self._game.cells, self._value, self._worth
 
         def rank(move: InternalMove) -> int:
             if move == tt_move:
@@ -307,7 +473,14 @@ class Engine:
             gain = self._gain(move)
             if gain > 0:
                 return (1 << 30) + (gain << 10) - min(value[cells[move[0]]], 1023)
-            return 1 << 20 if move in killers else 0
+            if move in killers:
+                return 1 << 20
+            frm, to, _, kind, _ = move
+            code = cells[frm]
+            if kind > DOUBLE or not worth[code]:  # a royal piece, a drop, castling ...
+                return 0
+            placement = worth[code][to] - worth[code][frm]
+            return -placement if code & 1 else placement
 
         moves.sort(key=rank, reverse=True)  # stable: generation order breaks ties
 
@@ -328,7 +501,7 @@ class Engine:
             pv.append(game.public_move(move))
             game.make_internal(move)
             played += 1
-            key = (game.hash, game.stm, game.unmoved, game.ep_target)
+            key = _key(game)
             if key in seen:
                 break
             seen.add(key)
@@ -337,6 +510,23 @@ class Engine:
         for _ in range(played):
             game.unmake_internal()
         return pv
+
+
+def _cells(bits: int) -> list[int]:
+    """The cells of a bit mask, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def _key(game: Game) -> Key:
+    """The position as the table and the repetition test know it: the
+    placement and hands (the game's hash), counted checks and the like
+    (its state key), the side to move, unmoved pieces, en passant."""
+    return (game.hash ^ game.state_key(), game.stm, game.unmoved, game.ep_target)
 
 
 def _to_tt(score: int, ply: int) -> int:
@@ -364,7 +554,7 @@ def _history_keys(game: Game) -> set[Key]:
     while game.history:
         replay.append(game.history[-1][0])
         game.unmake_internal()
-        keys.add((game.hash, game.stm, game.unmoved, game.ep_target))
+        keys.add(_key(game))
     for move in reversed(replay):
         game.make_internal(move)
     return keys
