@@ -146,13 +146,20 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
-        # Signed centipawns of a piece of each valued code on each cell: its
-        # value and its placement.
+        # Signed centipawns of a piece of each valued code on each cell (its
+        # value and its placement), and the same as the cells of each worth:
+        # a few masks per code, which the evaluation counts its pieces in.
         self._worth: list[list[int]] = [[] for _ in range(n_codes)]
+        self._worth_masks: list[list[tuple[int, int]]] = [[] for _ in range(n_codes)]
         for code in self._valued:
             sign = -1 if code & 1 else 1
-            self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
-                                 for count in reach_counts(variant, code)]
+            worth = [sign * (self._value[code] + PLACEMENT * count)
+                     for count in reach_counts(variant, code)]
+            masks: dict[int, int] = {}
+            for cell, cell_worth in enumerate(worth):
+                masks[cell_worth] = masks.get(cell_worth, 0) | 1 << cell
+            self._worth[code] = worth
+            self._worth_masks[code] = sorted(masks.items())
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
@@ -242,25 +249,41 @@ class Engine:
         original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
         added = key not in self._seen  # the root may repeat an earlier position
         self._seen.add(key)
-        # Stage one: the table's move, before any generation (a cut-off
-        # saves it).  It is legal here: the key stands for the whole
-        # position, and a position that has legal moves has them whatever
-        # the history.
-        staged = [] if tt_move is None else [tt_move]
-        for stage in range(2):
-            if stage:  # stage two: every legal move, the table's move left out
-                if alpha >= beta:
-                    break
+        # The moves come in stages, each generated only when the ones before
+        # have not cut the search off.
+        searched: set[InternalMove] = set()  # in the first two stages
+        for stage in range(3):
+            tested = stage == 1  # is each move tested for legality when played?
+            if stage == 0:
+                # The table's move.  It is legal here: the key stands for the
+                # whole position, and a position that has legal moves has
+                # them whatever the history.
+                staged = [] if tt_move is None else [tt_move]
+            elif alpha >= beta:
+                break
+            elif stage == 1:
+                # The captures, most valuable victim first, where quiescence
+                # makes them too (out of check, in a game not ended).
+                staged = [] if not self._own_captures or game.is_check() or (
+                    self._conditions and ended_by_condition(game)) else \
+                    [m for m in self._winning(self._captures()) if m != tt_move]
+            else:
+                # Every other legal move, ordered.
                 staged = game.legal_internal()
                 if not staged:
                     if added:
                         self._seen.discard(key)
                     return self._terminal(ply)
                 self._order(staged, tt_move, self._killers[ply])
-                if staged[0] == tt_move:
-                    del staged[0]
+                if searched:
+                    staged = [m for m in staged if m not in searched]
             for move in staged:
                 game.make_internal(move)
+                if tested and self._exposed(1 - game.stm):
+                    game.unmake_internal()
+                    continue
+                if stage < 2:
+                    searched.add(move)
                 if best_score == -INFINITY:  # the first move: the whole window
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:  # a null window proves the others no better, or they are searched again
@@ -288,8 +311,9 @@ class Engine:
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
         """Stand pat on the evaluation, or try the moves that gain material.
-        The legal moves are generated only in check (so a mate is seen) and
-        where the evaluation does not already fail high."""
+        Nothing is generated where the evaluation already fails high, except
+        in check (the legal moves, so that a mate is seen); elsewhere the
+        captures alone where `_captures` makes them, else the legal moves."""
         game = self._game
         if qdepth:
             self._tick()
@@ -303,18 +327,16 @@ class Engine:
         stand = self._evaluate()
         if stand >= beta or qdepth >= MAX_QUIESCENCE:
             return stand
-        checked = moves is None and self._own_captures  # is each move legal?
+        tested = moves is None and self._own_captures  # is each move tested when played?
         if moves is None:
-            moves = self._captures() if checked else game.legal_internal()
-            if not moves and not checked:
+            moves = self._captures() if tested else game.legal_internal()
+            if not moves and not tested:
                 return self._terminal(ply)
         alpha = max(alpha, stand)
-        scored = [(gain, i) for i, m in enumerate(moves) if (gain := self._gain(m)) > 0]
-        scored.sort(reverse=True)
         mover = game.stm
-        for _, i in scored:
-            game.make_internal(moves[i])
-            if checked and self._exposed(mover):
+        for move in self._winning(moves):
+            game.make_internal(move)
+            if tested and self._exposed(mover):
                 game.unmake_internal()
                 continue
             score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
@@ -349,7 +371,8 @@ class Engine:
             done = 0  # one move per destination, whichever generator reaches it
             for tables, mode, initial, ep, may_check, passed, victims, limits \
                     in v.generators[code]:
-                if initial and not unmoved & low:
+                if (initial and not unmoved & low) \
+                        or not (mode & (CAPTURE | CONVERT) or (promoting and mode & MOVE)):
                     continue
                 if limits is None:
                     reached, capturable = reach(tables[frm], occupied), enemy
@@ -361,19 +384,27 @@ class Engine:
                     capturable = 0 if limits.checkers_only else enemy
                     for immune in limits.immune:
                         capturable &= ~bb[immune]
-                first = len(out)
+                first, before = len(out), done
                 if mode & CONVERT:
                     converted = 0
                     for victim in victims:
                         converted |= bb[victim]
-                    out += [(frm, to, 0, SUBORN, 0) for to in _cells(reached & converted)]
+                    targets = reached & converted
+                    while targets:
+                        tbit = targets & -targets
+                        targets ^= tbit
+                        out.append((frm, tbit.bit_length() - 1, 0, SUBORN, 0))
                 else:
                     targets = ((reached & capturable if mode & CAPTURE else 0)
                                | (reached & promoting if mode & MOVE else 0)) & ~done
                     en_passant = reached & game.ep_target \
                         if ep == "capture" and mode & CAPTURE else 0
-                    for to in _cells(targets | en_passant):
-                        tbit = 1 << to
+                    done |= targets
+                    targets |= en_passant
+                    while targets:
+                        tbit = targets & -targets
+                        targets ^= tbit
+                        to = tbit.bit_length() - 1
                         if tbit & en_passant:
                             kind, extra = EN_PASSANT, game.ep_victim
                         else:
@@ -390,8 +421,9 @@ class Engine:
                             out.append((frm, to, 0, kind, extra))
                 if not may_check:  # this generator's moves may not give check
                     out[first:] = [move for move in out[first:] if not self._checks(move)]
-                for move in out[first:]:
-                    done |= 1 << move[1]
+                    done = before
+                    for move in out[first:]:
+                        done |= 1 << move[1]
         return out
 
     def _checks(self, move: InternalMove) -> bool:
@@ -427,23 +459,31 @@ class Engine:
 
     def _evaluate(self) -> int:
         """Material and placement, in centipawns for the side to move."""
-        game, worth = self._game, self._worth
+        game, worth_masks = self._game, self._worth_masks
         bb = game.bb
         score = 0
         for code in self._valued:
             pieces = bb[code]
             if pieces:
-                cell_worth = worth[code]
-                while pieces:
-                    low = pieces & -pieces
-                    score += cell_worth[low.bit_length() - 1]
-                    pieces ^= low
+                for worth, mask in worth_masks[code]:
+                    if pieces & mask:
+                        score += worth * (pieces & mask).bit_count()
         hands, signed = game.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
         return -score if game.stm else score
 
     # -- move ordering ---------------------------------------------------------
+    def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """The moves that win material at once, by MVV-LVA."""
+        scored = [(self._mvv_lva(m, gain), m) for m in moves if (gain := self._gain(m)) > 0]
+        scored.sort(key=_first, reverse=True)  # stable: generation order breaks ties
+        return [m for _, m in scored]
+
+    def _mvv_lva(self, move: InternalMove, gain: int) -> int:
+        """Most valuable victim (the gain) first, then least valuable attacker."""
+        return (gain << 10) - min(self._value[self._game.cells[move[0]]], 1023)
+
     def _gain(self, move: InternalMove) -> int:
         """Material a move wins at once: a capture's victim, a suborned
         piece (taken from the opponent and added to us), a promotion."""
@@ -465,14 +505,14 @@ class Engine:
         rest by the placement they gain (the best quiet move first makes
         the later ones fail low on the evaluation, without generating the
         replies in quiescence)."""
-        cells, value, worth = self._game.cells, self._value, self._worth
+        cells, worth = self._game.cells, self._worth
 
         def rank(move: InternalMove) -> int:
             if move == tt_move:
                 return 1 << 40
             gain = self._gain(move)
             if gain > 0:
-                return (1 << 30) + (gain << 10) - min(value[cells[move[0]]], 1023)
+                return (1 << 30) + self._mvv_lva(move, gain)
             if move in killers:
                 return 1 << 20
             frm, to, _, kind, _ = move
@@ -512,14 +552,8 @@ class Engine:
         return pv
 
 
-def _cells(bits: int) -> list[int]:
-    """The cells of a bit mask, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+def _first(item: tuple[int, InternalMove]) -> int:
+    return item[0]
 
 
 def _key(game: Game) -> Key:
