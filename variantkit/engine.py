@@ -146,20 +146,13 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
-        # Signed centipawns of a piece of each valued code on each cell (its
-        # value and its placement), and the same as the cells of each worth:
-        # a few masks per code, which the evaluation counts its pieces in.
+        # Signed centipawns of a piece of each valued code on each cell: its
+        # value and its placement.
         self._worth: list[list[int]] = [[] for _ in range(n_codes)]
-        self._worth_masks: list[list[tuple[int, int]]] = [[] for _ in range(n_codes)]
         for code in self._valued:
             sign = -1 if code & 1 else 1
-            worth = [sign * (self._value[code] + PLACEMENT * count)
-                     for count in reach_counts(variant, code)]
-            masks: dict[int, int] = {}
-            for cell, cell_worth in enumerate(worth):
-                masks[cell_worth] = masks.get(cell_worth, 0) | 1 << cell
-            self._worth[code] = worth
-            self._worth_masks[code] = sorted(masks.items())
+            self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
+                                 for count in reach_counts(variant, code)]
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
@@ -459,15 +452,17 @@ class Engine:
 
     def _evaluate(self) -> int:
         """Material and placement, in centipawns for the side to move."""
-        game, worth_masks = self._game, self._worth_masks
+        game, worth = self._game, self._worth
         bb = game.bb
         score = 0
         for code in self._valued:
             pieces = bb[code]
             if pieces:
-                for worth, mask in worth_masks[code]:
-                    if pieces & mask:
-                        score += worth * (pieces & mask).bit_count()
+                cell_worth = worth[code]
+                while pieces:
+                    low = pieces & -pieces
+                    score += cell_worth[low.bit_length() - 1]
+                    pieces ^= low
         hands, signed = game.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
