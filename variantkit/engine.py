@@ -166,6 +166,9 @@ class Engine:
         self._own_captures = variant.one_royal and not (
             variant.blast or variant.must_drop or variant.first_move_rule
             or variant.facing_must_break or variant.aims)
+        # ... and in check too where no move is restricted in check.
+        self._own_evasions = self._own_captures \
+            and variant.check_generators is variant.generators
         self.info = SearchInfo()
         # The search's state, set by best_move.
         self._game = variant.new_game()
@@ -305,15 +308,16 @@ class Engine:
     def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
         """Stand pat on the evaluation, or try the moves that gain material.
         Nothing is generated where the evaluation already fails high, except
-        in check (the legal moves, so that a mate is seen); elsewhere the
-        captures alone where `_captures` makes them, else the legal moves."""
+        in check, where a mate must be seen: unless the royal piece can step
+        to safety, the legal moves.  Elsewhere the captures alone where
+        `_captures` makes them, else the legal moves."""
         game = self._game
         if qdepth:
             self._tick()
         if self._conditions and ended_by_condition(game):
             return self._terminal(ply)
         moves: list[InternalMove] | None = None
-        if game.is_check():
+        if game.is_check() and not self._royal_can_step():
             moves = game.legal_internal()
             if not moves:
                 return self._terminal(ply)
@@ -343,7 +347,8 @@ class Engine:
         """The captures, suborns and promotions of the side to move, made as
         the generator makes them but without the royal piece's safety, which
         the search tests on each move it plays (`_exposed`).  Only under
-        `_own_captures` and out of check.  Gating moves are left out."""
+        `_own_captures`, and in check only under `_own_evasions`.  Gating
+        moves are left out."""
         game, v = self._game, self.variant
         us = game.stm
         own, enemy = game.side_bb[us], game.side_bb[1 - us]
@@ -418,6 +423,40 @@ class Engine:
                     for move in out[first:]:
                         done |= 1 << move[1]
         return out
+
+    def _royal_can_step(self) -> bool:
+        """Whether the royal piece can move to a cell where it is safe (so
+        the side in check is not mated), as far as its unrestricted moves
+        tell: only under `_own_evasions`."""
+        game = self._game
+        us = game.stm
+        royal = game.royal[us]
+        if not self._own_evasions or royal < 0:
+            return False
+        low, code = 1 << royal, game.cells[royal]
+        if code in self.variant.promotions[us]:  # its moves are promotions
+            return False
+        own, enemy = game.side_bb[us], game.side_bb[1 - us]
+        occupied = own | enemy | game.walls
+        for tables, mode, initial, _, may_check, passed, _, limits \
+                in self.variant.generators[code]:
+            if (initial and not game.unmoved & low) or not may_check \
+                    or limits is not None or mode & CONVERT:
+                continue
+            reached = reach(tables[royal], occupied)
+            targets = (reached & enemy if mode & CAPTURE else 0) \
+                | (reached & ~occupied if mode & MOVE else 0)
+            while targets:
+                tbit = targets & -targets
+                targets ^= tbit
+                to = tbit.bit_length() - 1
+                extra = passed.get((royal, to), 0) if passed else 0
+                game.make_internal((royal, to, 0, DOUBLE if extra else NORMAL, extra))
+                safe = not self._exposed(us)
+                game.unmake_internal()
+                if safe:
+                    return True
+        return False
 
     def _checks(self, move: InternalMove) -> bool:
         """Whether `move` gives check."""
