@@ -1,11 +1,14 @@
 """A built-in engine that every variant gets for free.
 
-The search is negamax alpha-beta with iterative deepening, a transposition
-table and a bounded quiescence search over captures, suborns and promotions.
-Moves come in stages: the transposition table's move is searched before any
-move is generated (a cut-off there saves the generation), then the legal
-moves: captures by MVV-LVA (most valuable victim, least valuable attacker),
-then killer moves, then the rest.
+The search is negamax alpha-beta with iterative deepening, principal
+variation search (null windows for all moves but the first), a
+transposition table and a bounded quiescence search over captures, suborns
+and promotions.  Moves come in stages, each generated only when the one
+before has not cut the search off: the transposition table's move; the
+captures by MVV-LVA (most valuable victim, least valuable attacker), made
+alone where a move's legality is its royal piece's safety (`_captures`);
+then the other legal moves, killer moves first, the others by the
+placement they gain.
 
 The evaluation is material (the pieces in hand counted as on the board)
 plus a placement term: each piece's reach on the empty board from its cell,
