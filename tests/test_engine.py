@@ -107,6 +107,7 @@ def test_every_variant_plays(name: str) -> None:
         assert (game.fen(), game.plies) == (fen, plies)
 
 
+@pytest.mark.pure_build
 @pytest.mark.parametrize("name", variantkit.variants())
 def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
     """Where quiescence makes its own captures, those its legality test
