@@ -25,8 +25,9 @@ BUILD at all).  Each run measures:
    repeated until the runs add up to it, and the best is kept.  The first
    build measured chooses the depths; the other counts at the same depths.
 
-Then one markdown table with a column group per build; `--out FILE` also
-writes it to FILE.  No timing is asserted: the machine is shared, so
+`--parts` picks some of these parts (default: all four), `--engine-seconds`
+changes the engine's time limit.  Then one markdown table with a column group
+per build; `--out FILE` also writes it to FILE.  No timing is asserted: the machine is shared, so
 absolute figures vary from run to run; the ratios, measured in one process,
 vary less.
 """
@@ -41,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ import chess
 from perft_bench import CHESS_CASES, KIWIPETE, best_of, chess_perft
 
 BUILDS = ("pure", "compiled")
+PARTS = ("start-up", "python-chess", "engine", "perft")  # the numbered parts above
 PURE_VARIABLE = "VARIANTKIT_PURE"
 ENGINE_FIRST = ("chess", "diplomat", "trice")  # then Kiwipete after chess
 MAX_REPEATS = 20  # runs of one perft at most, to add up to Settings.min_seconds
@@ -216,20 +218,30 @@ def perft_row(name: str, settings: Settings, fixed_depth: int | None) -> Row:
     return Row("perft, every variant", name, str(depth), nodes, min(runs), note.rstrip("; "))
 
 
-def measure(build: str, settings: Settings, names: list[str],
-            depths: dict[str, int]) -> dict[str, Any]:
-    """Every part for the build of this process, as JSON-ready data."""
-    rows = startup_rows(settings.runs)
-    compared, agree = chess_rows(settings)
-    rows += compared
-    # The issue's four engine cases first, then every other variant.
+def engine_rows(names: list[str], settings: Settings) -> list[Row]:
+    """The issue's four engine cases first, then every other variant."""
     first = [name for name in ENGINE_FIRST if name in names]
-    rows += [engine_row(name, None, settings) for name in first[:1]]
+    rows = [engine_row(name, None, settings) for name in first[:1]]
     if "chess" in names:
         rows.append(engine_row("chess", KIWIPETE, settings))
     rows += [engine_row(name, None, settings) for name in first[1:]]
-    rows += [engine_row(name, None, settings) for name in names if name not in first]
-    rows += [perft_row(name, settings, depths.get(name)) for name in names]
+    return rows + [engine_row(name, None, settings) for name in names if name not in first]
+
+
+def measure(build: str, settings: Settings, names: list[str], parts: list[str],
+            depths: dict[str, int]) -> dict[str, Any]:
+    """The chosen parts for the build of this process, as JSON-ready data."""
+    rows: list[Row] = []
+    agree = True
+    if "start-up" in parts:
+        rows += startup_rows(settings.runs)
+    if "python-chess" in parts:
+        compared, agree = chess_rows(settings)
+        rows += compared
+    if "engine" in parts:
+        rows += engine_rows(names, settings)
+    if "perft" in parts:
+        rows += [perft_row(name, settings, depths.get(name)) for name in names]
     return {"build": build, "agree": agree, "rows": [asdict(row) for row in rows]}
 
 
@@ -243,9 +255,12 @@ def run_build(build: str, args: argparse.Namespace, depths: dict[str, int]) -> d
     with tempfile.TemporaryDirectory() as folder:
         result = Path(folder) / "result.json"
         argv = [sys.executable, __file__, "--worker", str(result), "--build", build,
-                "--depths", json.dumps(depths), "--variants", *args.variants]
+                "--depths", json.dumps(depths), "--parts", *args.parts,
+                "--variants", *args.variants]
         if args.quick:
             argv.append("--quick")
+        if args.engine_seconds:
+            argv += ["--engine-seconds", str(args.engine_seconds)]
         print(f"measuring the {build} build ...", file=sys.stderr, flush=True)
         subprocess.run(argv, check=True, env=env)
         data: dict[str, Any] = json.loads(result.read_text(encoding="utf-8"))
@@ -310,18 +325,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="bundled variants to measure (default: all; with --quick, "
                              "chess and diplomat)")
     parser.add_argument("--build", choices=[*BUILDS, "both"], default="both")
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
+                        help="what to measure (default: all of it)")
+    parser.add_argument("--engine-seconds", type=float, metavar="S",
+                        help="time limit of one engine search (default: 2.5, with --quick 1)")
     parser.add_argument("--out", type=Path, help="also write the markdown table to this file")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--depths", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
+    if args.engine_seconds:
+        settings = replace(settings, engine_seconds=args.engine_seconds)
 
     if args.worker:
         import variantkit
 
         build = getattr(variantkit, "BUILD", "pure")
         data = {"build": build} if build != args.build else \
-            measure(build, settings, args.variants or [], json.loads(args.depths))
+            measure(build, settings, args.variants or [], args.parts, json.loads(args.depths))
         args.worker.write_text(json.dumps(data), encoding="utf-8")
         return 0
 

@@ -4,6 +4,7 @@ deterministic moves everywhere, estimated piece values."""
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from catalogue import one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.engine import mobility_values, piece_values
+from variantkit.core.moves import GATE
 
 
 def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:
@@ -40,8 +42,9 @@ def test_finds_mate_in_one(name: str, fen: str, winner: str) -> None:
 
 
 def test_stalemate_that_wins_is_sought() -> None:
-    # In Diplomat the stalemated side loses: the engine stalemates on purpose.
-    game, engine, _ = best("diplomat", "k9K3/14/1R2R8R/1 w - - 0 1")
+    # In Diplomat the stalemated side loses: the engine stalemates on purpose
+    # (here every move that wins at once stalemates; none mates).
+    game, engine, _ = best("diplomat", "k9K3/1R12/H13/1 w - - 0 1")
     assert game.outcome() == Outcome("white", "stalemate")
     assert engine.info.score_text == "win in 1"
 
@@ -75,6 +78,61 @@ def test_legal_and_deterministic_at_the_start(name: str) -> None:
     again = Engine(variant)
     assert again.best_move(game, depth=2) == move
     assert (again.info.nodes, again.info.score) == (info.nodes, info.score)
+
+
+def random_positions(name: str, games: int, plies: int) -> list[variantkit.Game]:
+    """Positions of seeded random games of a variant, ongoing ones only."""
+    rng = random.Random(name)
+    variant = variantkit.load(name)
+    found = []
+    for _ in range(games):
+        game = variant.new_game()
+        for _ in range(plies):
+            moves = game.position.legal_internal()
+            if not moves:
+                break
+            found.append(game.copy())
+            game.position.make_internal(rng.choice(moves))
+    return found
+
+
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_every_variant_plays(name: str) -> None:
+    # Special rules included: no royal piece, forced capture, explosions,
+    # drops, counted checks, declared ends.
+    for game in random_positions(name, 1, 24)[::8]:
+        fen, plies = game.fen(), game.plies
+        move = Engine(game.variant).best_move(game, depth=2)
+        assert move in game.legal_moves()
+        assert (game.fen(), game.plies) == (fen, plies)
+
+
+@pytest.mark.pure_build
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
+    """Where quiescence makes its own captures, those its legality test
+    keeps are the legal moves that win material (gating moves aside); in
+    check, where a step of the royal piece to safety tells that it is no
+    mate, there is a legal move when it says so."""
+    engine = Engine(variantkit.load(name))
+    if not engine._own_captures:
+        pytest.skip("quiescence takes its captures from the legal moves")
+    for game in random_positions(name, 3, 40):
+        position = game.position
+        in_check = position.is_check()
+        if in_check and not engine._own_evasions:
+            continue
+        engine._game = position
+        moves = position.legal_internal()
+        assert moves or not (in_check and position.royal_can_step()), game.fen()
+        legal = {m for m in moves if engine._gain(m) > 0 and m[3] < GATE}
+        kept = set()
+        for move in position.captures_unchecked():
+            position.make_internal(move)
+            if not position.royal_attacked(1 - position.stm):
+                kept.add(move)
+            position.unmake_internal()
+        assert {m for m in kept if engine._gain(m) > 0} == legal, game.fen()
 
 
 def test_time_limit() -> None:

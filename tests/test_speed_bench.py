@@ -36,6 +36,15 @@ def test_quick_run_prints_the_table(tmp_path: Path) -> None:
     assert bulk.split(" | ")[6].endswith("x")
 
 
+def test_parts_choose_what_is_measured() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--variants", "chess", "--build", "pure",
+         "--parts", "engine"], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    parts = {line.split(" | ")[0] for line in done.stdout.splitlines() if line.startswith("| ")}
+    assert parts == {"| Part", "| engine"}
+
+
 def test_unknown_variant_is_refused() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--variants", "nosuch"],
                           capture_output=True, text=True, timeout=60, check=False)

@@ -1,21 +1,30 @@
 """A built-in engine that every variant gets for free.
 
-The search is negamax alpha-beta with iterative deepening, a transposition
-table and a bounded quiescence search over captures, suborns and promotions.
-Moves are ordered: the transposition table's move first, then captures by
-MVV-LVA (most valuable victim, least valuable attacker), then killer moves.
+The search is negamax alpha-beta with iterative deepening, principal
+variation search (null windows for all moves but the first), a
+transposition table and a bounded quiescence search over captures, suborns
+and promotions.  Moves come in stages, each generated only when the one
+before has not cut the search off: the transposition table's move; the
+captures by MVV-LVA (most valuable victim, least valuable attacker), made
+alone where a move's legality is its royal piece's safety (the core's
+`captures_unchecked`);
+then the other legal moves, killer moves first, the others by the
+placement they gain.
 
 The evaluation is material (the pieces in hand counted as on the board)
-plus a small mobility term, from the side to move's view in centipawns.
-Drops are searched as any other move; they win no material at once, so
-quiescence leaves them out.  Piece values come from the variant's `value:`
+plus a placement term: each piece's reach on the empty board from its cell,
+a static stand-in for mobility that needs no move generation, so that a
+quiescence node whose evaluation already fails high generates no move at
+all.  Scores are from the side to move's view in centipawns.  Drops are
+searched as any other move; they win no material at once, so quiescence
+leaves them out.  Piece values come from the variant's `value:`
 keys; a piece without one gets an estimate from its average mobility on the
 empty board, on the scale of the pieces that do declare theirs.  Royal pieces
 carry no value.  A position without legal moves is scored by the variant's
 own `end.checkmate` / `end.stalemate` results; a position that repeats one
 of the game or of the current line, or that reaches the move rule, is a draw.
 
-The search only uses the `Game`'s internal make/unmake, so it works on any
+The search only uses the core position's make/unmake, so it works on any
 variant; for a given position and depth it is deterministic.
 
     >>> import variantkit
@@ -30,7 +39,18 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from variantkit.core.moves import CASTLE, DROP, EN_PASSANT, PASS, SIDES, SUBORN, InternalMove
+from variantkit.core.conditions import ended_by_condition
+from variantkit.core.general import GeneralPosition
+from variantkit.core.moves import (
+    CASTLE,
+    DOUBLE,
+    DROP,
+    EN_PASSANT,
+    PASS,
+    SIDES,
+    SUBORN,
+    InternalMove,
+)
 from variantkit.core.position import Position
 from variantkit.game import Game
 from variantkit.outcome import outcome
@@ -39,7 +59,11 @@ from variantkit.values import Move
 from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
-MOBILITY = 4                # centipawns per legal move more than the opponent
+# Centipawns per cell a piece reaches on the empty board from where it
+# stands: half of what a legal move was worth when mobility was counted
+# move by move, as the empty board offers about twice the moves of a
+# crowded one.
+PLACEMENT = 2
 MATE = 1_000_000            # a mate at ply p scores MATE - p
 MATE_BOUND = MATE - 10_000  # scores beyond this are mates
 INFINITY = 2 * MATE
@@ -86,18 +110,21 @@ class SearchInfo:
         return f"{'win' if self.score > 0 else 'loss'} in {moves}"
 
 
+def reach_counts(variant: Variant, code: int) -> list[int]:
+    """How many cells a piece (by code) reaches on the empty board from each
+    cell, by all its moves (first-move-only ones aside)."""
+    return [variant.empty_board_reach(code, cell, initial=False).bit_count()
+            for cell in range(variant.board.size)]
+
+
 def mobility_values(variant: Variant) -> dict[str, float]:
     """Each non-royal piece's mean number of cells reached on the empty
-    board, over every cell, by all its moves (first-move-only ones aside)."""
+    board, over every cell."""
     out: dict[str, float] = {}
-    size = variant.board.size
     for t in variant.pieces.types:
-        if t.royal:
-            continue
-        code = piece_code(t.index, 0)
-        total = sum(variant.empty_board_reach(code, cell, initial=False).bit_count()
-                    for cell in range(size))
-        out[t.name] = total / size
+        if not t.royal:
+            counts = reach_counts(variant, piece_code(t.index, 0))
+            out[t.name] = sum(counts) / len(counts)
     return out
 
 
@@ -126,11 +153,29 @@ class Engine:
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
+        # Signed centipawns of a piece of each valued code on each cell: its
+        # value and its placement.
+        self._worth: list[list[int]] = [[] for _ in range(n_codes)]
+        for code in self._valued:
+            sign = -1 if code & 1 else 1
+            self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
+                                 for count in reach_counts(variant, code)]
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
+        self._conditions = bool(end.conditions)
+        # Quiescence takes the core's `captures_unchecked` where a move is
+        # legal when it leaves the one royal piece (if any) unattacked and
+        # a capture is not restricted beyond its generator; under the other
+        # rules it takes them from the legal moves.
+        self._own_captures = variant.one_royal and not (
+            variant.blast or variant.must_drop or variant.first_move_rule
+            or variant.facing_must_break or variant.aims)
+        # ... and in check too where no move is restricted in check.
+        self._own_evasions = self._own_captures \
+            and variant.check_generators is variant.generators
         self.info = SearchInfo()
         # The search's state, set by best_move.
         self._game: Position = variant.new_game().position
@@ -170,7 +215,7 @@ class Engine:
             # None here, the compiled build would refuse the move it finds.
             self._root_best = cast(InternalMove | None, None)
             try:
-                score = self._negamax(d, -INFINITY, INFINITY, 0, len(moves))
+                score = self._negamax(d, -INFINITY, INFINITY, 0)
             except _Timeout:  # unwound without unmaking: restore the position
                 while len(position.history) > base:
                     position.unmake_internal()
@@ -187,15 +232,15 @@ class Engine:
         return position.public_move(best)
 
     # -- search ----------------------------------------------------------------
-    def _negamax(self, depth: int, alpha: int, beta: int, ply: int, parent_count: int) -> int:
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         game = self._game
         self._tick()
-        key = (game.hash, game.stm, game.unmoved, game.ep_target)
+        key = _key(game)
         if ply and (key in self._seen
                     or (self._move_plies and game.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
         if depth <= 0:
-            return self._quiesce(alpha, beta, ply, parent_count, 0)
+            return self._quiesce(alpha, beta, ply, 0)
         entry = self._tt.get(key)
         tt_move: InternalMove | None = None
         if entry is not None:
@@ -205,28 +250,61 @@ class Engine:
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
                     return score
-        moves = game.legal_internal()
-        if not moves:
-            return self._terminal(ply)
-        self._order(moves, tt_move, self._killers[ply])
-        count = len(moves)
-        original_alpha, best_score, best_move = alpha, -INFINITY, moves[0]
+        original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
         added = key not in self._seen  # the root may repeat an earlier position
         self._seen.add(key)
-        for move in moves:
-            game.make_internal(move)
-            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, count)
-            game.unmake_internal()
-            if score > best_score:
-                best_score, best_move = score, move
-                if ply == 0:
-                    self._root_best = move
-            if score > alpha:
-                alpha = score
-            if alpha >= beta:
-                if not self._gain(move):
-                    self._remember_killer(ply, move)
+        # The moves come in stages, each generated only when the ones before
+        # have not cut the search off.
+        searched: set[InternalMove] = set()  # in the first two stages
+        for stage in range(3):
+            tested = stage == 1  # is each move tested for legality when played?
+            if stage == 0:
+                # The table's move.  It is legal here: the key stands for the
+                # whole position, and a position that has legal moves has
+                # them whatever the history.
+                staged = [] if tt_move is None else [tt_move]
+            elif alpha >= beta:
                 break
+            elif stage == 1:
+                # The captures, most valuable victim first, where quiescence
+                # makes them too (out of check, in a game not ended).
+                staged = [] if not self._own_captures or game.is_check() \
+                    or self._ended(game) else \
+                    [m for m in self._winning(game.captures_unchecked()) if m != tt_move]
+            else:
+                # Every other legal move, ordered.
+                staged = game.legal_internal()
+                if not staged:
+                    if added:
+                        self._seen.discard(key)
+                    return self._terminal(ply)
+                self._order(staged, tt_move, self._killers[ply])
+                if searched:
+                    staged = [m for m in staged if m not in searched]
+            for move in staged:
+                game.make_internal(move)
+                if tested and game.royal_attacked(1 - game.stm):
+                    game.unmake_internal()
+                    continue
+                if stage < 2:
+                    searched.add(move)
+                if best_score == -INFINITY:  # the first move: the whole window
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:  # a null window proves the others no better, or they are searched again
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                game.unmake_internal()
+                if score > best_score:
+                    best_score, best_move = score, move
+                    if ply == 0:
+                        self._root_best = move
+                if score > alpha:
+                    alpha = score
+                if alpha >= beta:
+                    if not self._gain(move):
+                        self._remember_killer(ply, move)
+                    break
         if added:
             self._seen.discard(key)
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
@@ -235,29 +313,48 @@ class Engine:
         self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
         return best_score
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, parent_count: int, qdepth: int) -> int:
-        """Stand pat on the evaluation, or try the moves that gain material."""
+    def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """Stand pat on the evaluation, or try the moves that gain material.
+        Nothing is generated where the evaluation already fails high, except
+        in check, where a mate must be seen: unless the royal piece can step
+        to safety, the legal moves.  Elsewhere the captures alone where
+        the core's `captures_unchecked` makes them, else the legal moves."""
         game = self._game
         if qdepth:
             self._tick()
-        moves = game.legal_internal()
-        if not moves:
+        if self._ended(game):
             return self._terminal(ply)
-        count = len(moves)
-        stand = self._evaluate(count - parent_count)
+        moves: list[InternalMove] | None = None
+        if game.is_check() and not (self._own_evasions and game.royal_can_step()):
+            moves = game.legal_internal()
+            if not moves:
+                return self._terminal(ply)
+        stand = self._evaluate()
         if stand >= beta or qdepth >= MAX_QUIESCENCE:
             return stand
+        tested = moves is None and self._own_captures  # is each move tested when played?
+        if moves is None:
+            moves = game.captures_unchecked() if tested else game.legal_internal()
+            if not moves and not tested:
+                return self._terminal(ply)
         alpha = max(alpha, stand)
-        scored = [(gain, i) for i, m in enumerate(moves) if (gain := self._gain(m)) > 0]
-        scored.sort(reverse=True)
-        for _, i in scored:
-            game.make_internal(moves[i])
-            score = -self._quiesce(-beta, -alpha, ply + 1, count, qdepth + 1)
+        mover = game.stm
+        for move in self._winning(moves):
+            game.make_internal(move)
+            if tested and game.royal_attacked(mover):
+                game.unmake_internal()
+                continue
+            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
             game.unmake_internal()
             if score >= beta:
                 return score
             alpha = max(alpha, score)
         return alpha
+
+    def _ended(self, game: Position) -> bool:
+        """Whether a declared end condition has ended the game here."""
+        return self._conditions and isinstance(game, GeneralPosition) \
+            and ended_by_condition(game)
 
     def _tick(self) -> None:
         self._nodes += 1
@@ -273,19 +370,35 @@ class Engine:
             return 0
         return (MATE - ply) if result.winner == SIDES[self._game.stm] else -(MATE - ply)
 
-    def _evaluate(self, mobility: int) -> int:
-        """Material and mobility, in centipawns for the side to move."""
-        bb, signed = self._game.bb, self._signed_value
+    def _evaluate(self) -> int:
+        """Material and placement, in centipawns for the side to move."""
+        game, worth = self._game, self._worth
+        bb = game.bb
         score = 0
         for code in self._valued:
-            if bb[code]:
-                score += signed[code] * bb[code].bit_count()
-        hands = self._game.hands
+            pieces = bb[code]
+            if pieces:
+                cell_worth = worth[code]
+                while pieces:
+                    low = pieces & -pieces
+                    score += cell_worth[low.bit_length() - 1]
+                    pieces ^= low
+        hands, signed = game.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
-        return (-score if self._game.stm else score) + MOBILITY * mobility
+        return -score if game.stm else score
 
     # -- move ordering ---------------------------------------------------------
+    def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """The moves that win material at once, by MVV-LVA."""
+        scored = [(self._mvv_lva(m, gain), m) for m in moves if (gain := self._gain(m)) > 0]
+        scored.sort(key=_first, reverse=True)  # stable: generation order breaks ties
+        return [m for _, m in scored]
+
+    def _mvv_lva(self, move: InternalMove, gain: int) -> int:
+        """Most valuable victim (the gain) first, then least valuable attacker."""
+        return (gain << 10) - min(self._value[self._game.cells[move[0]]], 1023)
+
     def _gain(self, move: InternalMove) -> int:
         """Material a move wins at once: a capture's victim, a suborned
         piece (taken from the opponent and added to us), a promotion."""
@@ -303,16 +416,26 @@ class Engine:
 
     def _order(self, moves: list[InternalMove], tt_move: InternalMove | None,
                killers: list[InternalMove]) -> None:
-        """TT move, then winning material by MVV-LVA, then killers, then the rest."""
-        cells, value = self._game.cells, self._value
+        """TT move, then winning material by MVV-LVA, then killers, then the
+        rest by the placement they gain (the best quiet move first makes
+        the later ones fail low on the evaluation, without generating the
+        replies in quiescence)."""
+        cells, worth = self._game.cells, self._worth
 
         def rank(move: InternalMove) -> int:
             if move == tt_move:
                 return 1 << 40
             gain = self._gain(move)
             if gain > 0:
-                return (1 << 30) + (gain << 10) - min(value[cells[move[0]]], 1023)
-            return 1 << 20 if move in killers else 0
+                return (1 << 30) + self._mvv_lva(move, gain)
+            if move in killers:
+                return 1 << 20
+            frm, to, _, kind, _ = move
+            code = cells[frm]
+            if kind > DOUBLE or not worth[code]:  # a royal piece, a drop, castling ...
+                return 0
+            placement = worth[code][to] - worth[code][frm]
+            return -placement if code & 1 else placement
 
         moves.sort(key=rank, reverse=True)  # stable: generation order breaks ties
 
@@ -333,7 +456,7 @@ class Engine:
             pv.append(game.public_move(move))
             game.make_internal(move)
             played += 1
-            key = (game.hash, game.stm, game.unmoved, game.ep_target)
+            key = _key(game)
             if key in seen:
                 break
             seen.add(key)
@@ -342,6 +465,17 @@ class Engine:
         for _ in range(played):
             game.unmake_internal()
         return pv
+
+
+def _first(item: tuple[int, InternalMove]) -> int:
+    return item[0]
+
+
+def _key(game: Position) -> Key:
+    """The position as the table and the repetition test know it: the
+    placement and hands (the game's hash), counted checks and the like
+    (its state key), the side to move, unmoved pieces, en passant."""
+    return (game.hash ^ game.state_key(), game.stm, game.unmoved, game.ep_target)
 
 
 def _to_tt(score: int, ply: int) -> int:
@@ -369,7 +503,7 @@ def _history_keys(game: Position) -> set[Key]:
     while game.history:
         replay.append(game.history[-1][0])
         game.unmake_internal()
-        keys.add((game.hash, game.stm, game.unmoved, game.ep_target))
+        keys.add(_key(game))
     for move in reversed(replay):
         game.make_internal(move)
     return keys

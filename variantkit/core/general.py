@@ -186,7 +186,7 @@ class GeneralPosition(Position):
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
             and target & 1 != self.cells[frm] & 1
 
-    def _gives_check(self, move: InternalMove) -> bool:
+    def gives_check(self, move: InternalMove) -> bool:
         self.make_internal(move)
         checked = self.side_in_check(self.stm)
         self.unmake_internal()

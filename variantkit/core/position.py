@@ -90,8 +90,12 @@ class Position:
         return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
 
     def side_in_check(self, side: int) -> bool:
-        """Whether `side`'s royal piece is attacked (never while it is still
-        in hand, as in placement chess)."""
+        """Whether `side` is in check: here, its royal piece is attacked."""
+        return self.royal_attacked(side)
+
+    def royal_attacked(self, side: int) -> bool:
+        """Whether `side`'s one royal piece is attacked (never while it is
+        still in hand, as in placement chess): the generator's own test."""
         royal = self.royal[side]
         return royal >= 0 and bool(self.attackers(
             royal, 1 - side, self.side_bb[0] | self.side_bb[1] | self.walls,
@@ -320,7 +324,7 @@ class Position:
                             else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
                                            enemy & ~gone)):
                         continue
-                    if not quiet_check and self._gives_check((frm, to, 0, kind, extra)):
+                    if not quiet_check and self.gives_check((frm, to, 0, kind, extra)):
                         continue
                     done |= tbit
                     if promotion and (tbit & promotion.region or low & promotion.start) \
@@ -416,7 +420,7 @@ class Position:
             if checkers and checkers & ~tbit:
                 continue
             move = (frm, to, 0, SUBORN, 0)
-            if not may_check and self._gives_check(move):
+            if not may_check and self.gives_check(move):
                 continue
             out.append(move)
 
@@ -466,7 +470,7 @@ class Position:
                         move = (frm, to, promo, STAY if to == frm else NORMAL, 0)
                         if (rule.no_attack and (self._attacks_any(
                                 promo, to, occupied ^ (1 << frm) | (1 << to), enemy)
-                                or self._gives_check(move))) \
+                                or self.gives_check(move))) \
                                 or (king >= 0 and self._exposes(move)):
                             continue
                         out.append(move)
@@ -621,12 +625,131 @@ class Position:
             cells |= self._lines_to(target, 1 - us, v.hop_components[us])
         return cells
 
-    def _gives_check(self, move: InternalMove) -> bool:
+    def gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self.make_internal(move)
         checked = self.side_in_check(self.stm)
         self.unmake_internal()
         return checked
+
+    # -- captures alone, for the engine's quiescence ----------------------------
+    def captures_unchecked(self) -> list[InternalMove]:
+        """The captures, suborns and promotions of the side to move, made as
+        the generator makes them but without the royal piece's safety: the
+        engine's quiescence tests that on each move it plays
+        (`royal_attacked`).  Right where a move's legality is only its one
+        royal piece's safety and out of check (no explosions, must-drop,
+        first-move rule, must-break facing or aiming pieces); gating moves
+        are left out."""
+        game, v = self, self.variant
+        us = game.stm
+        own, enemy = game.side_bb[us], game.side_bb[1 - us]
+        occupied = own | enemy | game.walls
+        cells, bb, unmoved = game.cells, game.bb, game.unmoved
+        promotions, limit = v.promotions[us], v.promotion_limit
+        out: list[InternalMove] = []
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            code = cells[frm]
+            promotion = promotions.get(code)
+            # Cells a move without capture may go to: those where it promotes.
+            promoting = 0 if promotion is None or promotion.capture_only else \
+                ~occupied & (-1 if low & promotion.start else promotion.region)
+            done = 0  # one move per destination, whichever generator reaches it
+            for tables, mode, initial, ep, may_check, passed, victims, limits \
+                    in v.generators[code]:
+                if (initial and not unmoved & low) \
+                        or not (mode & (CAPTURE | CONVERT) or (promoting and mode & MOVE)):
+                    continue
+                if limits is None:
+                    reached, capturable = reach(tables[frm], occupied), enemy
+                else:  # as the generator's `_limited_reach` has it, out of check
+                    screens = 0
+                    for barred in limits.barred:
+                        screens |= bb[barred]
+                    reached = reach(tables[frm], occupied | screens << limits.shift)
+                    capturable = 0 if limits.checkers_only else enemy
+                    for immune in limits.immune:
+                        capturable &= ~bb[immune]
+                first, before = len(out), done
+                if mode & CONVERT:
+                    converted = 0
+                    for victim in victims:
+                        converted |= bb[victim]
+                    targets = reached & converted
+                    while targets:
+                        tbit = targets & -targets
+                        targets ^= tbit
+                        out.append((frm, tbit.bit_length() - 1, 0, SUBORN, 0))
+                else:
+                    targets = ((reached & capturable if mode & CAPTURE else 0)
+                               | (reached & promoting if mode & MOVE else 0)) & ~done
+                    en_passant = reached & game.ep_target \
+                        if ep == "capture" and mode & CAPTURE else 0
+                    done |= targets
+                    targets |= en_passant
+                    while targets:
+                        tbit = targets & -targets
+                        targets ^= tbit
+                        to = tbit.bit_length() - 1
+                        if tbit & en_passant:
+                            kind, extra = EN_PASSANT, game.ep_victim
+                        else:
+                            extra = passed.get((frm, to), 0) if passed else 0
+                            kind = DOUBLE if extra else NORMAL
+                        if promotion and (tbit & promotion.region or low & promotion.start) \
+                                and not (promotion.capture_only and not tbit & enemy
+                                         and kind != EN_PASSANT):
+                            out += [(frm, to, promo, kind, extra) for promo in promotion.choices
+                                    if not limit[promo] or bb[promo].bit_count() < limit[promo]]
+                            if tbit & promotion.optional:
+                                out.append((frm, to, 0, kind, extra))
+                        else:
+                            out.append((frm, to, 0, kind, extra))
+                if not may_check:  # this generator's moves may not give check
+                    out[first:] = [move for move in out[first:] if not self.gives_check(move)]
+                    done = before
+                    for move in out[first:]:
+                        done |= 1 << move[1]
+        return out
+
+    def royal_can_step(self) -> bool:
+        """Whether the side to move's royal piece can move to a cell where
+        it is safe (so a side in check is not mated), as far as its
+        unrestricted moves tell; right where `captures_unchecked` is and no
+        move is restricted in check."""
+        game = self
+        us = game.stm
+        royal = game.royal[us]
+        if royal < 0:
+            return False
+        low, code = 1 << royal, game.cells[royal]
+        if code in game.variant.promotions[us]:  # its moves are promotions
+            return False
+        own, enemy = game.side_bb[us], game.side_bb[1 - us]
+        occupied = own | enemy | game.walls
+        for tables, mode, initial, _, may_check, passed, _, limits \
+                in game.variant.generators[code]:
+            if (initial and not game.unmoved & low) or not may_check \
+                    or limits is not None or mode & CONVERT:
+                continue
+            reached = reach(tables[royal], occupied)
+            targets = (reached & enemy if mode & CAPTURE else 0) \
+                | (reached & ~occupied if mode & MOVE else 0)
+            while targets:
+                tbit = targets & -targets
+                targets ^= tbit
+                to = tbit.bit_length() - 1
+                extra = passed.get((royal, to), 0) if passed else 0
+                game.make_internal((royal, to, 0, DOUBLE if extra else NORMAL, extra))
+                safe = not self.royal_attacked(us)
+                game.unmake_internal()
+                if safe:
+                    return True
+        return False
 
     # -- make / unmake ------------------------------------------------------
     def make_internal(self, move: InternalMove) -> None:
