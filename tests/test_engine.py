@@ -13,8 +13,8 @@ from catalogue import one_per_board
 
 import variantkit
 from variantkit import Engine, Outcome
-from variantkit.engine import mobility_values, piece_values
 from variantkit.core.moves import GATE
+from variantkit.engine import mobility_values, piece_values
 
 
 def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
@@ -32,14 +32,14 @@ from variantkit.limits import Budget
 if TYPE_CHECKING:
     import networkx as nx
 
-MOVE = 1
-CAPTURE = 2
-CONVERT = 4  # suborn: the target changes side instead of being captured
+MOVE: Final = 1
+CAPTURE: Final = 2
+CONVERT: Final = 4  # suborn: the target changes side instead of being captured
 # Cells whose occupancy one look-up table may key on: 2**14 entries at most,
 # filled lazily, so memory stays bounded whatever the board.
-MAX_GROUP_BITS = 14
+MAX_GROUP_BITS: Final = 14
 # Groups of a cell that a new ray may join (see `_cell_reach`).
-OPEN_GROUPS = 8
+OPEN_GROUPS: Final = 8
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class _LineTable(dict[int, int]):
     asked for.  For a hop with barred screens the key also holds, shifted
     left by `shift`, the cells of pieces that may not serve as screens."""
 
-    __slots__ = ("hop", "rays", "shift")
+    __slots__ = ("cached", "hop", "rays", "shift")
 
     def __init__(self, rays: list[tuple[Ray, int]], hop: Hop | None = None,
                  shift: int = 0) -> None:
@@ -67,6 +67,13 @@ class _LineTable(dict[int, int]):
         self.rays = rays
         self.hop = hop
         self.shift = shift
+        # A key wider than MAX_GROUP_BITS (one long hop, whose screens may
+        # stand anywhere on it) is answered afresh each time, never stored.
+        key_bits = 0
+        for cells, _ in rays:
+            for c in cells[:-1]:
+                key_bits |= 1 << c
+        self.cached = key_bits.bit_count() * (2 if shift else 1) <= MAX_GROUP_BITS
 
     def __missing__(self, key: int) -> int:
         bits = 0
@@ -80,7 +87,8 @@ class _LineTable(dict[int, int]):
                         bits |= bit
                     if key & bit:
                         break
-        self[key] = bits
+        if self.cached:
+            self[key] = bits
         return bits
 
     def _hops(self, key: int) -> int:
@@ -107,36 +115,65 @@ class _LineTable(dict[int, int]):
         return bits
 
 
-# Per cell: cells always reached (leaps, single steps), plus (mask, table)
-# pairs for lines that can be blocked.
-CellReach = tuple[int, tuple[tuple[int, _LineTable], ...]]
+# Per cell: cells always reached (leaps, single steps), (mask, table) pairs
+# for lines that can be blocked, and (guard, mask, table) triples for the
+# parts of lines too long for one table: a part counts only while the cells
+# of the line before it (its guard) are empty.
+CellReach = tuple[int, tuple[tuple[int, _LineTable], ...],
+                  tuple[tuple[int, int, _LineTable], ...]]
 
 
 def _cell_reach(rays: list[tuple[Ray, int]], hop: Hop | None = None,
                 shift: int = 0) -> CellReach:
     const = 0
     groups: list[tuple[int, list[tuple[Ray, int]]]] = []
+    chained: list[tuple[int, int, _LineTable]] = []
     for cells, first in rays:
         if hop is None and len(cells) == 1 and first == 0:
             const |= 1 << cells[0]
             continue
-        mask = 0
-        for c in cells[:-1]:
-            mask |= 1 << c
-        if shift:
-            mask |= mask << shift
-        # Only the last few groups are tried, so that a cell with very many
-        # rays (a board of a thousand cells, many riders) is grouped in
-        # linear time; the first groups are full by then anyway.
-        start = max(0, len(groups) - OPEN_GROUPS)
-        for i, (gmask, members) in enumerate(groups[start:], start):
-            if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
-                members.append((cells, first))
-                groups[i] = (gmask | mask, members)
-                break
-        else:
-            groups.append((mask, [(cells, first)]))
-    return const, tuple((m, _LineTable(members, hop, shift)) for m, members in groups)
+        if hop is None and len(cells) > MAX_GROUP_BITS + 1:
+            # Cut into parts keyed on MAX_GROUP_BITS cells each: the first
+            # is grouped as any ray, the others are chained behind it.
+            guard = 0
+            for start in range(0, len(cells), MAX_GROUP_BITS + 1):
+                part = cells[start:start + MAX_GROUP_BITS + 1]
+                land = max(first - start, 0)
+                if land < len(part):
+                    if guard:
+                        mask = 0
+                        for c in part[:-1]:
+                            mask |= 1 << c
+                        chained.append((guard, mask, _LineTable([(part, land)])))
+                    else:
+                        _join(groups, part, land, shift)
+                for c in part:
+                    guard |= 1 << c
+            continue
+        _join(groups, cells, first, shift)
+    return const, tuple((m, _LineTable(members, hop, shift)) for m, members in groups), \
+        tuple(chained)
+
+
+def _join(groups: list[tuple[int, list[tuple[Ray, int]]]], cells: Ray, first: int,
+          shift: int) -> None:
+    """Put a ray into the first open group it fits, or a new group."""
+    mask = 0
+    for c in cells[:-1]:
+        mask |= 1 << c
+    if shift:
+        mask |= mask << shift
+    # Only the last few groups are tried, so that a cell with very many
+    # rays (a board of a thousand cells, many riders) is grouped in
+    # linear time; the first groups are full by then anyway.
+    start = max(0, len(groups) - OPEN_GROUPS)
+    for i, (gmask, members) in enumerate(groups[start:], start):
+        if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
+            members.append((cells, first))
+            groups[i] = (gmask | mask, members)
+            break
+    else:
+        groups.append((mask, [(cells, first)]))
 
 
 def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
@@ -166,9 +203,22 @@ def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
 def reach(table: CellReach, occupied: int) -> int:
     """Cells reached from a cell's table under `occupied` (the first
     occupied cell of a line included, as a capture candidate)."""
-    bits, groups = table
+    bits, groups, chained = table
     for mask, lines in groups:
         bits |= lines[occupied & mask]
+    for guard, mask, lines in chained:
+        if not occupied & guard:
+            bits |= lines[occupied & mask]
+    return bits
+
+
+def span(table: CellReach) -> int:
+    """Every cell a cell's table may reach, whatever the occupancy."""
+    bits, groups, chained = table
+    for lines in [lines for _, lines in groups] + [lines for _, _, lines in chained]:
+        for cells, _ in lines.rays:
+            for c in cells:
+                bits |= 1 << c
     return bits
 
 
@@ -213,6 +263,14 @@ class Component:
     # target: a piece standing there may be pinned.  [side][target].
     xray_sources: list[list[int]] = field(default_factory=list)
     xray_between: list[list[dict[int, int]]] = field(default_factory=list)
+    # The sources among those whose attack on the target runs along one path
+    # only (never for a hop): a lone piece on that path is pinned to it.
+    # Lines with several paths (through the centre of a polar board,
+    # branching diagonals) are left out, and their pieces tested per move.
+    xray_single: list[list[int]] = field(default_factory=list)
+    # Every cell from which a piece attacks the target on an empty board
+    # (leaps and lines alike): no piece there, no attack.  [side][target].
+    attack_sources: list[list[int]] = field(default_factory=list)
     # For a hop whose screens may not be of some types: where those types'
     # cells go in a look-up key (the number of cells; 0: no such types).
     shift: int = 0
@@ -272,14 +330,25 @@ class Component:
             pairs: list[list[tuple[int, int, int]]] = [[] for _ in range(n_cells)]
             sources = [0] * n_cells
             between: list[dict[int, int]] = [{} for _ in range(n_cells)]
+            paths: dict[tuple[int, int], int] = {}
+            everywhere = [0] * n_cells
             for a, d, b, t in forward[s]:
                 pairs[d].append((1 << a, b, t))
+                everywhere[d] |= 1 << a
                 if b:
                     sources[d] |= 1 << a
                     between[d][1 << a] = between[d].get(1 << a, 0) | b
+                    paths[(a, d)] = paths.get((a, d), 0) + 1
+            single = [0] * n_cells
+            if self.flags.hop is None:
+                for (a, d), count in paths.items():
+                    if count == 1:
+                        single[d] |= 1 << a
             self.attack_pairs.append(pairs)
             self.xray_sources.append(sources)
             self.xray_between.append(between)
+            self.xray_single.append(single)
+            self.attack_sources.append(everywhere)
 
     def attackers(self, side: int, target: int, occupied: int, barred: int = 0) -> int:
         """Cells from which a piece of `side` with this component attacks

@@ -31,6 +31,7 @@ from variantkit.notation import parse_placement, placement, read_fen, split_hand
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
+    MOVE,
     CellReach,
     Component,
     Context,
@@ -40,6 +41,7 @@ from variantkit.pieces import (
     line_attack,
     piece_code,
     reach,
+    span,
     type_of,
 )
 
@@ -72,6 +74,10 @@ class Generator(NamedTuple):
     passed: dict[tuple[int, int], int]
     victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
     limits: Limits | None      # piece types it may not hop over or capture
+
+
+# A generator as the move generator's loop reads it (`Variant.loop_generators`).
+LoopGenerator = tuple[list[CellReach], int, list[int] | None, Generator | None]
 
 
 class DropRule(NamedTuple):
@@ -618,6 +624,16 @@ class Variant:
                 if code >= 2 else [] for code, gens in enumerate(self.generators)]
         else:
             self.check_generators = self.generators
+        # The same lists for the move generator's loop: a plain generator
+        # (no first-move, en passant, check or type rule) as (tables, mode,
+        # spans, None), any other as (tables, mode, spans, itself); order
+        # kept, since the first primitive to reach a cell makes its move.
+        # `spans`, for a generator that only captures or converts: per cell,
+        # every cell it may reach (no enemy piece there, nothing to do).
+        self.loop_generators = self._loop_generators(self.generators)
+        self.loop_check_generators = self.loop_generators \
+            if self.check_generators is self.generators \
+            else self._loop_generators(self.check_generators)
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
@@ -642,6 +658,24 @@ class Variant:
         # Whether a screen's piece type matters: then the legality of a move
         # is tested on the position after it, where every piece's type is known.
         self.typed_screens = any(entry[3] for side in self.attack_components for entry in side)
+        # Per side: the capture tables of each piece code (and whether they
+        # hold only while the piece is unmoved), when they are all of the
+        # side's attacks and none is a hop.  Then the cells the side attacks
+        # under fewer occupied cells are a superset of those it attacks under
+        # more, and one map per node clears most king moves and castlings.
+        self.attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None] = [
+            None if self.hop_components[s] or len(self.attack_components[s]) != len(attack[s])
+            else [[(g.tables, g.initial) for g in self.generators[code] if g.mode & CAPTURE]
+                  if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
+            for s in range(2)]
+
+    @staticmethod
+    def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
+        return [[(g.tables, g.mode,
+                  None if g.mode & MOVE else [span(table) for table in g.tables],
+                  None if not g.initial and g.en_passant is None
+                  and g.may_give_check and not g.passed and g.mode & CONVERT == 0
+                  and g.limits is None else g) for g in gens] for gens in generators]
 
     @staticmethod
     def _in_check_generator(component: Component, generator: Generator) -> Generator:

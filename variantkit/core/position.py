@@ -8,7 +8,7 @@ on integers only; `public_move` turns an internal move into a `Move`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from variantkit.core.moves import (
     CASTLE,
@@ -31,6 +31,11 @@ from variantkit.values import Move
 
 if TYPE_CHECKING:
     from variantkit.variant import AttackEntry, DropRule, Limits, Variant
+
+NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes no cells
+# Attacker tests (king moves, castling cells) a node needs before one map of
+# the enemy's attacks costs less than they do.
+MAP_TESTS: Final = 3
 
 
 class Position:
@@ -173,7 +178,8 @@ class Position:
             pieces = 0
             for code in codes:
                 pieces |= bb[code]
-            pieces &= side_mask & self.unmoved if initial else side_mask
+            pieces &= component.attack_sources[side][target] \
+                & (side_mask & self.unmoved if initial else side_mask)
             if not pieces:
                 continue
             if barred:
@@ -185,10 +191,39 @@ class Position:
                 found |= component.attackers(side, target, occupied) & pieces
         return found
 
-    def _pin_risk(self, king: int, them: int, occupied: int) -> int:
-        """Cells whose vacating might expose `king`: every cell between it
-        and an enemy slider that reaches it on an empty board."""
-        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+    def _pin_risk(self, king: int, them: int, occupied: int, pinned: dict[int, int]) -> int:
+        """Cells whose vacating might expose `king` in a way only a test of
+        the position tells: those between it and an enemy hopper, or a piece
+        whose attack on it may run along several paths.  On a line with one
+        path, an own piece that is its only blocker is pinned: `pinned` gets
+        its bit, mapped to the cells it may still move to (the line and the
+        attacker's cell; several pins intersect)."""
+        bb = self.bb
+        enemy = self.side_bb[them]
+        own = self.side_bb[1 - them]
+        risk = 0
+        for component, codes, initial, _ in self.variant.slider_components[them]:
+            sources = component.xray_sources[them][king]
+            if not sources:
+                continue
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            # The same attackers as `attackers` counts, so that no pin is false.
+            sources &= pieces & (enemy & self.unmoved if initial else enemy)
+            between = component.xray_between[them][king]
+            single = component.xray_single[them][king]
+            while sources:
+                low = sources & -sources
+                sources ^= low
+                line = between[low]
+                if not low & single:
+                    risk |= line
+                    continue
+                blockers = line & occupied
+                if blockers & own and not blockers & (blockers - 1):
+                    pinned[blockers] = pinned.get(blockers, -1) & (line | low)
+        return risk & occupied
 
     def _screen_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells where a piece would become the screen of an enemy hopper
@@ -196,6 +231,31 @@ class Position:
         also the occupied ones (a capture there changes the screen's type)."""
         lines = self._lines_to(king, them, self.variant.hop_components[them])
         return lines if self.variant.typed_screens else lines & ~occupied
+
+    def _attack_map(self, them: int, occupied: int) -> int:
+        """Cells `them` attacks under `occupied` with the other side's royal
+        piece and castling pieces lifted (so a superset of what it attacks
+        after any king move or castling), from the pieces' own tables
+        (variants whose `attack_tables` exist only)."""
+        tables = self.variant.attack_tables[them]
+        assert tables is not None
+        us = 1 - them
+        lifted = 1 << self.royal[us] if self.royal[us] >= 0 else 0
+        for _, c in self.castlings_by_side[us]:
+            lifted |= 1 << c.king_from | 1 << c.rook_from
+        occupied &= ~lifted
+        cells = self.cells
+        unmoved = self.unmoved
+        found = 0
+        pieces = self.side_bb[them]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            for per_cell, initial in tables[cells[frm]]:
+                if not initial or unmoved & low:
+                    found |= reach(per_cell[frm], occupied)
+        return found
 
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
@@ -242,18 +302,29 @@ class Position:
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy | self.walls
+        # Pinned pieces: the cells each may move to (see `_pin_risk`).
+        pinned: dict[int, int] = {}
         if king >= 0:
             king_bit = 1 << king
             checkers = self.attackers(king, them, occupied, enemy)
-            risk = -1 if checkers else self._pin_risk(king, them, occupied)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied, pinned)
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
             landing_risk = self._screen_risk(king, them, occupied) \
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
+        # The cells the enemy attacks (`_attack_map`), computed once king
+        # moves or castlings need MAP_TESTS attacker tests or more; -1 (every
+        # cell) until then.  A cell outside it is safe; one inside is tested.
+        map_tables = v.attack_tables[them]
+        attacked = -1
         # In check, some primitives may be restricted (`in-check`).
-        generators = v.check_generators if checkers else v.generators
+        generators = v.loop_check_generators if checkers else v.loop_generators
+        # What a plain generator's mode may land on: empty cells (MOVE),
+        # enemy ones (CAPTURE), or both.
+        landings = (0, ~occupied, enemy, enemy | ~occupied)
+        prey = enemy | self.ep_target   # what a capture (or a suborn) may take
         typed_screens = v.typed_screens
         attackers = self.attackers
         cells = self.cells
@@ -277,30 +348,55 @@ class Position:
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
+            # En passant keeps to `allowed`: its victim may open another line,
+            # so it is always tested.
+            line = pinned.get(low, -1) if pinned else -1
             promotion = promotions.get(code)
-            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
-                    in generators[code]:
-                if initial and not unmoved & low:
+            for tables, mode, spans, special in generators[code]:
+                if spans is not None and not spans[frm] & prey:
                     continue
-                if limits is None:
-                    reached = reach(tables[frm], occupied)
-                    capturable = enemy
+                if special is None:
+                    reached, groups, chained = tables[frm]   # `reach`, inlined
+                    for mask, lines in groups:
+                        reached |= lines[occupied & mask]
+                    for guard, mask, lines in chained:
+                        if not occupied & guard:
+                            reached |= lines[occupied & mask]
+                    targets = reached & landings[mode] & allowed & line & ~done
+                    if not (is_king or targets & tested
+                            or (promotion and (targets & promotion.region
+                                               or low & promotion.start))):
+                        # Moves that need no test: the common case, kept short.
+                        done |= targets
+                        while targets:
+                            tbit = targets & -targets
+                            targets ^= tbit
+                            append((frm, tbit.bit_length() - 1, 0, NORMAL, 0))
+                        continue
+                    en_passant, quiet_check, passed = 0, True, NO_PASSED
                 else:
-                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
-                                                              limits, checkers)
-                if mode & CONVERT:
-                    self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
-                    continue
-                targets = 0
-                if mode & CAPTURE:
-                    targets = reached & capturable
-                if mode & MOVE:
-                    targets |= reached & ~occupied
-                targets &= allowed & ~done
-                en_passant = 0
-                if ep == "capture" and mode & CAPTURE:
-                    en_passant = reached & allowed & self.ep_target
-                    targets |= en_passant
+                    _, _, initial, ep, quiet_check, passed, victims, limits = special
+                    if initial and not unmoved & low:
+                        continue
+                    if limits is None:
+                        reached = reach(tables[frm], occupied)
+                        capturable = enemy
+                    else:
+                        reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                                  limits, checkers)
+                    if mode & CONVERT:
+                        self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
+                        continue
+                    targets = 0
+                    if mode & CAPTURE:
+                        targets = reached & capturable
+                    if mode & MOVE:
+                        targets |= reached & ~occupied
+                    targets &= allowed & line & ~done
+                    en_passant = 0
+                    if ep == "capture" and mode & CAPTURE:
+                        en_passant = reached & allowed & self.ep_target
+                        targets |= en_passant
                 while targets:
                     tbit = targets & -targets
                     targets ^= tbit
@@ -317,7 +413,11 @@ class Position:
                             extra = passed.get((frm, to), 0)
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
-                        if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                        if attacked < 0 and map_tables is not None \
+                                and targets.bit_count() + 1 >= MAP_TESTS:
+                            attacked = self._attack_map(them, occupied)
+                        if (tbit & attacked or gone != tbit) and attackers(
+                                to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
                     elif (tbit & tested or gone != tbit) and king >= 0 and (
                             self._exposes((frm, to, 0, kind, extra)) if typed_screens
@@ -341,7 +441,7 @@ class Position:
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
-            self._castlings(us, them, occupied, enemy, out)
+            self._castlings(us, them, occupied, enemy, out, attacked)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
@@ -435,16 +535,24 @@ class Position:
         return other_planes | checkers if is_king else -1
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
-                   out: list[InternalMove]) -> None:
+                   out: list[InternalMove], attacked: int = -1) -> None:
+        """The castlings whose king passes no attacked cell.  A cell outside
+        `attacked` (`_attack_map`; -1 for none yet, computed here when the
+        castlings need MAP_TESTS attacker tests or more) needs no test."""
         v = self.variant
-        for index, c in self.castlings_by_side[us]:
-            if occupied & c.empty or not c.in_place(self):
-                continue
-            if v.first_move_rule and not v.first_move_castling \
-                    and v.same_plane[c.king_from] >> c.king_to & 1:
-                continue
+        possible = [(index, c) for index, c in self.castlings_by_side[us]
+                    if not occupied & c.empty and c.in_place(self)
+                    and not (v.first_move_rule and not v.first_move_castling
+                             and v.same_plane[c.king_from] >> c.king_to & 1)]
+        if not possible:
+            return
+        if attacked < 0 and v.attack_tables[them] is not None \
+                and sum(len(c.safe) for _, c in possible) >= MAP_TESTS:
+            attacked = self._attack_map(them, occupied)
+        for index, c in possible:
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            if any(self.attackers(cell, them, after, enemy) for cell in c.safe):
+            if any(attacked >> cell & 1 and self.attackers(cell, them, after, enemy)
+                   for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
