@@ -30,7 +30,7 @@ from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
 from variantkit.values import Move
 
 if TYPE_CHECKING:
-    from variantkit.variant import AttackEntry, DropRule, Limits, Variant
+    from variantkit.variant import AttackEntry, DropRule, Limits, Promotion, Variant
 
 NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes no cells
 # Attacker tests (king moves, castling cells) a node needs before one map of
@@ -332,8 +332,6 @@ class Position:
         out: list[InternalMove] = []
         append = out.append
         promotions = v.promotions[us]
-        limit = v.promotion_limit
-        bb = self.bb
         first_move = v.first_move_rule and unmoved
         pieces = own
         while pieces:
@@ -429,11 +427,7 @@ class Position:
                     done |= tbit
                     if promotion and (tbit & promotion.region or low & promotion.start) \
                             and not (promotion.capture_only and gone & enemy == 0):
-                        for promo in promotion.choices:
-                            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
-                                append((frm, to, promo, kind, extra))
-                        if tbit & promotion.optional:
-                            append((frm, to, 0, kind, extra))
+                        self._promotions((frm, to, 0, kind, extra), promotion, out)
                     else:
                         append((frm, to, 0, kind, extra))
         if v.standing[us]:
@@ -733,6 +727,19 @@ class Position:
             cells |= self._lines_to(target, 1 - us, v.hop_components[us])
         return cells
 
+    def _promotions(self, move: InternalMove, promotion: Promotion,
+                    out: list[InternalMove]) -> None:
+        """A move into its promotion region as its promotions: one per
+        choice still under its limit, and the plain move where promoting
+        is optional there."""
+        frm, to, _, kind, extra = move
+        limit, bb = self.variant.promotion_limit, self.bb
+        for promo in promotion.choices:
+            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+                out.append((frm, to, promo, kind, extra))
+        if promotion.optional >> to & 1:
+            out.append(move)
+
     def gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
         self.make_internal(move)
@@ -754,7 +761,7 @@ class Position:
         own, enemy = game.side_bb[us], game.side_bb[1 - us]
         occupied = own | enemy | game.walls
         cells, bb, unmoved = game.cells, game.bb, game.unmoved
-        promotions, limit = v.promotions[us], v.promotion_limit
+        promotions = v.promotions[us]
         out: list[InternalMove] = []
         pieces = own
         while pieces:
@@ -774,14 +781,9 @@ class Position:
                     continue
                 if limits is None:
                     reached, capturable = reach(tables[frm], occupied), enemy
-                else:  # as the generator's `_limited_reach` has it, out of check
-                    screens = 0
-                    for barred in limits.barred:
-                        screens |= bb[barred]
-                    reached = reach(tables[frm], occupied | screens << limits.shift)
-                    capturable = 0 if limits.checkers_only else enemy
-                    for immune in limits.immune:
-                        capturable &= ~bb[immune]
+                else:  # out of check: no checker to capture under `checkers_only`
+                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                              limits, 0)
                 first, before = len(out), done
                 if mode & CONVERT:
                     converted = 0
@@ -811,10 +813,7 @@ class Position:
                         if promotion and (tbit & promotion.region or low & promotion.start) \
                                 and not (promotion.capture_only and not tbit & enemy
                                          and kind != EN_PASSANT):
-                            out += [(frm, to, promo, kind, extra) for promo in promotion.choices
-                                    if not limit[promo] or bb[promo].bit_count() < limit[promo]]
-                            if tbit & promotion.optional:
-                                out.append((frm, to, 0, kind, extra))
+                            self._promotions((frm, to, 0, kind, extra), promotion, out)
                         else:
                             out.append((frm, to, 0, kind, extra))
                 if not may_check:  # this generator's moves may not give check
