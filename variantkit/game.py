@@ -382,10 +382,39 @@ class Game:
                 found |= component.attackers(side, target, occupied) & pieces
         return found
 
-    def _pin_risk(self, king: int, them: int, occupied: int) -> int:
-        """Cells whose vacating might expose `king`: every cell between it
-        and an enemy slider that reaches it on an empty board."""
-        return self._lines_to(king, them, self.variant.slider_components[them]) & occupied
+    def _pin_risk(self, king: int, them: int, occupied: int, pinned: dict[int, int]) -> int:
+        """Cells whose vacating might expose `king` in a way only a test of
+        the position tells: those between it and an enemy hopper, or a piece
+        whose attack on it may run along several paths.  On a line with one
+        path, an own piece that is its only blocker is pinned: `pinned` gets
+        its bit, mapped to the cells it may still move to (the line and the
+        attacker's cell; several pins intersect)."""
+        bb = self.bb
+        enemy = self.side_bb[them]
+        own = self.side_bb[1 - them]
+        risk = 0
+        for component, codes, initial, _ in self.variant.slider_components[them]:
+            sources = component.xray_sources[them][king]
+            if not sources:
+                continue
+            pieces = 0
+            for code in codes:
+                pieces |= bb[code]
+            # The same attackers as `attackers` counts, so that no pin is false.
+            sources &= pieces & (enemy & self.unmoved if initial else enemy)
+            between = component.xray_between[them][king]
+            single = component.xray_single[them][king]
+            while sources:
+                low = sources & -sources
+                sources ^= low
+                line = between[low]
+                if not low & single:
+                    risk |= line
+                    continue
+                blockers = line & occupied
+                if blockers & own and not blockers & (blockers - 1):
+                    pinned[blockers] = pinned.get(blockers, -1) & (line | low)
+        return risk & occupied
 
     def _screen_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells where a piece would become the screen of an enemy hopper
@@ -433,10 +462,12 @@ class Game:
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy | self.walls
+        # Pinned pieces: the cells each may move to (see `_pin_risk`).
+        pinned: dict[int, int] = {}
         if king >= 0:
             king_bit = 1 << king
             checkers = self.attackers(king, them, occupied, enemy)
-            risk = -1 if checkers else self._pin_risk(king, them, occupied)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied, pinned)
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
             landing_risk = self._screen_risk(king, them, occupied) \
@@ -468,6 +499,9 @@ class Game:
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
                 if first_move and low & unmoved else -1
+            # En passant keeps to `allowed`: its victim may open another line,
+            # so it is always tested.
+            line = pinned.get(low, -1) if pinned else -1
             promotion = promotions.get(code)
             for tables, mode, initial, ep, quiet_check, passed, victims, limits \
                     in generators[code]:
@@ -487,7 +521,7 @@ class Game:
                     targets = reached & capturable
                 if mode & MOVE:
                     targets |= reached & ~occupied
-                targets &= allowed & ~done
+                targets &= allowed & line & ~done
                 en_passant = 0
                 if ep == "capture" and mode & CAPTURE:
                     en_passant = reached & allowed & self.ep_target

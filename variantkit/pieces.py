@@ -213,6 +213,11 @@ class Component:
     # target: a piece standing there may be pinned.  [side][target].
     xray_sources: list[list[int]] = field(default_factory=list)
     xray_between: list[list[dict[int, int]]] = field(default_factory=list)
+    # The sources among those whose attack on the target runs along one path
+    # only (never for a hop): a lone piece on that path is pinned to it.
+    # Lines with several paths (through the centre of a polar board,
+    # branching diagonals) are left out, and their pieces tested per move.
+    xray_single: list[list[int]] = field(default_factory=list)
     # For a hop whose screens may not be of some types: where those types'
     # cells go in a look-up key (the number of cells; 0: no such types).
     shift: int = 0
@@ -272,14 +277,22 @@ class Component:
             pairs: list[list[tuple[int, int, int]]] = [[] for _ in range(n_cells)]
             sources = [0] * n_cells
             between: list[dict[int, int]] = [{} for _ in range(n_cells)]
+            paths: dict[tuple[int, int], int] = {}
             for a, d, b, t in forward[s]:
                 pairs[d].append((1 << a, b, t))
                 if b:
                     sources[d] |= 1 << a
                     between[d][1 << a] = between[d].get(1 << a, 0) | b
+                    paths[(a, d)] = paths.get((a, d), 0) + 1
+            single = [0] * n_cells
+            if self.flags.hop is None:
+                for (a, d), count in paths.items():
+                    if count == 1:
+                        single[d] |= 1 << a
             self.attack_pairs.append(pairs)
             self.xray_sources.append(sources)
             self.xray_between.append(between)
+            self.xray_single.append(single)
 
     def attackers(self, side: int, target: int, occupied: int, barred: int = 0) -> int:
         """Cells from which a piece of `side` with this component attacks
