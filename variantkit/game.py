@@ -423,6 +423,31 @@ class Game:
         lines = self._lines_to(king, them, self.variant.hop_components[them])
         return lines if self.variant.typed_screens else lines & ~occupied
 
+    def _attack_map(self, them: int, occupied: int) -> int:
+        """Cells `them` attacks under `occupied`, from the pieces' own tables
+        (variants whose `attack_tables` exist only)."""
+        tables = self.variant.attack_tables[them]
+        assert tables is not None
+        cells = self.cells
+        unmoved = self.unmoved
+        found = 0
+        pieces = self.side_bb[them]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            for per_cell, initial in tables[cells[frm]]:
+                if not initial or unmoved & low:
+                    found |= reach(per_cell[frm], occupied)
+        return found
+
+    def _castling_pieces(self, us: int) -> int:
+        """Cells of the kings and rooks of `us`'s castlings."""
+        cells = 0
+        for _, c in self.castlings_by_side[us]:
+            cells |= 1 << c.king_from | 1 << c.rook_from
+        return cells
+
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
         that reach it on an empty board."""
@@ -474,6 +499,13 @@ class Game:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
+        # The cells the enemy attacks with the royal piece and the castling
+        # pieces lifted, computed when a king move or a castling first needs
+        # them (-1 until then): a cell outside it is safe; one inside is tested.
+        map_tables = v.attack_tables[them]
+        attacked = -1
+        map_occupied = occupied & ~(king_bit | self._castling_pieces(us)) \
+            if map_tables is not None else 0
         # In check, some primitives may be restricted (`in-check`).
         generators = v.check_generators if checkers else v.generators
         typed_screens = v.typed_screens
@@ -542,7 +574,14 @@ class Game:
                             extra = passed.get((frm, to), 0)
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
-                        if attackers(to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
+                        if map_tables is not None and gone == tbit:
+                            if attacked < 0:
+                                attacked = self._attack_map(them, map_occupied)
+                            cleared = not tbit & attacked
+                        else:
+                            cleared = False
+                        if not cleared and attackers(
+                                to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
                     elif (tbit & tested or gone != tbit) and king >= 0 and (
                             self._exposes((frm, to, 0, kind, extra)) if typed_screens
@@ -566,7 +605,7 @@ class Game:
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
-            self._castlings(us, them, occupied, enemy, out)
+            self._castlings(us, them, occupied, enemy, out, attacked, map_occupied)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
@@ -660,8 +699,12 @@ class Game:
         return other_planes | checkers if is_king else -1
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
-                   out: list[InternalMove]) -> None:
+                   out: list[InternalMove], attacked: int = -1, map_occupied: int = 0) -> None:
+        """The castlings whose king passes no attacked cell.  Where the
+        variant has an attack map (`_generate`), a cell outside `attacked`
+        (the map under `map_occupied`, computed here if -1) needs no test."""
         v = self.variant
+        mapped = v.attack_tables[them] is not None
         for index, c in self.castlings_by_side[us]:
             if occupied & c.empty or not c.in_place(self):
                 continue
@@ -669,7 +712,10 @@ class Game:
                     and v.same_plane[c.king_from] >> c.king_to & 1:
                 continue
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            if any(self.attackers(cell, them, after, enemy) for cell in c.safe):
+            if mapped and attacked < 0:
+                attacked = self._attack_map(them, map_occupied)
+            if any((not mapped or attacked >> cell & 1)
+                   and self.attackers(cell, them, after, enemy) for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 

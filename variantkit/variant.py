@@ -663,6 +663,16 @@ class Variant:
         # Whether a screen's piece type matters: then the legality of a move
         # is tested on the position after it, where every piece's type is known.
         self.typed_screens = any(entry[3] for side in self.attack_components for entry in side)
+        # Per side: the capture tables of each piece code (and whether they
+        # hold only while the piece is unmoved), when they are all of the
+        # side's attacks and none is a hop.  Then the cells the side attacks
+        # under fewer occupied cells are a superset of those it attacks under
+        # more, and one map per node clears most king moves and castlings.
+        self.attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None] = [
+            None if self.hop_components[s] or len(self.attack_components[s]) != len(attack[s])
+            else [[(g.tables, g.initial) for g in self.generators[code] if g.mode & CAPTURE]
+                  if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
+            for s in range(2)]
 
     @staticmethod
     def _in_check_generator(component: Component, generator: Generator) -> Generator:
