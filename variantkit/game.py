@@ -36,6 +36,7 @@ STAY = 7
 # code packed by `castle_gate` (CASTLE_GATE).
 GATE, CASTLE_GATE = range(8, 10)
 InternalMove = tuple[int, int, int, int, int]
+NO_PASSED: dict[tuple[int, int], int] = {}   # a plain generator passes no cells
 SIDES = ("white", "black")
 
 
@@ -370,7 +371,8 @@ class Game:
             pieces = 0
             for code in codes:
                 pieces |= bb[code]
-            pieces &= side_mask & self.unmoved if initial else side_mask
+            pieces &= component.attack_sources[side][target] \
+                & (side_mask & self.unmoved if initial else side_mask)
             if not pieces:
                 continue
             if barred:
@@ -424,10 +426,17 @@ class Game:
         return lines if self.variant.typed_screens else lines & ~occupied
 
     def _attack_map(self, them: int, occupied: int) -> int:
-        """Cells `them` attacks under `occupied`, from the pieces' own tables
+        """Cells `them` attacks under `occupied` with the other side's royal
+        piece and castling pieces lifted (so a superset of what it attacks
+        after any king move or castling), from the pieces' own tables
         (variants whose `attack_tables` exist only)."""
         tables = self.variant.attack_tables[them]
         assert tables is not None
+        us = 1 - them
+        lifted = 1 << self.royal[us] if self.royal[us] >= 0 else 0
+        for _, c in self.castlings_by_side[us]:
+            lifted |= 1 << c.king_from | 1 << c.rook_from
+        occupied &= ~lifted
         cells = self.cells
         unmoved = self.unmoved
         found = 0
@@ -440,13 +449,6 @@ class Game:
                 if not initial or unmoved & low:
                     found |= reach(per_cell[frm], occupied)
         return found
-
-    def _castling_pieces(self, us: int) -> int:
-        """Cells of the kings and rooks of `us`'s castlings."""
-        cells = 0
-        for _, c in self.castlings_by_side[us]:
-            cells |= 1 << c.king_from | 1 << c.rook_from
-        return cells
 
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
@@ -499,15 +501,16 @@ class Game:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
-        # The cells the enemy attacks with the royal piece and the castling
-        # pieces lifted, computed when a king move or a castling first needs
-        # them (-1 until then): a cell outside it is safe; one inside is tested.
+        # The cells the enemy attacks (`_attack_map`), computed when a king
+        # move or a castling first needs them (-1 until then): a cell outside
+        # it is safe; one inside is tested.
         map_tables = v.attack_tables[them]
         attacked = -1
-        map_occupied = occupied & ~(king_bit | self._castling_pieces(us)) \
-            if map_tables is not None else 0
         # In check, some primitives may be restricted (`in-check`).
-        generators = v.check_generators if checkers else v.generators
+        generators = v.loop_check_generators if checkers else v.loop_generators
+        # What a plain generator's mode may land on: empty cells (MOVE),
+        # enemy ones (CAPTURE), or both.
+        landings = (0, ~occupied, enemy, enemy | ~occupied)
         typed_screens = v.typed_screens
         attackers = self.attackers
         cells = self.cells
@@ -535,29 +538,46 @@ class Game:
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
             promotion = promotions.get(code)
-            for tables, mode, initial, ep, quiet_check, passed, victims, limits \
-                    in generators[code]:
-                if initial and not unmoved & low:
-                    continue
-                if limits is None:
-                    reached = reach(tables[frm], occupied)
-                    capturable = enemy
+            for tables, mode, special in generators[code]:
+                if special is None:
+                    reached, groups = tables[frm]   # `reach`, inlined
+                    for mask, lines in groups:
+                        reached |= lines[occupied & mask]
+                    targets = reached & landings[mode] & allowed & line & ~done
+                    if not (is_king or targets & tested
+                            or (promotion and (targets & promotion.region
+                                               or low & promotion.start))):
+                        # Moves that need no test: the common case, kept short.
+                        done |= targets
+                        while targets:
+                            tbit = targets & -targets
+                            targets ^= tbit
+                            append((frm, tbit.bit_length() - 1, 0, NORMAL, 0))
+                        continue
+                    en_passant, quiet_check, passed = 0, True, NO_PASSED
                 else:
-                    reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
-                                                              limits, checkers)
-                if mode & CONVERT:
-                    self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
-                    continue
-                targets = 0
-                if mode & CAPTURE:
-                    targets = reached & capturable
-                if mode & MOVE:
-                    targets |= reached & ~occupied
-                targets &= allowed & line & ~done
-                en_passant = 0
-                if ep == "capture" and mode & CAPTURE:
-                    en_passant = reached & allowed & self.ep_target
-                    targets |= en_passant
+                    _, _, initial, ep, quiet_check, passed, victims, limits = special
+                    if initial and not unmoved & low:
+                        continue
+                    if limits is None:
+                        reached = reach(tables[frm], occupied)
+                        capturable = enemy
+                    else:
+                        reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
+                                                                  limits, checkers)
+                    if mode & CONVERT:
+                        self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
+                        continue
+                    targets = 0
+                    if mode & CAPTURE:
+                        targets = reached & capturable
+                    if mode & MOVE:
+                        targets |= reached & ~occupied
+                    targets &= allowed & line & ~done
+                    en_passant = 0
+                    if ep == "capture" and mode & CAPTURE:
+                        en_passant = reached & allowed & self.ep_target
+                        targets |= en_passant
                 while targets:
                     tbit = targets & -targets
                     targets ^= tbit
@@ -576,7 +596,7 @@ class Game:
                     if is_king:
                         if map_tables is not None and gone == tbit:
                             if attacked < 0:
-                                attacked = self._attack_map(them, map_occupied)
+                                attacked = self._attack_map(them, occupied)
                             cleared = not tbit & attacked
                         else:
                             cleared = False
@@ -605,7 +625,7 @@ class Game:
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
-            self._castlings(us, them, occupied, enemy, out, attacked, map_occupied)
+            self._castlings(us, them, occupied, enemy, out, attacked)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
@@ -699,10 +719,10 @@ class Game:
         return other_planes | checkers if is_king else -1
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
-                   out: list[InternalMove], attacked: int = -1, map_occupied: int = 0) -> None:
+                   out: list[InternalMove], attacked: int = -1) -> None:
         """The castlings whose king passes no attacked cell.  Where the
-        variant has an attack map (`_generate`), a cell outside `attacked`
-        (the map under `map_occupied`, computed here if -1) needs no test."""
+        variant has an attack map, a cell outside `attacked` (`_attack_map`,
+        computed here if -1) needs no test."""
         v = self.variant
         mapped = v.attack_tables[them] is not None
         for index, c in self.castlings_by_side[us]:
@@ -713,7 +733,7 @@ class Game:
                 continue
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
             if mapped and attacked < 0:
-                attacked = self._attack_map(them, map_occupied)
+                attacked = self._attack_map(them, occupied)
             if any((not mapped or attacked >> cell & 1)
                    and self.attackers(cell, them, after, enemy) for cell in c.safe):
                 continue

@@ -218,6 +218,9 @@ class Component:
     # Lines with several paths (through the centre of a polar board,
     # branching diagonals) are left out, and their pieces tested per move.
     xray_single: list[list[int]] = field(default_factory=list)
+    # Every cell from which a piece attacks the target on an empty board
+    # (leaps and lines alike): no piece there, no attack.  [side][target].
+    attack_sources: list[list[int]] = field(default_factory=list)
     # For a hop whose screens may not be of some types: where those types'
     # cells go in a look-up key (the number of cells; 0: no such types).
     shift: int = 0
@@ -278,8 +281,10 @@ class Component:
             sources = [0] * n_cells
             between: list[dict[int, int]] = [{} for _ in range(n_cells)]
             paths: dict[tuple[int, int], int] = {}
+            everywhere = [0] * n_cells
             for a, d, b, t in forward[s]:
                 pairs[d].append((1 << a, b, t))
+                everywhere[d] |= 1 << a
                 if b:
                     sources[d] |= 1 << a
                     between[d][1 << a] = between[d].get(1 << a, 0) | b
@@ -293,6 +298,7 @@ class Component:
             self.xray_sources.append(sources)
             self.xray_between.append(between)
             self.xray_single.append(single)
+            self.attack_sources.append(everywhere)
 
     def attackers(self, side: int, target: int, occupied: int, barred: int = 0) -> int:
         """Cells from which a piece of `side` with this component attacks

@@ -71,6 +71,10 @@ class Generator(NamedTuple):
     limits: Limits | None      # piece types it may not hop over or capture
 
 
+# A generator as the move generator's loop reads it (`Variant.loop_generators`).
+LoopGenerator = tuple[list[CellReach], int, Generator | None]
+
+
 @dataclass
 class Castling:
     """One castling move, with the cells derived from its declaration."""
@@ -639,6 +643,14 @@ class Variant:
                 if code >= 2 else [] for code, gens in enumerate(self.generators)]
         else:
             self.check_generators = self.generators
+        # The same lists for the move generator's loop: a plain generator
+        # (no first-move, en passant, check or type rule) as (tables, mode,
+        # None), any other as (tables, mode, itself); order kept, since the
+        # first primitive to reach a cell makes its move.
+        self.loop_generators = self._loop_generators(self.generators)
+        self.loop_check_generators = self.loop_generators \
+            if self.check_generators is self.generators \
+            else self._loop_generators(self.check_generators)
         # Pieces whose "not moved yet" status changes their moves, and so
         # tells positions apart for repetition.
         self.unmoved_codes = [code for code in range(2, n_codes)
@@ -673,6 +685,12 @@ class Variant:
             else [[(g.tables, g.initial) for g in self.generators[code] if g.mode & CAPTURE]
                   if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
             for s in range(2)]
+
+    @staticmethod
+    def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
+        return [[(g.tables, g.mode, None if not g.initial and g.en_passant is None
+                  and g.may_give_check and not g.passed and g.mode & CONVERT == 0
+                  and g.limits is None else g) for g in gens] for gens in generators]
 
     @staticmethod
     def _in_check_generator(component: Component, generator: Generator) -> Generator:
