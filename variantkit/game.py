@@ -511,6 +511,7 @@ class Game:
         # What a plain generator's mode may land on: empty cells (MOVE),
         # enemy ones (CAPTURE), or both.
         landings = (0, ~occupied, enemy, enemy | ~occupied)
+        prey = enemy | self.ep_target   # what a capture (or a suborn) may take
         typed_screens = v.typed_screens
         attackers = self.attackers
         cells = self.cells
@@ -538,7 +539,9 @@ class Game:
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
             promotion = promotions.get(code)
-            for tables, mode, special in generators[code]:
+            for tables, mode, spans, special in generators[code]:
+                if spans is not None and not spans[frm] & prey:
+                    continue
                 if special is None:
                     reached, groups = tables[frm]   # `reach`, inlined
                     for mask, lines in groups:

@@ -172,6 +172,16 @@ def reach(table: CellReach, occupied: int) -> int:
     return bits
 
 
+def span(table: CellReach) -> int:
+    """Every cell a cell's table may reach, whatever the occupancy."""
+    bits, groups = table
+    for _, lines in groups:
+        for cells, _ in lines.rays:
+            for c in cells:
+                bits |= 1 << c
+    return bits
+
+
 @dataclass(frozen=True)
 class Flags:
     """The modifiers that make two primitives behave differently."""

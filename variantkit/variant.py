@@ -28,6 +28,7 @@ from variantkit.loader import Document, load_document, load_document_text, promo
 from variantkit.pieces import (
     CAPTURE,
     CONVERT,
+    MOVE,
     CellReach,
     Component,
     Context,
@@ -37,6 +38,7 @@ from variantkit.pieces import (
     line_attack,
     piece_code,
     reach,
+    span,
     type_of,
 )
 
@@ -72,7 +74,7 @@ class Generator(NamedTuple):
 
 
 # A generator as the move generator's loop reads it (`Variant.loop_generators`).
-LoopGenerator = tuple[list[CellReach], int, Generator | None]
+LoopGenerator = tuple[list[CellReach], int, list[int] | None, Generator | None]
 
 
 @dataclass
@@ -645,8 +647,10 @@ class Variant:
             self.check_generators = self.generators
         # The same lists for the move generator's loop: a plain generator
         # (no first-move, en passant, check or type rule) as (tables, mode,
-        # None), any other as (tables, mode, itself); order kept, since the
-        # first primitive to reach a cell makes its move.
+        # spans, None), any other as (tables, mode, spans, itself); order
+        # kept, since the first primitive to reach a cell makes its move.
+        # `spans`, for a generator that only captures or converts: per cell,
+        # every cell it may reach (no enemy piece there, nothing to do).
         self.loop_generators = self._loop_generators(self.generators)
         self.loop_check_generators = self.loop_generators \
             if self.check_generators is self.generators \
@@ -688,7 +692,9 @@ class Variant:
 
     @staticmethod
     def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
-        return [[(g.tables, g.mode, None if not g.initial and g.en_passant is None
+        return [[(g.tables, g.mode,
+                  None if g.mode & MOVE else [span(table) for table in g.tables],
+                  None if not g.initial and g.en_passant is None
                   and g.may_give_check and not g.passed and g.mode & CONVERT == 0
                   and g.limits is None else g) for g in gens] for gens in generators]
 
