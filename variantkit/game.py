@@ -543,9 +543,12 @@ class Game:
                 if spans is not None and not spans[frm] & prey:
                     continue
                 if special is None:
-                    reached, groups = tables[frm]   # `reach`, inlined
+                    reached, groups, chained = tables[frm]   # `reach`, inlined
                     for mask, lines in groups:
                         reached |= lines[occupied & mask]
+                    for guard, mask, lines in chained:
+                        if not occupied & guard:
+                            reached |= lines[occupied & mask]
                     targets = reached & landings[mode] & allowed & line & ~done
                     if not (is_king or targets & tested
                             or (promotion and (targets & promotion.region

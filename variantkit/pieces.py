@@ -59,7 +59,7 @@ class _LineTable(dict[int, int]):
     asked for.  For a hop with barred screens the key also holds, shifted
     left by `shift`, the cells of pieces that may not serve as screens."""
 
-    __slots__ = ("hop", "rays", "shift")
+    __slots__ = ("cached", "hop", "rays", "shift")
 
     def __init__(self, rays: list[tuple[Ray, int]], hop: Hop | None = None,
                  shift: int = 0) -> None:
@@ -67,6 +67,13 @@ class _LineTable(dict[int, int]):
         self.rays = rays
         self.hop = hop
         self.shift = shift
+        # A key wider than MAX_GROUP_BITS (one long hop, whose screens may
+        # stand anywhere on it) is answered afresh each time, never stored.
+        key_bits = 0
+        for cells, _ in rays:
+            for c in cells[:-1]:
+                key_bits |= 1 << c
+        self.cached = key_bits.bit_count() * (2 if shift else 1) <= MAX_GROUP_BITS
 
     def __missing__(self, key: int) -> int:
         bits = 0
@@ -80,7 +87,8 @@ class _LineTable(dict[int, int]):
                         bits |= bit
                     if key & bit:
                         break
-        self[key] = bits
+        if self.cached:
+            self[key] = bits
         return bits
 
     def _hops(self, key: int) -> int:
@@ -107,36 +115,65 @@ class _LineTable(dict[int, int]):
         return bits
 
 
-# Per cell: cells always reached (leaps, single steps), plus (mask, table)
-# pairs for lines that can be blocked.
-CellReach = tuple[int, tuple[tuple[int, _LineTable], ...]]
+# Per cell: cells always reached (leaps, single steps), (mask, table) pairs
+# for lines that can be blocked, and (guard, mask, table) triples for the
+# parts of lines too long for one table: a part counts only while the cells
+# of the line before it (its guard) are empty.
+CellReach = tuple[int, tuple[tuple[int, _LineTable], ...],
+                  tuple[tuple[int, int, _LineTable], ...]]
 
 
 def _cell_reach(rays: list[tuple[Ray, int]], hop: Hop | None = None,
                 shift: int = 0) -> CellReach:
     const = 0
     groups: list[tuple[int, list[tuple[Ray, int]]]] = []
+    chained: list[tuple[int, int, _LineTable]] = []
     for cells, first in rays:
         if hop is None and len(cells) == 1 and first == 0:
             const |= 1 << cells[0]
             continue
-        mask = 0
-        for c in cells[:-1]:
-            mask |= 1 << c
-        if shift:
-            mask |= mask << shift
-        # Only the last few groups are tried, so that a cell with very many
-        # rays (a board of a thousand cells, many riders) is grouped in
-        # linear time; the first groups are full by then anyway.
-        start = max(0, len(groups) - OPEN_GROUPS)
-        for i, (gmask, members) in enumerate(groups[start:], start):
-            if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
-                members.append((cells, first))
-                groups[i] = (gmask | mask, members)
-                break
-        else:
-            groups.append((mask, [(cells, first)]))
-    return const, tuple((m, _LineTable(members, hop, shift)) for m, members in groups)
+        if hop is None and len(cells) > MAX_GROUP_BITS + 1:
+            # Cut into parts keyed on MAX_GROUP_BITS cells each: the first
+            # is grouped as any ray, the others are chained behind it.
+            guard = 0
+            for start in range(0, len(cells), MAX_GROUP_BITS + 1):
+                part = cells[start:start + MAX_GROUP_BITS + 1]
+                land = max(first - start, 0)
+                if land < len(part):
+                    if guard:
+                        mask = 0
+                        for c in part[:-1]:
+                            mask |= 1 << c
+                        chained.append((guard, mask, _LineTable([(part, land)])))
+                    else:
+                        _join(groups, part, land, shift)
+                for c in part:
+                    guard |= 1 << c
+            continue
+        _join(groups, cells, first, shift)
+    return const, tuple((m, _LineTable(members, hop, shift)) for m, members in groups), \
+        tuple(chained)
+
+
+def _join(groups: list[tuple[int, list[tuple[Ray, int]]]], cells: Ray, first: int,
+          shift: int) -> None:
+    """Put a ray into the first open group it fits, or a new group."""
+    mask = 0
+    for c in cells[:-1]:
+        mask |= 1 << c
+    if shift:
+        mask |= mask << shift
+    # Only the last few groups are tried, so that a cell with very many
+    # rays (a board of a thousand cells, many riders) is grouped in
+    # linear time; the first groups are full by then anyway.
+    start = max(0, len(groups) - OPEN_GROUPS)
+    for i, (gmask, members) in enumerate(groups[start:], start):
+        if (gmask | mask).bit_count() <= MAX_GROUP_BITS:
+            members.append((cells, first))
+            groups[i] = (gmask | mask, members)
+            break
+    else:
+        groups.append((mask, [(cells, first)]))
 
 
 def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
@@ -166,16 +203,19 @@ def _undominated(rays: list[tuple[Ray, int]]) -> list[tuple[Ray, int]]:
 def reach(table: CellReach, occupied: int) -> int:
     """Cells reached from a cell's table under `occupied` (the first
     occupied cell of a line included, as a capture candidate)."""
-    bits, groups = table
+    bits, groups, chained = table
     for mask, lines in groups:
         bits |= lines[occupied & mask]
+    for guard, mask, lines in chained:
+        if not occupied & guard:
+            bits |= lines[occupied & mask]
     return bits
 
 
 def span(table: CellReach) -> int:
     """Every cell a cell's table may reach, whatever the occupancy."""
-    bits, groups = table
-    for _, lines in groups:
+    bits, groups, chained = table
+    for lines in [lines for _, lines in groups] + [lines for _, _, lines in chained]:
         for cells, _ in lines.rays:
             for c in cells:
                 bits |= 1 << c

@@ -1,0 +1,93 @@
+"""The per-cell line tables: no look-up key wider than MAX_GROUP_BITS cells,
+however long a line, and the same cells reached as walking the lines."""
+
+from __future__ import annotations
+
+import random
+
+import variantkit
+from variantkit.pieces import MAX_GROUP_BITS, Component, reach
+
+# A 24x24 board: a rook's line runs up to 23 cells, a key over every cell
+# but the last would be 22 bits wide (tables of up to 4M entries).
+WIDE = """\
+variantkit: 1
+name: wide
+board:
+  grid: {files: 24, ranks: 24}
+pieces:
+  king:
+    letter: K
+    royal: true
+    moves:
+      - step: all
+  queen:
+    letter: Q
+    moves:
+      - ride: all
+  far:
+    letter: F
+    moves:
+      - ride: orthogonal
+        range: [16, 23]
+  cannon:
+    letter: C
+    moves:
+      - hop: orthogonal
+        only: capture
+setup: k23/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/24/K23 w - - 0 1
+"""
+
+
+def walked(component: Component, side: int, cell: int, occupied: int) -> int:
+    """The cells a line rider reaches, walking its rays."""
+    bits = 0
+    for cells, first in component.rays[side][cell]:
+        for i, c in enumerate(cells):
+            if i >= first:
+                bits |= 1 << c
+            if occupied >> c & 1:
+                break
+    return bits
+
+
+def test_no_key_is_wider_than_max_group_bits() -> None:
+    variant = variantkit.load_text(WIDE)
+    longest = 0
+    for component in variant.pieces.components:
+        hop = component.flags.hop is not None
+        for side in component.tables:
+            for _, groups, chained in side:
+                for mask, lines in groups:
+                    longest = max(longest, sum(len(cells) for cells, _ in lines.rays))
+                    assert lines.cached == (mask.bit_count() <= MAX_GROUP_BITS)
+                    assert hop or lines.cached
+                for _, mask, lines in chained:
+                    assert mask.bit_count() <= MAX_GROUP_BITS and lines.cached
+    assert longest > MAX_GROUP_BITS  # the board has lines longer than one key
+
+
+def test_cut_lines_reach_what_walking_them_reaches() -> None:
+    variant = variantkit.load_text(WIDE)
+    rng = random.Random(24)
+    size = variant.board.size
+    riders = [c for c in variant.pieces.components if c.flags.hop is None]
+    for _ in range(300):
+        occupied = 0
+        for _ in range(rng.randrange(0, 40)):
+            occupied |= 1 << rng.randrange(size)
+        cell = rng.randrange(size)
+        for component in riders:
+            side = rng.randrange(2)
+            assert reach(component.tables[side][cell], occupied) \
+                == walked(component, side, cell, occupied)
+
+
+def test_a_long_hop_is_answered_without_storing() -> None:
+    variant = variantkit.load_text(WIDE)
+    cannon = next(c for c in variant.pieces.components if c.flags.hop is not None)
+    _, groups, _ = cannon.tables[0][0]   # from a corner: two lines of 23 cells
+    assert all(not lines.cached for _, lines in groups)
+    for _, lines in groups:
+        lines[0b110]   # noqa: B018 -- asked, answered, not kept
+        assert not lines
