@@ -37,6 +37,9 @@ STAY = 7
 GATE, CASTLE_GATE = range(8, 10)
 InternalMove = tuple[int, int, int, int, int]
 NO_PASSED: dict[tuple[int, int], int] = {}   # a plain generator passes no cells
+# Attacker tests (king moves, castling cells) a node needs before one map of
+# the enemy's attacks costs less than they do.
+MAP_TESTS = 3
 SIDES = ("white", "black")
 
 
@@ -501,9 +504,9 @@ class Game:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
-        # The cells the enemy attacks (`_attack_map`), computed when a king
-        # move or a castling first needs them (-1 until then): a cell outside
-        # it is safe; one inside is tested.
+        # The cells the enemy attacks (`_attack_map`), computed once king
+        # moves or castlings need MAP_TESTS attacker tests or more; -1 (every
+        # cell) until then.  A cell outside it is safe; one inside is tested.
         map_tables = v.attack_tables[them]
         attacked = -1
         # In check, some primitives may be restricted (`in-check`).
@@ -600,13 +603,10 @@ class Game:
                             extra = passed.get((frm, to), 0)
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
-                        if map_tables is not None and gone == tbit:
-                            if attacked < 0:
-                                attacked = self._attack_map(them, occupied)
-                            cleared = not tbit & attacked
-                        else:
-                            cleared = False
-                        if not cleared and attackers(
+                        if attacked < 0 and map_tables is not None \
+                                and targets.bit_count() + 1 >= MAP_TESTS:
+                            attacked = self._attack_map(them, occupied)
+                        if (tbit & attacked or gone != tbit) and attackers(
                                 to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
                     elif (tbit & tested or gone != tbit) and king >= 0 and (
@@ -726,22 +726,23 @@ class Game:
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove], attacked: int = -1) -> None:
-        """The castlings whose king passes no attacked cell.  Where the
-        variant has an attack map, a cell outside `attacked` (`_attack_map`,
-        computed here if -1) needs no test."""
+        """The castlings whose king passes no attacked cell.  A cell outside
+        `attacked` (`_attack_map`; -1 for none yet, computed here when the
+        castlings need MAP_TESTS attacker tests or more) needs no test."""
         v = self.variant
-        mapped = v.attack_tables[them] is not None
-        for index, c in self.castlings_by_side[us]:
-            if occupied & c.empty or not c.in_place(self):
-                continue
-            if v.first_move_rule and not v.first_move_castling \
-                    and v.same_plane[c.king_from] >> c.king_to & 1:
-                continue
+        possible = [(index, c) for index, c in self.castlings_by_side[us]
+                    if not occupied & c.empty and c.in_place(self)
+                    and not (v.first_move_rule and not v.first_move_castling
+                             and v.same_plane[c.king_from] >> c.king_to & 1)]
+        if not possible:
+            return
+        if attacked < 0 and v.attack_tables[them] is not None \
+                and sum(len(c.safe) for _, c in possible) >= MAP_TESTS:
+            attacked = self._attack_map(them, occupied)
+        for index, c in possible:
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            if mapped and attacked < 0:
-                attacked = self._attack_map(them, occupied)
-            if any((not mapped or attacked >> cell & 1)
-                   and self.attackers(cell, them, after, enemy) for cell in c.safe):
+            if any(attacked >> cell & 1 and self.attackers(cell, them, after, enemy)
+                   for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
