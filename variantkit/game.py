@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, overload
 
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, piece_code, reach
@@ -26,20 +26,29 @@ if TYPE_CHECKING:
 # royal piece that may pass.  A drop (a piece from the hand placed on an
 # empty cell) has from and to the target cell and the dropped piece's code
 # in the promotion slot.
-NORMAL, DOUBLE, EN_PASSANT, CASTLE, SUBORN, PASS, DROP = range(7)
+# (Final: the compiled build folds them into the code rather than look them
+# up by name.)
+NORMAL: Final = 0
+DOUBLE: Final = 1
+EN_PASSANT: Final = 2
+CASTLE: Final = 3
+SUBORN: Final = 4
+PASS: Final = 5
+DROP: Final = 6
 # A promotion in place (`promotion: {standing: ...}`): from and to are the
 # piece's cell, the promotion slot the new piece's code.
-STAY = 7
+STAY: Final = 7
 # Gating moves (the last kinds: `kind >= GATE` tells them): a move, or a
 # castling, that puts a piece from the hand on a cell it leaves; `extra` is
 # the gated piece's code (GATE), or the castling index, the gated cell and
 # code packed by `castle_gate` (CASTLE_GATE).
-GATE, CASTLE_GATE = range(8, 10)
+GATE: Final = 8
+CASTLE_GATE: Final = 9
 InternalMove = tuple[int, int, int, int, int]
-NO_PASSED: dict[tuple[int, int], int] = {}   # a plain generator passes no cells
+NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes no cells
 # Attacker tests (king moves, castling cells) a node needs before one map of
 # the enemy's attacks costs less than they do.
-MAP_TESTS = 3
+MAP_TESTS: Final = 3
 SIDES = ("white", "black")
 
 

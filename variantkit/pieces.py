@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
@@ -32,14 +32,14 @@ from variantkit.limits import Budget
 if TYPE_CHECKING:
     import networkx as nx
 
-MOVE = 1
-CAPTURE = 2
-CONVERT = 4  # suborn: the target changes side instead of being captured
+MOVE: Final = 1
+CAPTURE: Final = 2
+CONVERT: Final = 4  # suborn: the target changes side instead of being captured
 # Cells whose occupancy one look-up table may key on: 2**14 entries at most,
 # filled lazily, so memory stays bounded whatever the board.
-MAX_GROUP_BITS = 14
+MAX_GROUP_BITS: Final = 14
 # Groups of a cell that a new ray may join (see `_cell_reach`).
-OPEN_GROUPS = 8
+OPEN_GROUPS: Final = 8
 
 
 @dataclass(frozen=True)
