@@ -144,3 +144,14 @@ def test_the_engine_still_plays_after_bad_input() -> None:
     with pytest.raises(IllegalMoveError):
         game.push(42)  # type: ignore[arg-type]
     assert str(Engine(chess).best_move(game, depth=1)) in {str(m) for m in game.legal_moves}
+
+
+def test_an_extension_the_list_no_longer_names_is_a_leftover(tmp_path: Path) -> None:
+    """A module compiled by an older build (here `game`, compiled before the
+    facade left the list) loads from source; a listed one does not count."""
+    package = tmp_path / "variantkit"
+    (package / "core").mkdir(parents=True)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (package / f"game{suffix}").touch()
+    (package / "core" / f"position{suffix}").touch()
+    assert build.leftover_extensions(package) == ["variantkit.game"]

@@ -77,14 +77,14 @@ def stale(module: str) -> bool:
     return source.stat().st_mtime > extension.stat().st_mtime + 1.0
 
 
-def leftover_extensions() -> list[str]:
+def leftover_extensions(package_dir: Path = PACKAGE_DIR) -> list[str]:
     """Modules with a compiled extension that `COMPILED_MODULES` no longer
     lists, left in an editable checkout by an older build: their sources
     have moved on, so they always load from source."""
     found = []
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        for extension in PACKAGE_DIR.rglob("*" + suffix):
-            parts = extension.relative_to(PACKAGE_DIR.parent).parts
+        for extension in package_dir.rglob("*" + suffix):
+            parts = extension.relative_to(package_dir.parent).parts
             module = ".".join((*parts[:-1], extension.name[:-len(suffix)]))
             if module not in COMPILED_MODULES and source_path(module).is_file():
                 found.append(module)
