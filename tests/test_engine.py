@@ -122,7 +122,7 @@ def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
         in_check = position.is_check()
         if in_check and not engine._own_evasions:
             continue
-        engine._game = position
+        engine._position = position
         moves = position.legal_internal()
         assert moves or not (in_check and position.royal_can_step()), game.fen()
         legal = {m for m in moves if engine._gain(m) > 0 and m[3] < GATE}

@@ -178,7 +178,7 @@ class Engine:
             and variant.check_generators is variant.generators
         self.info = SearchInfo()
         # The search's state, set by best_move.
-        self._game: Position = variant.new_game().position
+        self._position: Position = variant.new_game().position
         self._tt: dict[Key, TTEntry] = {}
         self._killers: list[list[InternalMove]] = []
         self._seen: set[Key] = set()
@@ -201,7 +201,7 @@ class Engine:
             raise ValueError(f"depth must be at least 1, not {depth}")
         max_depth = depth or (MAX_DEPTH if time_limit else DEFAULT_DEPTH)
         start = time.perf_counter()
-        self._game = position
+        self._position = position
         self._tt = {}
         self._killers = [[] for _ in range(max_depth)]
         self._seen = _history_keys(position)
@@ -233,11 +233,11 @@ class Engine:
 
     # -- search ----------------------------------------------------------------
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        game = self._game
+        position = self._position
         self._tick()
-        key = _key(game)
+        key = _key(position)
         if ply and (key in self._seen
-                    or (self._move_plies and game.halfmove >= self._move_plies)):
+                    or (self._move_plies and position.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
@@ -268,12 +268,12 @@ class Engine:
             elif stage == 1:
                 # The captures, most valuable victim first, where quiescence
                 # makes them too (out of check, in a game not ended).
-                staged = [] if not self._own_captures or game.is_check() \
-                    or self._ended(game) else \
-                    [m for m in self._winning(game.captures_unchecked()) if m != tt_move]
+                staged = [] if not self._own_captures or position.is_check() \
+                    or self._ended(position) else \
+                    [m for m in self._winning(position.captures_unchecked()) if m != tt_move]
             else:
                 # Every other legal move, ordered.
-                staged = game.legal_internal()
+                staged = position.legal_internal()
                 if not staged:
                     if added:
                         self._seen.discard(key)
@@ -282,9 +282,9 @@ class Engine:
                 if searched:
                     staged = [m for m in staged if m not in searched]
             for move in staged:
-                game.make_internal(move)
-                if tested and game.royal_attacked(1 - game.stm):
-                    game.unmake_internal()
+                position.make_internal(move)
+                if tested and position.royal_attacked(1 - position.stm):
+                    position.unmake_internal()
                     continue
                 if stage < 2:
                     searched.add(move)
@@ -294,7 +294,7 @@ class Engine:
                     score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
-                game.unmake_internal()
+                position.unmake_internal()
                 if score > best_score:
                     best_score, best_move = score, move
                     if ply == 0:
@@ -319,14 +319,14 @@ class Engine:
         in check, where a mate must be seen: unless the royal piece can step
         to safety, the legal moves.  Elsewhere the captures alone where
         the core's `captures_unchecked` makes them, else the legal moves."""
-        game = self._game
+        position = self._position
         if qdepth:
             self._tick()
-        if self._ended(game):
+        if self._ended(position):
             return self._terminal(ply)
         moves: list[InternalMove] | None = None
-        if game.is_check() and not (self._own_evasions and game.royal_can_step()):
-            moves = game.legal_internal()
+        if position.is_check() and not (self._own_evasions and position.royal_can_step()):
+            moves = position.legal_internal()
             if not moves:
                 return self._terminal(ply)
         stand = self._evaluate()
@@ -334,27 +334,27 @@ class Engine:
             return stand
         tested = moves is None and self._own_captures  # is each move tested when played?
         if moves is None:
-            moves = game.captures_unchecked() if tested else game.legal_internal()
+            moves = position.captures_unchecked() if tested else position.legal_internal()
             if not moves and not tested:
                 return self._terminal(ply)
         alpha = max(alpha, stand)
-        mover = game.stm
+        mover = position.stm
         for move in self._winning(moves):
-            game.make_internal(move)
-            if tested and game.royal_attacked(mover):
-                game.unmake_internal()
+            position.make_internal(move)
+            if tested and position.royal_attacked(mover):
+                position.unmake_internal()
                 continue
             score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
-            game.unmake_internal()
+            position.unmake_internal()
             if score >= beta:
                 return score
             alpha = max(alpha, score)
         return alpha
 
-    def _ended(self, game: Position) -> bool:
+    def _ended(self, position: Position) -> bool:
         """Whether a declared end condition has ended the game here."""
-        return self._conditions and isinstance(game, GeneralPosition) \
-            and ended_by_condition(game)
+        return self._conditions and isinstance(position, GeneralPosition) \
+            and ended_by_condition(position)
 
     def _tick(self) -> None:
         self._nodes += 1
@@ -365,15 +365,15 @@ class Engine:
     def _terminal(self, ply: int) -> int:
         """The score of a position without legal moves, by the variant's rules
         (mate, stalemate, or a declared end condition)."""
-        result = outcome(self._game)
+        result = outcome(self._position)
         if result is None or result.winner is None:
             return 0
-        return (MATE - ply) if result.winner == SIDES[self._game.stm] else -(MATE - ply)
+        return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
 
     def _evaluate(self) -> int:
         """Material and placement, in centipawns for the side to move."""
-        game, worth = self._game, self._worth
-        bb = game.bb
+        position, worth = self._position, self._worth
+        bb = position.bb
         score = 0
         for code in self._valued:
             pieces = bb[code]
@@ -383,10 +383,10 @@ class Engine:
                     low = pieces & -pieces
                     score += cell_worth[low.bit_length() - 1]
                     pieces ^= low
-        hands, signed = game.hands, self._signed_value
+        hands, signed = position.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
-        return -score if game.stm else score
+        return -score if position.stm else score
 
     # -- move ordering ---------------------------------------------------------
     def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -397,13 +397,13 @@ class Engine:
 
     def _mvv_lva(self, move: InternalMove, gain: int) -> int:
         """Most valuable victim (the gain) first, then least valuable attacker."""
-        return (gain << 10) - min(self._value[self._game.cells[move[0]]], 1023)
+        return (gain << 10) - min(self._value[self._position.cells[move[0]]], 1023)
 
     def _gain(self, move: InternalMove) -> int:
         """Material a move wins at once: a capture's victim, a suborned
         piece (taken from the opponent and added to us), a promotion."""
         frm, to, promo, kind, extra = move
-        cells, value = self._game.cells, self._value
+        cells, value = self._position.cells, self._value
         if kind == DROP:   # the piece only moves from the hand to the board
             return 0
         if kind == SUBORN:
@@ -420,7 +420,7 @@ class Engine:
         rest by the placement they gain (the best quiet move first makes
         the later ones fail low on the evaluation, without generating the
         replies in quiescence)."""
-        cells, worth = self._game.cells, self._worth
+        cells, worth = self._position.cells, self._worth
 
         def rank(move: InternalMove) -> int:
             if move == tt_move:
@@ -447,23 +447,23 @@ class Engine:
 
     def _pv(self, first: InternalMove) -> list[Move]:
         """The principal variation: `first`, then the table's moves while legal."""
-        game, played = self._game, 0
+        position, played = self._position, 0
         pv: list[Move] = []
         move: InternalMove | None = first
         seen: set[Key] = set()
-        while move is not None and move in game.legal_internal() \
+        while move is not None and move in position.legal_internal() \
                 and len(pv) < max(self.info.depth, 1):
-            pv.append(game.public_move(move))
-            game.make_internal(move)
+            pv.append(position.public_move(move))
+            position.make_internal(move)
             played += 1
-            key = _key(game)
+            key = _key(position)
             if key in seen:
                 break
             seen.add(key)
             entry = self._tt.get(key)
             move = entry[3] if entry else None
         for _ in range(played):
-            game.unmake_internal()
+            position.unmake_internal()
         return pv
 
 
@@ -471,11 +471,12 @@ def _first(item: tuple[int, InternalMove]) -> int:
     return item[0]
 
 
-def _key(game: Position) -> Key:
+def _key(position: Position) -> Key:
     """The position as the table and the repetition test know it: the
-    placement and hands (the game's hash), counted checks and the like
+    placement and hands (its hash), counted checks and the like
     (its state key), the side to move, unmoved pieces, en passant."""
-    return (game.hash ^ game.state_key(), game.stm, game.unmoved, game.ep_target)
+    return (position.hash ^ position.state_key(), position.stm, position.unmoved,
+            position.ep_target)
 
 
 def _to_tt(score: int, ply: int) -> int:
@@ -495,15 +496,15 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-def _history_keys(game: Position) -> set[Key]:
+def _history_keys(position: Position) -> set[Key]:
     """Keys of the positions played before the current one: reaching one
     again in the search counts as a draw by repetition."""
     keys: set[Key] = set()
     replay: list[InternalMove] = []
-    while game.history:
-        replay.append(game.history[-1][0])
-        game.unmake_internal()
-        keys.add(_key(game))
+    while position.history:
+        replay.append(position.history[-1][0])
+        position.unmake_internal()
+        keys.add(_key(position))
     for move in reversed(replay):
-        game.make_internal(move)
+        position.make_internal(move)
     return keys
