@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 import variantkit
+from variantkit.display import board_text
 from variantkit.errors import VariantError
+from variantkit.san import legal_san, parse_san, san, san_moves
 
 CHESS = "chess"  # the bundled variant
 
@@ -284,3 +286,19 @@ end:
 def test_check_all_needs_several_royals(tmp_path: Path) -> None:
     found = problems_of(tmp_path, "variantkit: 1\nname: x\ninherits: CHESS\nroyals: {check: all}\n")
     assert [f[:3] for f in found] == [(4, 17, "bad-royals")]
+
+
+HELPERS = {"render": variantkit.render, "board_text": board_text, "san": san,
+           "san_moves": san_moves, "legal_san": legal_san, "parse_san": parse_san}
+
+
+@pytest.mark.parametrize("name", HELPERS)
+@pytest.mark.parametrize("wrong", ["x", 42, None, variantkit.load("chess")])
+def test_helpers_taking_a_game_name_what_they_take(name: str, wrong: object) -> None:
+    helper = HELPERS[name]
+    extra = {"san": ("e2e4",), "san_moves": (["e2e4"],), "parse_san": ("e4",)}.get(name, ())
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes a Game or a Position, not "):
+        helper(wrong, *extra)
+    game = variantkit.load("chess").new_game()   # the same call on a game works
+    helper(game, *extra)
+    helper(game.position, *extra)

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from variantkit.core.moves import SIDES
-from variantkit.core.position import Position
+from variantkit.core.position import Position, position_of
 from variantkit.notation import write_fen
 from variantkit.outcome import outcome
 
@@ -46,7 +46,7 @@ def board_text(game: Game | Position, color: bool = False) -> str:
 
     With `color`, the text carries terminal (ANSI) styling made by rich.
     """
-    text = board_renderable(game.position)
+    text = board_renderable(position_of(game, "board_text"))
     if not color:
         return text.plain
     buffer = io.StringIO()

@@ -42,7 +42,7 @@ from variantkit.board.base import Board
 from variantkit.board.graph import GraphTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
-from variantkit.core.position import Position
+from variantkit.core.position import Position, position_of
 from variantkit.notation import write_fen
 from variantkit.pieces import type_of
 
@@ -539,7 +539,7 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
     in pixels (the height follows); by default a square cell is 60 pixels.
     A ValueError names an unknown cell or kind.
     """
-    position = game.position
+    position = position_of(game, "render")
     variant = position.variant
     board = variant.board
     marks: dict[int, str] = {}

@@ -60,7 +60,7 @@ from variantkit.core.moves import (
     InternalMove,
     gate_parts,
 )
-from variantkit.core.position import Position
+from variantkit.core.position import Position, position_of
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
@@ -96,7 +96,7 @@ class _Entry:
 
 def san(game: Game | Position, move: object) -> str:
     """The SAN of a legal move (a `Move` or a move string) in a game's position."""
-    position = game.position
+    position = position_of(game, "san")
     spellings = _Spellings(_entries(position))
     return spellings.write(position, _entry_of(position, spellings.entries, move))
 
@@ -104,7 +104,7 @@ def san(game: Game | Position, move: object) -> str:
 def san_moves(game: Game | Position, moves: Iterable[Move | str]) -> list[str]:
     """The SAN of a sequence of moves played from a game's position (which
     is left as it was)."""
-    position = game.position
+    position = position_of(game, "san_moves")
     played = 0
     out: list[str] = []
     try:
@@ -122,7 +122,7 @@ def san_moves(game: Game | Position, moves: Iterable[Move | str]) -> list[str]:
 
 def legal_san(game: Game | Position) -> list[str]:
     """The SAN of every legal move, in the order of `Game.legal_moves`."""
-    position = game.position
+    position = position_of(game, "legal_san")
     spellings = _Spellings(_entries(position))
     return [spellings.write(position, entry) for entry in spellings.entries]
 
@@ -130,7 +130,7 @@ def legal_san(game: Game | Position) -> list[str]:
 def parse_san(game: Game | Position, text: object) -> Move:
     """The legal move that SAN (or a move string) names; `IllegalMoveError`
     says why when there is none or more than one."""
-    position = game.position
+    position = position_of(game, "parse_san")
     if not isinstance(text, str):
         raise IllegalMoveError(f"a move is written as SAN or a move string, not {text!r}")
     if len(text) > MAX_TEXT:

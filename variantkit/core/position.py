@@ -38,6 +38,16 @@ NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes n
 MAP_TESTS: Final = 3
 
 
+def position_of(game: object, caller: str) -> Position:
+    """The core position of `game` (a `Game` or a core position), for the
+    public helpers that take either; a TypeError that names `caller` and
+    what it takes for anything else."""
+    position = getattr(game, "position", None)
+    if not isinstance(position, Position):
+        raise TypeError(f"{caller}() takes a Game or a Position, not {type(game).__name__}")
+    return position
+
+
 class Position:
     """A position of a variant with its move history, as integers."""
 
