@@ -2,11 +2,15 @@
 
 Random walks driven by hypothesis from the start and from a few FENs check
 that making and unmaking moves is exact, that position strings round-trip,
-and that perft is consistent with the move lists.  Bad position strings and
-bad moves must raise the library's own ValueError subclasses with a message.
+and that perft is consistent with the move lists (and, for every bundled
+variant, that counting the moves gives the length of their list).  Bad
+position strings and bad moves must raise the library's own ValueError
+subclasses with a message.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -277,3 +281,20 @@ def test_copy_is_independent(name: str) -> None:
     assert other.fen() != game.fen()
     assert other.pop() is not None and other.pop() is not None
     assert len(game.move_stack) == 1
+
+
+@pytest.mark.pure_build
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_counted_moves_are_the_listed_ones(name: str) -> None:
+    """`count_legal` (perft's last ply, `len(game.legal_moves)`) counts
+    the moves that need no test without building them: on the positions of
+    seeded random games of every bundled variant it equals the list's length."""
+    rng = random.Random(name)
+    game = variantkit.load(name).new_game()
+    position = game.position
+    for _ in range(60):
+        moves = position.legal_internal()
+        assert position.count_legal() == len(moves), game.fen()
+        if not moves:
+            break
+        position.make_internal(rng.choice(moves))

@@ -65,9 +65,9 @@ def perft(game: Game, depth: int) -> int:
 
 
 def _perft(position: Position, depth: int) -> int:
-    moves = position.legal_internal()
     if depth == 1:
-        return len(moves)
+        return position.count_legal()
+    moves = position.legal_internal()
     nodes = 0
     for move in moves:
         position.make_internal(move)

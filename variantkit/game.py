@@ -46,7 +46,7 @@ class LegalMoves:
         return iter(self())
 
     def __len__(self) -> int:
-        return len(self._position.legal_internal())
+        return self._position.count_legal()
 
     def count(self) -> int:
         """How many legal moves there are."""

@@ -134,14 +134,18 @@ class GeneralPosition(Position):
             return []
         return self.allowed_moves()
 
+    def count_legal(self) -> int:
+        return len(self.legal_internal())   # the rules here filter the whole list
+
     def allowed_moves(self) -> list[InternalMove]:
         """The moves the pieces and the royal, capture and explosion rules allow."""
         v = self.variant
         us = self.stm
+        moves: list[InternalMove] = []
         if v.one_royal and not v.blast:
-            moves = self._generate(self.royal[us])
+            self._generate(self.royal[us], moves)
         else:
-            moves = self._generate(-1)
+            self._generate(-1, moves)
             if v.royal_codes[us]:
                 moves = self._keep_safe(moves)
         if v.gate_regions[us]:

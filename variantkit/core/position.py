@@ -295,19 +295,31 @@ class Position:
 
     def legal_internal(self) -> list[InternalMove]:
         v = self.variant
-        moves = self._generate(self.royal[self.stm])
+        moves: list[InternalMove] = []
+        self._generate(self.royal[self.stm], moves)
         if v.gate_regions[self.stm]:
             moves += self._gatings(moves)
         return self._drops_first(moves) if v.must_drop else moves
+
+    def count_legal(self) -> int:
+        """How many legal moves there are: `len(legal_internal())`, but
+        moves that need no test are counted, not built (perft's last ply)."""
+        v = self.variant
+        if v.gate_regions[self.stm] or v.must_drop or v.facing_must_break:
+            return len(self.legal_internal())   # these rules filter the whole list
+        moves: list[InternalMove] = []
+        return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
 
     def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
         """`must-drop`: while a drop is legal, only drops are."""
         drops = [m for m in moves if m[3] == DROP]
         return drops or moves
 
-    def _generate(self, king: int) -> list[InternalMove]:
-        """The moves that leave the royal piece on `king` safe; with `king`
-        -1, every move the pieces can make (nothing guarded)."""
+    def _generate(self, king: int, out: list[InternalMove], counting: bool = False) -> int:
+        """Put into `out` the moves that leave the royal piece on `king`
+        safe; with `king` -1, every move the pieces can make (nothing
+        guarded).  With `counting`, the moves that need no test are only
+        counted: the number returned (0 otherwise) is how many of them."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
@@ -339,7 +351,7 @@ class Position:
         attackers = self.attackers
         cells = self.cells
         unmoved = self.unmoved
-        out: list[InternalMove] = []
+        counted = 0
         append = out.append
         promotions = v.promotions[us]
         first_move = v.first_move_rule and unmoved
@@ -376,6 +388,9 @@ class Position:
                                                or low & promotion.start))):
                         # Moves that need no test: the common case, kept short.
                         done |= targets
+                        if counting:
+                            counted += targets.bit_count()
+                            continue
                         while targets:
                             tbit = targets & -targets
                             targets ^= tbit
@@ -452,8 +467,8 @@ class Position:
                                                            and self.royals_face())):
             append((king, king, 0, PASS, 0))
         if v.facing_must_break and self.royals_face():
-            out = self._breaking_facing(out)
-        return out
+            out[:] = self._breaking_facing(out)
+        return counted
 
     # -- royal pieces facing each other ---------------------------------------
     def royals_face(self) -> bool:
