@@ -32,6 +32,7 @@ from variantkit.pieces import (
     CAPTURE,
     CONVERT,
     MOVE,
+    SHORT_MASK,
     CellReach,
     Component,
     Context,
@@ -296,6 +297,12 @@ class Variant:
         self._check_cell_names()
         self._build_codes()
         self._build_promotion(data.get("promotion"))
+        # Per piece code and cell: whether the piece's moves from there read
+        # and reach only cells within SHORT_MASK, and never promote.  The move
+        # generator then works on the low words of the node's masks, so that
+        # a piece on g8 or h8 of a 64-cell board does not box the masks every
+        # other piece's moves are computed with.
+        self.short_moves = [self._short_moves(code) for code in range(self.n_codes)]
         self._build_hands(data)
         self._build_drop_options(data["pieces"])
         self.castlings: list[Castling] = []
@@ -668,6 +675,20 @@ class Variant:
             else [[(g.tables, g.initial) for g in self.generators[code] if g.mode & CAPTURE]
                   if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
             for s in range(2)]
+
+    def _short_moves(self, code: int) -> list[bool]:
+        touched = [0] * self.board.size
+        tables = {id(g.tables): g.tables for generators in (self.generators, self.check_generators)
+                  for g in generators[code]}
+        for per_cell in tables.values():
+            for cell, table in enumerate(per_cell):
+                touched[cell] |= span(table)
+        promotion = self.promotions[code & 1].get(code)
+        if promotion is not None:
+            for cell in range(self.board.size):
+                if touched[cell] & promotion.region or promotion.start >> cell & 1:
+                    touched[cell] = -1
+        return [0 <= bits <= SHORT_MASK for bits in touched]
 
     @staticmethod
     def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:

@@ -26,7 +26,7 @@ from variantkit.core.moves import (
     castle_gate,
     gate_parts,
 )
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, CellReach, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_MASK, CellReach, reach
 from variantkit.values import Move
 
 if TYPE_CHECKING:
@@ -347,6 +347,11 @@ class Position:
         # enemy ones (CAPTURE), or both.
         landings = (0, ~occupied, enemy, enemy | ~occupied)
         prey = enemy | self.ep_target   # what a capture (or a suborn) may take
+        # The same within SHORT_MASK, for the pieces `short_moves` marks.
+        short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
+        short_landings = (0, ~occupied & SHORT_MASK, enemy & SHORT_MASK,
+                          (enemy | ~occupied) & SHORT_MASK)
+        short_moves = v.short_moves
         typed_screens = v.typed_screens
         attackers = self.attackers
         cells = self.cells
@@ -355,12 +360,21 @@ class Position:
         append = out.append
         promotions = v.promotions[us]
         first_move = v.first_move_rule and unmoved
-        pieces = own
-        while pieces:
+        # The pieces within SHORT_MASK first, then the others, so that taking
+        # each one off stays in machine words where it can.
+        pieces = own & SHORT_MASK
+        later = own ^ pieces
+        while pieces or later:
+            if not pieces:
+                pieces, later = later, 0
             low = pieces & -pieces
             pieces ^= low
             frm = low.bit_length() - 1
             code = cells[frm]
+            if short_moves[code][frm]:
+                occ, lands, takeable, promotion = short_occupied, short_landings, short_prey, None
+            else:
+                occ, lands, takeable, promotion = occupied, landings, prey, promotions.get(code)
             is_king = low == king_bit
             # Destinations whose legality needs a test: all of them for a
             # piece that may be pinned, else those that may complete a screen.
@@ -371,18 +385,17 @@ class Position:
             # En passant keeps to `allowed`: its victim may open another line,
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
-            promotion = promotions.get(code)
             for tables, mode, spans, special in generators[code]:
-                if spans is not None and not spans[frm] & prey:
+                if spans is not None and not spans[frm] & takeable:
                     continue
                 if special is None:
                     reached, groups, chained = tables[frm]   # `reach`, inlined
                     for mask, lines in groups:
-                        reached |= lines[occupied & mask]
+                        reached |= lines[occ & mask]
                     for guard, mask, lines in chained:
-                        if not occupied & guard:
-                            reached |= lines[occupied & mask]
-                    targets = reached & landings[mode] & allowed & line & ~done
+                        if not occ & guard:
+                            reached |= lines[occ & mask]
+                    targets = reached & lands[mode] & allowed & line & ~done
                     if not (is_king or targets & tested
                             or (promotion and (targets & promotion.region
                                                or low & promotion.start))):
@@ -402,8 +415,8 @@ class Position:
                     if initial and not unmoved & low:
                         continue
                     if limits is None:
-                        reached = reach(tables[frm], occupied)
-                        capturable = enemy
+                        reached = reach(tables[frm], occ)
+                        capturable = lands[CAPTURE]
                     else:
                         reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
                                                                   limits, checkers)
@@ -414,7 +427,7 @@ class Position:
                     if mode & CAPTURE:
                         targets = reached & capturable
                     if mode & MOVE:
-                        targets |= reached & ~occupied
+                        targets |= reached & lands[MOVE]
                     targets &= allowed & line & ~done
                     en_passant = 0
                     if ep == "capture" and mode & CAPTURE:
