@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import variantkit
-from variantkit.pieces import MAX_GROUP_BITS, Component, reach
+from variantkit.pieces import MAX_GROUP_BITS, SHORT_BITS, SHORT_MASK, Component, reach, span
 
 # A 24x24 board: a rook's line runs up to 23 cells, a key over every cell
 # but the last would be 22 bits wide (tables of up to 4M entries).
@@ -91,3 +91,24 @@ def test_a_long_hop_is_answered_without_storing() -> None:
     for _, lines in groups:
         lines[0b110]
         assert not lines
+
+
+def test_short_moves_mark_the_pieces_whose_moves_stay_in_a_word() -> None:
+    """`Variant.short_moves`: a piece works on masks cut to SHORT_MASK
+    exactly where every cell its moves from there read or reach lies within
+    it and it cannot promote; g8 and h8 are the two cells of chess above it."""
+    chess = variantkit.load("chess")
+    names = chess.board.index
+    code = {letter: chess.code_of_letter(letter) or 0 for letter in "NRPp"}
+    short = chess.short_moves
+    assert names["g8"] > SHORT_BITS - 1 and names["f8"] < SHORT_BITS
+    assert short[code["N"]][names["b1"]]
+    assert not short[code["N"]][names["e7"]]      # reaches g8
+    assert short[code["N"]][names["h8"]]          # from h8 only to f7 and g6
+    assert not short[code["R"]][names["h1"]]      # its file ends on h8
+    assert short[code["R"]][names["a1"]]
+    assert short[code["P"]][names["e2"]] and not short[code["P"]][names["e7"]]  # promotes
+    assert not short[code["p"]][names["e2"]] and short[code["p"]][names["e7"]]
+    knight = chess.generators[code["N"]]
+    assert all(short[code["N"]][cell] == all(span(g.tables[cell]) <= SHORT_MASK for g in knight)
+               for cell in range(64))

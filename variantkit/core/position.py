@@ -364,9 +364,10 @@ class Position:
         # each one off stays in machine words where it can.
         pieces = own & SHORT_MASK
         later = own ^ pieces
+        fresh = unmoved & SHORT_MASK   # the unmoved pieces, as far as the walk needs
         while pieces or later:
             if not pieces:
-                pieces, later = later, 0
+                pieces, later, fresh = later, 0, unmoved
             low = pieces & -pieces
             pieces ^= low
             frm = low.bit_length() - 1
@@ -381,7 +382,7 @@ class Position:
             tested = -1 if low & risk else landing_risk
             done = 0  # one move per destination, whichever primitive reaches it
             allowed = self._first_move_targets(frm, is_king, checkers) \
-                if first_move and low & unmoved else -1
+                if first_move and low & fresh else -1
             # En passant keeps to `allowed`: its victim may open another line,
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
@@ -402,7 +403,11 @@ class Position:
                         # Moves that need no test: the common case, kept short.
                         done |= targets
                         if counting:
-                            counted += targets.bit_count()
+                            # A loop, not int.bit_count(): compiled, the
+                            # method call boxes `targets` and costs more.
+                            while targets:
+                                targets &= targets - 1
+                                counted += 1
                             continue
                         while targets:
                             tbit = targets & -targets
@@ -412,7 +417,7 @@ class Position:
                     en_passant, quiet_check, passed = 0, True, NO_PASSED
                 else:
                     _, _, initial, ep, quiet_check, passed, victims, limits = special
-                    if initial and not unmoved & low:
+                    if initial and not fresh & low:
                         continue
                     if limits is None:
                         reached = reach(tables[frm], occ)
