@@ -470,16 +470,16 @@ def test_perft_depth_is_checked(depth: object, error: type[Exception]) -> None:
 def test_an_interrupted_perft_leaves_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
     game = variantkit.load("chess").new_game()
     calls = 0
-    real = game.position.legal_internal
+    real = game.position.count_legal   # perft's last ply, 400 calls at depth 3
 
-    def interrupted() -> list[tuple[int, int, int, int, int]]:
+    def interrupted() -> int:
         nonlocal calls
         calls += 1
         if calls == 30:
             raise KeyboardInterrupt
         return real()
 
-    monkeypatch.setattr(game.position, "legal_internal", interrupted)
+    monkeypatch.setattr(game.position, "count_legal", interrupted)
     with pytest.raises(KeyboardInterrupt):
         variantkit.perft(game, 3)
     monkeypatch.undo()
