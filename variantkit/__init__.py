@@ -65,8 +65,8 @@ def perft(game: Game, depth: int) -> int:
 
 
 def _perft(position: Position, depth: int) -> int:
-    if depth == 1:
-        return position.count_legal()
+    if depth <= 2:   # the last plies in one call, compiled in the compiled build
+        return position.count_legal() if depth == 1 else position.count_legal_pairs()
     moves = position.legal_internal()
     nodes = 0
     for move in moves:

@@ -26,7 +26,7 @@ from variantkit.core.moves import (
     castle_gate,
     gate_parts,
 )
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_MASK, CellReach, reach
+from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, CellReach, reach
 from variantkit.values import Move
 
 if TYPE_CHECKING:
@@ -315,6 +315,19 @@ class Position:
         drops = [m for m in moves if m[3] == DROP]
         return drops or moves
 
+    def count_legal_pairs(self) -> int:
+        """How many sequences of two legal moves there are (perft 2), counted
+        here so that perft's last two plies make no call from the
+        interpreter; the position is left as it was."""
+        nodes = 0
+        for move in self.legal_internal():
+            self.make_internal(move)
+            try:
+                nodes += self.count_legal()
+            finally:
+                self.unmake_internal()
+        return nodes
+
     def _generate(self, king: int, out: list[InternalMove], counting: bool = False) -> int:
         """Put into `out` the moves that leave the royal piece on `king`
         safe; with `king` -1, every move the pieces can make (nothing
@@ -347,10 +360,15 @@ class Position:
         # enemy ones (CAPTURE), or both.
         landings = (0, ~occupied, enemy, enemy | ~occupied)
         prey = enemy | self.ep_target   # what a capture (or a suborn) may take
-        # The same within SHORT_MASK, for the pieces `short_moves` marks.
-        short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
-        short_landings = (0, ~occupied & SHORT_MASK, enemy & SHORT_MASK,
-                          (enemy | ~occupied) & SHORT_MASK)
+        # The same within SHORT_MASK, for the pieces `short_moves` marks (on
+        # a board within it, the masks are words already and go unchanged).
+        wide = v.board.size > SHORT_BITS
+        if wide:
+            short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
+            short_landings = (0, ~occupied & SHORT_MASK, enemy & SHORT_MASK,
+                              (enemy | ~occupied) & SHORT_MASK)
+        else:
+            short_occupied, short_prey, short_landings = occupied, prey, landings
         short_moves = v.short_moves
         typed_screens = v.typed_screens
         attackers = self.attackers
@@ -372,7 +390,7 @@ class Position:
             pieces ^= low
             frm = low.bit_length() - 1
             code = cells[frm]
-            if short_moves[code][frm]:
+            if wide and short_moves[code][frm]:
                 occ, lands, takeable, promotion = short_occupied, short_landings, short_prey, None
             else:
                 occ, lands, takeable, promotion = occupied, landings, prey, promotions.get(code)
