@@ -32,6 +32,7 @@ from variantkit.pieces import (
     CAPTURE,
     CONVERT,
     MOVE,
+    SHORT_BITS,
     SHORT_MASK,
     CellReach,
     Component,
@@ -301,8 +302,10 @@ class Variant:
         # and reach only cells within SHORT_MASK, and never promote.  The move
         # generator then works on the low words of the node's masks, so that
         # a piece on g8 or h8 of a 64-cell board does not box the masks every
-        # other piece's moves are computed with.
-        self.short_moves = [self._short_moves(code) for code in range(self.n_codes)]
+        # other piece's moves are computed with.  A board within SHORT_MASK
+        # needs none: all its masks are words.
+        self.short_moves = [self._short_moves(code) for code in range(self.n_codes)] \
+            if self.board.size > SHORT_BITS else []
         self._build_hands(data)
         self._build_drop_options(data["pieces"])
         self.castlings: list[Castling] = []

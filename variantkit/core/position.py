@@ -361,7 +361,8 @@ class Position:
         landings = (0, ~occupied, enemy, enemy | ~occupied)
         prey = enemy | self.ep_target   # what a capture (or a suborn) may take
         # The same within SHORT_MASK, for the pieces `short_moves` marks (on
-        # a board within it, the masks are words already and go unchanged).
+        # a board within it, the masks are words already and go unchanged,
+        # and `short_moves` is empty).
         wide = v.board.size > SHORT_BITS
         if wide:
             short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
