@@ -23,18 +23,14 @@ from variantkit.loader import load_document
 ROOT = Path(__file__).resolve().parent.parent
 CHESS = "chess"  # the bundled variant
 STANDARD = {"king": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N"}
-PAWN = "fmWifmnDfcF"
-
-
-def without_en_passant(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in m.items() if k != "en-passant"} for m in moves]
+PAWN = "fmWifmnDfceF"  # `e`: en passant, as Fairy-Stockfish writes its pawn
 
 
 def test_standard_pieces_expand_to_the_chess_primitives() -> None:
     pieces = load_document("chess").data["pieces"]
     for name, betza in STANDARD.items():
         assert expand(betza) == pieces[name]["moves"], name
-    assert expand(PAWN) == without_en_passant(pieces["pawn"]["moves"])
+    assert expand(PAWN) == pieces["pawn"]["moves"]
     assert expand("RN") == [{"ride": "orthogonal"}, {"leap": [1, 2]}]
     assert expand("BN") == [{"ride": "diagonal"}, {"leap": [1, 2]}]
     assert moves_of({"betza": "BN"}) == expand("BN")
@@ -59,7 +55,20 @@ def test_standard_pieces_expand_to_the_chess_primitives() -> None:
     ("frN", [{"leap": [[2, 1]]}]),          # Fairy-Stockfish: fr is the flat one
     ("rfN", [{"leap": [[1, 2]]}]),
     ("nA", [{"ride": "diagonal", "range": [2, 2]}]),
-    ("ifmW2", [{"ride": "forward", "range": 2, "only": "move", "initial": True}]),
+    ("ifmW2", [{"ride": "forward", "range": 2, "only": "move", "initial": True,
+                "en-passant": "target"}]),
+    # Fairy-Stockfish has no initial captures: `i` is a move only.
+    ("iK", [{"step": "all", "only": "move", "initial": True}]),
+    ("imA", [{"leap": [2, 2], "only": "move", "initial": True}]),
+    # h: halves; fh the forward half, hl the leaps turning one way.
+    ("fhN", [{"leap": [[2, 1], [1, 2], [-1, 2], [-2, 1]]}]),
+    ("rhN", [{"leap": [[2, 1], [2, -1], [1, 2], [1, -2]]}]),
+    ("hlN", [{"leap": [[2, 1], [1, -2], [-1, 2], [-2, -1]]}]),
+    ("hrN", [{"leap": [[2, -1], [1, 2], [-1, -2], [-2, 1]]}]),
+    ("fhW", [{"step": "forward"}]),          # split like fsW: fh = f and h
+    ("W0", [{"ride": "orthogonal"}]),        # a range of 0 is no limit
+    ("fmWfceF", [{"step": "forward", "only": "move"},
+                 {"step": "forward-diagonal", "only": "capture", "en-passant": "capture"}]),
     ("mRcB", [{"ride": "orthogonal", "only": "move"}, {"ride": "diagonal", "only": "capture"}]),
     ("mcW", [{"step": "orthogonal"}]),
     ("", []),
@@ -70,8 +79,7 @@ def test_expansion(betza: str, moves: list[dict[str, Any]]) -> None:
 
 # -- whole games: Betza pieces against the YAML ones ------------------------------
 
-def write_variant(tmp_path: Path, base: str, betza: dict[str, str],
-                  strip_en_passant: bool = False) -> variantkit.Variant:
+def write_variant(tmp_path: Path, base: str, betza: dict[str, str]) -> variantkit.Variant:
     """`base` (fully merged, so without `inherits`) with some pieces'
     `moves` replaced by `betza` strings."""
     data = copy.deepcopy(load_document(base).data)
@@ -79,10 +87,7 @@ def write_variant(tmp_path: Path, base: str, betza: dict[str, str],
     for name, text in betza.items():
         data["pieces"][name].pop("moves")
         data["pieces"][name]["betza"] = text
-    if strip_en_passant:
-        pawn = data["pieces"]["pawn"]
-        pawn["moves"] = without_en_passant(pawn["moves"])
-    path = tmp_path / f"{base}-{len(betza)}-{strip_en_passant}.yaml"
+    path = tmp_path / f"{base}-{'-'.join(sorted(betza.values()))}.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return variantkit.load(str(path))
 
@@ -117,11 +122,23 @@ def test_chess_with_betza_pieces_plays_chess(tmp_path: Path) -> None:
     assert_same_games(betza, chess, seed=1)
 
 
-def test_betza_pawn_is_the_pawn_without_en_passant(tmp_path: Path) -> None:
-    reference = write_variant(tmp_path, "chess", {}, strip_en_passant=True)
+def test_betza_pawn_is_the_pawn(tmp_path: Path) -> None:
+    chess = variantkit.load("chess")
     betza = write_variant(tmp_path, "chess", {**STANDARD, "pawn": PAWN})
-    assert variantkit.perft(betza.new_game(), 3) == variantkit.perft(reference.new_game(), 3)
-    assert_same_games(betza, reference, seed=2)
+    assert variantkit.perft(betza.new_game(), 3) == variantkit.perft(chess.new_game(), 3)
+    assert_same_games(betza, chess, seed=2)
+    fen = "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"
+    for variant in (betza, chess):
+        game = variant.new_game(fen)
+        game.push("e2e4")
+        assert "d4e3" in moves_of_game(game)
+
+
+def test_without_e_the_pawn_takes_nothing_en_passant(tmp_path: Path) -> None:
+    betza = write_variant(tmp_path, "chess", {**STANDARD, "pawn": "fmWifmnDfcF"})
+    game = betza.new_game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1")
+    game.push("e2e4")
+    assert moves_of_game(game) >= {"d4d3"} and "d4e3" not in moves_of_game(game)
 
 
 def test_trice_chancellor_and_archbishop(tmp_path: Path) -> None:
@@ -193,8 +210,11 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("betza", "part"), [
     ("pN", "'pN': p (hopper) goes with a rider"),
+    ("pR2", "'pR2': a hopper limited in range is not supported"),
     ("nK", "'nK'"),
-    ("fceF", "'e' (en passant) is not supported"),
+    ("feF", "e (en passant) needs a capture-only move"),
+    ("icW", "'icW': i (initial) moves never capture"),
+    ("hN", "'hN' selects no direction"),
     ("jN", "'j'"),
     ("Rx", "unknown letter 'x'"),
     ("fm", "modifiers at the end without an atom"),
@@ -248,28 +268,46 @@ def test_a_piece_has_exactly_one_of_moves_and_betza(tmp_path: Path) -> None:
 
 # -- Fairy-Stockfish custom pieces --------------------------------------------------
 
-# (variant name, {letter: betza}, start position): each set of pieces plays
-# random games against the same Betza strings given to Fairy-Stockfish.
+# (variant name, {letter: betza}, start position, extra YAML): each set of
+# pieces plays random games against the same Betza strings given to
+# Fairy-Stockfish.
 SF_PIECE_SETS = [
     ("betzatest", {"A": "NN", "C": "B2ND", "D": "fsWvN", "E": "mQcN"},
-     "racqkder/pppppppp/8/8/8/8/PPPPPPPP/RACQKDER w KQkq - 0 1"),
+     "racqkder/pppppppp/8/8/8/8/PPPPPPPP/RACQKDER w KQkq - 0 1", ""),
     # Hoppers and lame leapers: the cannons, the grasshoppers, xiangqi's horse
     # and janggi's elephant.
     ("hoppertest", {"A": "mRcpR", "C": "pR", "D": "gQ", "E": "nN", "F": "nZ", "G": "gB"},
-     "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1"),
+     "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1", ""),
+    # h (half): Gethenian's hlN, Khans' mfhNcfW, Xhess's fhmnN; hlN and hrN
+    # are not left-right symmetric, so Black is turned as Fairy-Stockfish
+    # turns it.
+    ("halftest", {"A": "hlN", "C": "hrN", "D": "mfhNcfW", "E": "mfWcfFfhmnN", "F": "lhNrhB2",
+                  "G": "bhNfhW"},
+     "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1",
+     "sides:\n  white: {forward: n}\n  black: {forward: s, turned: true}\n"),
+    # e (en passant) and i (initial moves, never captures): pawns written
+    # in Betza; A also steps sideways, C's first move goes one or two cells
+    # (pieces that never come back to their start rank: Fairy-Stockfish ties
+    # `i` to that rank).
+    ("passanttest", {"P": "fmWfceFifmnD", "A": "fsmWfceF", "C": "fmWfceFifmW2"},
+     "rnbqkbnr/paapcppp/8/8/8/8/PAAPCPPP/RNBQKBNR w KQkq - 0 1", ""),
 ]
 
 
-@pytest.mark.parametrize(("name", "pieces", "start"), SF_PIECE_SETS)
+@pytest.mark.parametrize(("name", "pieces", "start", "extra"), SF_PIECE_SETS)
 def test_custom_pieces_move_as_in_fairy_stockfish(tmp_path: Path, name: str,
-                                                  pieces: dict[str, str], start: str) -> None:
+                                                  pieces: dict[str, str], start: str,
+                                                  extra: str) -> None:
+    custom = {letter: betza for letter, betza in pieces.items() if letter != "P"}
     pyffish.load_variant_config(f"[{name}:chess]\n" + "".join(
         f"customPiece{i} = {letter.lower()}:{betza}\n"
-        for i, (letter, betza) in enumerate(pieces.items(), 1)) + f"startFen = {start}\n")
+        for i, (letter, betza) in enumerate(custom.items(), 1)) + f"startFen = {start}\n")
     path = tmp_path / "custom.yaml"
     path.write_text(f"variantkit: 1\nname: {name}\ninherits: {CHESS}\npieces:\n" + "".join(
         f"  p{letter.lower()}: {{letter: {letter}, betza: {betza}}}\n"
-        for letter, betza in pieces.items()) + f"setup: {start}\n")
+        for letter, betza in custom.items()) + "".join(
+        f"  pawn: {{letter: P, betza: {betza}}}\n"
+        for letter, betza in pieces.items() if letter == "P") + f"setup: {start}\n" + extra)
     variant = variantkit.load(str(path))
     rng = random.Random(4)
     for _ in range(4):

@@ -12,15 +12,21 @@ The subset is Fairy-Stockfish's (`src/piece.cpp`):
 - an atom written twice is a rider (`NN`); an atom followed by one digit is
   a rider of at most that many steps (`W3`, `N2`; `W1` is `W`);
 - before an atom: `f b l r v s` select directions, relative to the side
-  (two of them may combine, as in `frN`); `m` move only, `c` capture only,
-  `i` only while the piece has not moved, `n` lame: a straight leap (D A H G)
+  (two of them may combine, as in `frN`), and `h` halves them: `fh`, `bh`,
+  `lh`, `rh` the half of the eight directions on that side, `hl`, `hr` the
+  four that turn one way (`hlN`: the knight's leaps a quarter turn apart);
+  `m` move only, `c` capture only, `i` a move (never a capture) only while
+  the piece has not moved, whose passed cells become an en passant target
+  (as in Fairy-Stockfish, which has no initial captures), `n` lame: a straight leap (D A H G)
   whose passed cells must be empty, that is a ride of exactly that length
   (`ifmnD` is the chess pawn's double step, `ride: forward, range: [2, 2]`),
   and an oblique leap (N C Z) that goes first straight along its longer
   side, then diagonally, over empty cells (`nN` is xiangqi's horse: a `path`);
 - before a rider (R B Q, or a doubled W or F): `p` hops over one piece
   (the cannon: `hop`), `g` lands just behind it (the grasshopper: `hop`
-  with `beyond: 1`).
+  with `beyond: 1`);
+- `e` anywhere: the piece may capture en passant with its capture-only
+  moves (`fmWfceFifmnD` is chess's pawn), as Fairy-Stockfish reads it.
 
 Directions are picked from each atom's eight (or four) vectors exactly as
 Fairy-Stockfish picks them, then written as the relative words `forward`,
@@ -47,24 +53,22 @@ LEAPERS: dict[str, list[Vec]] = {
     "K": [(1, 0), (1, 1)],
 }
 RIDERS: dict[str, list[Vec]] = {"R": [(1, 0)], "B": [(1, 1)], "Q": [(1, 0), (1, 1)]}
-VERTICALS, HORIZONTALS = "fbv", "rls"
-UNSUPPORTED = {
-    "j": "jumping modifier", "e": "en passant",
-    "h": "half-direction modifier", "a": "multi-leg move", "o": "cylindrical move",
-}
+# `h` (half) is of both kinds: it pairs with any direction letter.
+VERTICALS, HORIZONTALS = "fbvh", "rlsh"
+UNSUPPORTED = {"j": "jumping modifier", "a": "multi-leg move", "o": "cylindrical move"}
 
 # For an atom whose larger component is p and smaller q, Fairy-Stockfish's
 # eight vectors and the direction pairs that select each one.
 _PICKS: list[tuple[tuple[int, int, int, int], frozenset[str]]] = [
     # (file from q, file from p, rank from q, rank from p): file = a*q + b*p, rank = c*q + d*p
-    ((1, 0, 0, 1), frozenset({"ff", "vv", "rf", "rv"})),
-    ((-1, 0, 0, -1), frozenset({"bb", "vv", "lb", "lv"})),
-    ((0, 1, -1, 0), frozenset({"rr", "ss", "br", "bs"})),
-    ((0, -1, 1, 0), frozenset({"ll", "ss", "fl", "fs"})),
-    ((0, 1, 1, 0), frozenset({"rr", "ss", "fr", "fs"})),
-    ((0, -1, -1, 0), frozenset({"ll", "ss", "bl", "bs"})),
-    ((1, 0, 0, -1), frozenset({"bb", "vv", "rb", "rv"})),
-    ((-1, 0, 0, 1), frozenset({"ff", "vv", "lf", "lv"})),
+    ((1, 0, 0, 1), frozenset({"ff", "vv", "rf", "rv", "fh", "rh", "hr"})),
+    ((-1, 0, 0, -1), frozenset({"bb", "vv", "lb", "lv", "bh", "lh", "hr"})),
+    ((0, 1, -1, 0), frozenset({"rr", "ss", "br", "bs", "bh", "rh", "hr"})),
+    ((0, -1, 1, 0), frozenset({"ll", "ss", "fl", "fs", "fh", "lh", "hr"})),
+    ((0, 1, 1, 0), frozenset({"rr", "ss", "fr", "fs", "fh", "rh", "hl"})),
+    ((0, -1, -1, 0), frozenset({"ll", "ss", "bl", "bs", "bh", "lh", "hl"})),
+    ((1, 0, 0, -1), frozenset({"bb", "vv", "rb", "rv", "bh", "rh", "hl"})),
+    ((-1, 0, 0, 1), frozenset({"ff", "vv", "lf", "lv", "fh", "lh", "hl"})),
 ]
 # Relative direction words on a grid, as White's unit vectors.
 _WORDS: list[tuple[str, frozenset[Vec]]] = [
@@ -100,7 +104,9 @@ def expand(text: str) -> list[dict[str, Any]]:
     i = begin = 0  # begin: where the current atom's modifiers start
     while i < len(text):
         c = text[i]
-        if c in "mc":
+        if c == "e":
+            pass  # a mark on the whole piece, read below
+        elif c in "mc":
             modes.add(c)
         elif c in "pg":
             hopper = c
@@ -110,10 +116,11 @@ def expand(text: str) -> list[dict[str, Any]]:
             lame = True
         elif c in VERTICALS or c in HORIZONTALS:
             # A direction pairs with the next letter when that letter repeats
-            # it or is of the other kind (`fr`, `ff`, `sv`), as in Fairy-Stockfish.
+            # it or is of the other kind (`fr`, `ff`, `sv`, `fh`, `hl`), as
+            # in Fairy-Stockfish.
             nxt = text[i + 1] if i + 1 < len(text) else ""
-            if nxt and (nxt == c or (c in VERTICALS) != (nxt in VERTICALS)) \
-                    and nxt in VERTICALS + HORIZONTALS:
+            if nxt and (nxt == c or (c in VERTICALS and nxt in HORIZONTALS)
+                        or (c in HORIZONTALS and nxt in VERTICALS)):
                 dirs.append(c + nxt)
                 i += 1
             else:
@@ -122,39 +129,60 @@ def expand(text: str) -> list[dict[str, Any]]:
             rider, limit = c in RIDERS, 0
             nxt = text[i + 1] if i + 1 < len(text) else ""
             if nxt == c or nxt.isdigit():
+                # A digit limits the ride; 0 leaves it unlimited, as Fairy-Stockfish reads it.
                 rider, i = True, i + 1
-                if nxt.isdigit():
-                    limit = int(nxt)
-                    if limit == 0:
-                        raise _error(text, f"range 0 in '{c}0'")
+                limit = int(nxt) if nxt.isdigit() else 0
             atoms = (RIDERS if c in RIDERS else LEAPERS)[c]
+            written = text[begin:i + 1]
             if lame and (rider or len(atoms) > 1):
                 raise _error(text, f"'n{c}': n (lame) goes with one leap (D A H G, N C Z)")
-            if hopper and not (rider and limit == 0 and all(p == 1 for p, _ in atoms)):
-                raise _error(text, f"'{hopper}{c}': {hopper} (hopper) goes with a rider of "
-                             "unlimited range: R, B, Q, WW or FF")
+            if hopper and limit:
+                raise _error(text, f"'{written}': a hopper limited in range is not supported "
+                             "(`hop` has no `range`; write `moves`)")
+            if hopper and not (rider and all(p == 1 for p, _ in atoms)):
+                raise _error(text, f"'{hopper}{c}': {hopper} (hopper) goes with a rider: R, B, "
+                             "Q, WW or FF")
+            if initial and modes == {"c"}:
+                raise _error(text, f"'{written}': i (initial) moves never capture, as in "
+                             "Fairy-Stockfish")
             vectors = _pick(atoms, dirs)
             if not vectors:
-                raise _error(text, f"'{text[begin:i + 1]}' selects no direction")
+                raise _error(text, f"'{written}' selects no direction")
             move = _primitive(atoms, vectors, rider, limit, lame)
             if hopper:
                 move = {"hop": move["ride"], **({"beyond": 1} if hopper == "g" else {})}
-            if len(modes) == 1:
-                move["only"] = "move" if "m" in modes else "capture"
             if initial:
-                move["initial"] = True
+                # Fairy-Stockfish has no initial captures; the cells an
+                # initial move passes may be taken en passant.
+                move["only"], move["initial"] = "move", True
+                if "ride" in move:
+                    move["en-passant"] = "target"
+            elif len(modes) == 1:
+                move["only"] = "move" if "m" in modes else "capture"
             out.append(move)
             dirs, modes, initial, lame, hopper, begin = [], set(), False, False, "", i + 1
         else:
             what = UNSUPPORTED.get(c)
             raise _error(text, (f"'{c}' ({what}) is not supported" if what else
                                 f"unknown letter '{c}'") + " (supported: atoms W F D N A H C "
-                         "Z G K R B Q, doubled or with a range digit, after f b l r v s m c i n "
-                         "p g)")
+                         "Z G K R B Q, doubled or with a range digit, after f b l r v s h m c "
+                         "i n p g; e anywhere)")
         i += 1
     if dirs or modes or initial or lame or hopper:
         raise _error(text, "modifiers at the end without an atom")
+    if "e" in text:
+        _capture_en_passant(text, out)
     return out
+
+
+def _capture_en_passant(text: str, moves: list[dict[str, Any]]) -> None:
+    """`e`: the piece captures en passant with its capture-only moves, as
+    Fairy-Stockfish gives it (`fmWfceF`)."""
+    captures = [m for m in moves if m.get("only") == "capture"]
+    if not captures:
+        raise _error(text, "e (en passant) needs a capture-only move (`c`) to capture with")
+    for move in captures:
+        move["en-passant"] = "capture"
 
 
 def _error(text: str, part: str) -> DeclarationError:
