@@ -7,6 +7,7 @@ worker processes, so time and memory limits are the ones a user meets.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -29,6 +30,7 @@ from variantkit.web import create_app, workers
 from variantkit.web.app import STATIC
 
 CHESS = {"bundled": "chess"}
+JSON = {"Content-Type": "application/json"}
 DIPLOMAT_SUBORN = "2BKRD3bkrd1/1PPPP2hppp1pH/5P5p2/1 b - - 2 4"
 
 
@@ -109,7 +111,7 @@ def test_mistakes_come_back_as_problems(client: TestClient) -> None:
         ["file-not-found"]
     assert rules(post(client, "/api/position", {"source": "chess"})) == ["bad-request"]
     assert rules(post(client, "/api/perft", {"source": CHESS, "depth": 9})) == ["bad-request"]
-    response = client.post("/api/position", content=b"{not json")
+    response = client.post("/api/position", content=b"{not json", headers=JSON)
     assert response.status_code == 400 and rules(response.json()) == ["bad-request"]
     typo = post(client, "/api/position", {"source": {
         "yaml": "variantkit: 1\nname: x\ninherits: chess\nsetup: 8/8 w - - 0 1\n"}})
@@ -129,7 +131,7 @@ def test_typed_yaml_inherits_only_bundled_variants(client: TestClient) -> None:
 
 
 def test_oversized_input_is_refused(client: TestClient) -> None:
-    response = client.post("/api/position", content=b"[" * 300_000)
+    response = client.post("/api/position", content=b"[" * 300_000, headers=JSON)
     assert response.status_code == 413 and rules(response.json()) == ["too-large"]
     assert MAX_FILE_BYTES > 256 * 1024  # the request's cap comes first
 
@@ -167,15 +169,19 @@ def test_a_task_past_its_time_is_stopped(client: TestClient,
 
 def test_a_worker_that_died_is_replaced() -> None:
     worker = workers.Worker()
+
+    def call(request: dict[str, Any]) -> dict[str, Any]:
+        return asyncio.run(worker.call("perft", request, 20))
+
     try:
-        assert worker.call("perft", {"source": CHESS, "depth": 1}, 20)["nodes"] == 20
+        assert call({"source": CHESS, "depth": 1})["nodes"] == 20
         first = worker.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)
         deadline = time.monotonic() + 10
         while worker.alive and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert worker.call("perft", {"source": CHESS, "depth": 2}, 20)["nodes"] == 400
+        assert call({"source": CHESS, "depth": 2})["nodes"] == 400
         assert worker.pid not in (None, first)
     finally:
         worker.stop()
@@ -206,7 +212,7 @@ def test_search_reports_depths_and_can_be_stopped(client: TestClient) -> None:
     assert result["move"] in {str(m) for m in game.legal_moves()}
 
     long = post(client, "/api/search", {"source": CHESS, "seconds": 10})["id"]
-    client.delete(f"/api/search/{long}")
+    client.delete(f"/api/search/{long}", headers=JSON)
     assert rules(client.get(f"/api/search/{long}").json()) == ["bad-request"]
 
 

@@ -12,34 +12,34 @@ small JSON API.
 Requests are JSON objects; every answer has `ok` and, when something is
 wrong, `problems` (records with line, column, rule and message).  The work
 itself is done in child processes (`workers`), so a request never blocks
-the server; request bodies are capped.
+the server, and is cancelled when its client goes away; what may come in at
+all is `door`'s business.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from variantkit.errors import quote
+from variantkit.web.door import Guard, Reply, read_json, refusal, status_of, unless_gone
 from variantkit.web.sources import catalogue
-from variantkit.web.tasks import TASKS, failure
+from variantkit.web.tasks import TASKS, failure, unknown_fields
 from variantkit.web.workers import Pool, Searches
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 256 * 1024  # bytes: the YAML text is capped lower, in `sources`
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 # The page runs only its own script; the boards are inline SVG.
 HEADERS = [
     (b"content-security-policy",
@@ -72,7 +72,8 @@ class SecurityHeaders:
 def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
     """The application.  Bound to a local address, it answers only requests
     addressed to a local host name (a page elsewhere cannot reach it by
-    rebinding a name of its own to 127.0.0.1)."""
+    rebinding a name of its own to 127.0.0.1); whatever the address, only
+    its own page may ask it to compute (`door.Guard`)."""
     pool = Pool(workers)
     searches = Searches()
 
@@ -89,32 +90,49 @@ def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def variants(request: Request) -> Response:
-        return JSONResponse({"ok": True, "variants": catalogue()})
+        return Reply({"ok": True, "variants": catalogue()})
 
     async def task(request: Request) -> Response:
         name = request.path_params["task"]
         if name not in TASKS:
-            return JSONResponse(failure(f"no task '{name}'", "bad-request"), status_code=404)
-        body = await _json_body(request)
+            return refusal(f"no task {quote(name)} (there are: {', '.join(TASKS)})",
+                           "not-found", 404)
+        body = await read_json(request)
         if isinstance(body, Response):
             return body
-        return JSONResponse(await run_in_threadpool(pool.call, name, body))
+        unknown = unknown_fields(name, body)
+        if unknown is not None:
+            return Reply(unknown, status_code=400)
+        answer = await unless_gone(request, pool.call(name, body))
+        if answer is None:  # the client has gone: nobody reads this
+            return Response(status_code=204)
+        return Reply(answer, status_code=status_of(answer))
 
     async def start_search(request: Request) -> Response:
-        body = await _json_body(request)
+        body = await read_json(request)
         if isinstance(body, Response):
             return body
-        return JSONResponse(await run_in_threadpool(searches.start, body))
+        unknown = unknown_fields("search", body)
+        if unknown is not None:
+            return Reply(unknown, status_code=400)
+        answer = await run_in_threadpool(searches.start, body)
+        return Reply(answer, status_code=status_of(answer))
 
     async def search(request: Request) -> Response:
         key = request.path_params["key"]
         if request.method == "DELETE":
-            return JSONResponse(await run_in_threadpool(searches.stop, key))
-        return JSONResponse(await run_in_threadpool(searches.poll, key))
+            return Reply(await run_in_threadpool(searches.stop, key))
+        return Reply(await run_in_threadpool(searches.poll, key))
 
-    middleware = [Middleware(SecurityHeaders)]
-    if host in LOCAL_HOSTS:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(LOCAL_HOSTS)))
+    async def http_problem(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (no such page, a method a route does not
+        take) as JSON problems too."""
+        assert isinstance(exc, HTTPException)
+        rule = "not-found" if exc.status_code == 404 else "bad-request"
+        return Reply(failure(f"{exc.detail}: {request.method} {quote(request.url.path)}", rule),
+                     status_code=exc.status_code, headers=exc.headers)
+
+    hosts = LOCAL_HOSTS if host in LOCAL_HOSTS or host == "[::1]" else None
     return Starlette(
         routes=[
             Route("/", page),
@@ -124,24 +142,7 @@ def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
             Route("/api/{task}", task, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        middleware=middleware,
+        middleware=[Middleware(SecurityHeaders), Middleware(Guard, hosts=hosts)],
+        exception_handlers={HTTPException: http_problem},
         lifespan=lifespan,
     )
-
-
-async def _json_body(request: Request) -> dict[str, Any] | Response:
-    """The request's JSON object, or the answer refusing it (too long, not JSON)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return JSONResponse(failure(f"the request is longer than {MAX_BODY // 1024} KiB",
-                                        "too-large"), status_code=413)
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict):
-        return JSONResponse(failure("the request is not a JSON object", "bad-request"),
-                            status_code=400)
-    return data

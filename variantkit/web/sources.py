@@ -18,7 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from variantkit.errors import Problem, VariantError
+from variantkit.errors import Problem, VariantError, quote
 from variantkit.limits import Budget
 from variantkit.loader import bundled_dir, bundled_names, examples_dir
 from variantkit.variant import Variant, load, load_text
@@ -26,6 +26,14 @@ from variantkit.variant import Variant, load, load_text
 # Seconds to compile typed YAML before the loader gives up with a problem;
 # the worker's own time limit (`workers.TASK_SECONDS`) is the backstop.
 LOAD_SECONDS = 4.0
+# Units of work (`limits.Budget`) typed YAML may take to compile: four times
+# the largest bundled variant.  The deadline alone is not enough: a rider's
+# attack tables are built in one piece once its lines are charged, and on a
+# board of 1,000 cells each unit costs several microseconds, so a 100x10 disk
+# with chess pieces (1.2 million units) would run past the worker's limit
+# before the deadline is looked at again.  Refused by units, it is refused
+# while its lines are charged, in well under a second.
+LOAD_UNITS = 200_000
 # The editor's file, as named in problems (it has no file of its own).
 EDITOR_FILE = "editor"
 CACHED_VARIANTS = 8
@@ -52,7 +60,7 @@ def source_file(source: Any) -> Path:
     names, folder = (bundled_names(), bundled_dir()) if kind == "bundled" else \
         (example_names(), examples_dir())
     if name not in names:
-        raise VariantError([Problem(f"no {kind} variant named '{name}' "
+        raise VariantError([Problem(f"no {kind} variant named {quote(name)} "
                                     f"(there are: {', '.join(names)})", "file-not-found", name)])
     return folder / f"{name}.yaml"
 
@@ -67,7 +75,7 @@ def load_yaml_text(text: str) -> Variant:
     """Compile untrusted YAML text: it may inherit only a bundled variant, and
     its size and the work of compiling it are bounded (`variantkit.limits`).
     Problems name the file `editor`."""
-    return load_text(text, EDITOR_FILE, budget=Budget(seconds=LOAD_SECONDS))
+    return load_text(text, EDITOR_FILE, budget=Budget(LOAD_UNITS, seconds=LOAD_SECONDS))
 
 
 class Variants:

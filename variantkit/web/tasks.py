@@ -10,6 +10,7 @@ playground worker process (`workers`), which bounds their time and memory.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from variantkit.engine import Engine
-from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
+from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
 from variantkit.game import SIDES, Game, Move
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
@@ -30,6 +31,17 @@ MAX_PERFT_DEPTH = 5
 MAX_ENGINE_DEPTH = 8
 MAX_ENGINE_SECONDS = 10.0
 CACHED_GAMES = 8
+# The fields each task reads; a request with any other is refused, so that a
+# misspelt field is not silently ignored.
+POSITION_FIELDS = frozenset({"source", "start", "moves", "ply"})
+FIELDS = {
+    "position": POSITION_FIELDS | {"select", "drop", "flip"},
+    "source": frozenset({"source"}),
+    "perft": POSITION_FIELDS | {"depth"},
+    "explain": POSITION_FIELDS | {"cell", "drop"},
+    "pgn": POSITION_FIELDS,
+    "search": POSITION_FIELDS | {"depth", "seconds"},
+}
 
 Answer = dict[str, Any]
 _variants = Variants()
@@ -51,12 +63,27 @@ def failure(message: str, rule: str) -> Answer:
                                        "message": message, "severity": "error"}]}
 
 
+def unknown_fields(task: str, request: Answer) -> Answer | None:
+    """The refusal of a request with a field that `task` does not read."""
+    unknown = sorted(set(request) - FIELDS[task])
+    if not unknown:
+        return None
+    return failure(f"unknown field {quote(unknown[0])} (a {task} request has "
+                   f"{', '.join(sorted(FIELDS[task]))})", "bad-request")
+
+
 def _field(request: Answer, name: str, kind: type | tuple[type, ...],
            default: Any = None) -> Any:
-    """A request's field, checked to be of `kind` (a bool is no number)."""
-    value = request.get(name, default)
-    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise RequestError(f"'{name}' has the wrong type")
+    """A request's field, checked to be of `kind` (a bool is no number), or
+    `default` when it is missing or null."""
+    value = request.get(name)
+    if value is None:
+        return default
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join({bool: "true or false", str: "a text", list: "a list", int: "a whole "
+                             "number", float: "a number"}[k] for k in kinds)
+        raise RequestError(f"'{name}' should be {names}, not {type(value).__name__}")
     return value
 
 
@@ -117,7 +144,7 @@ class Position:
         start = _field(request, "start", str)
         moves = _field(request, "moves", list, [])
         if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
-            raise RequestError(f"'moves' should be at most {MAX_PLIES} moves")
+            raise RequestError(f"'moves' should be a list of at most {MAX_PLIES} move texts")
         done = _replays.replay(self.variant, source, start or None, moves)
         self.game, self.texts, self.played = done.game, done.texts, done.played
         ply = _field(request, "ply", int, len(moves))
@@ -134,19 +161,19 @@ class Position:
         check = ", in check" if self.game.is_check() else ""
         return f"{self.game.turn.capitalize()} to move{check}"
 
-    def cell(self, name: Any) -> int:
-        index = self.variant.board.index.get(name) if isinstance(name, str) else None
+    def cell(self, name: str | None) -> int:
+        index = None if name is None else self.variant.board.index.get(name)
         if index is None:
-            raise RequestError(f"unknown cell {name!r}")
+            raise RequestError("no cell given" if name is None else f"unknown cell {quote(name)}")
         return index
 
-    def hand_piece(self, letter: Any) -> int:
+    def hand_piece(self, letter: str) -> int:
         """The code of a piece in a hand, by its letter as the hand shows it
         (upper case in White's hand, lower case in Black's)."""
         variant = self.variant
-        code = variant.code_of_letter(letter) if isinstance(letter, str) else None
+        code = variant.code_of_letter(letter)
         if not variant.has_hands or code is None or not self.game.position.hands[code]:
-            raise RequestError(f"no {letter!r} in hand")
+            raise RequestError(f"no {quote(letter)} in hand")
         return code
 
     def drops(self, letter: str) -> list[str]:
@@ -196,7 +223,7 @@ def position(request: Answer) -> Answer:
                 if targets.get(move.to_cell) != "suborn":
                     targets[move.to_cell] = kind
     outcome = game.outcome()
-    flip = bool(request.get("flip"))
+    flip = _field(request, "flip", bool, False)
     svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets,
                  hand_highlight=dropping)
     return {
@@ -238,9 +265,10 @@ def explain(request: Answer) -> Answer:
     its drop region."""
     here = Position(request)
     game, variant = here.game, here.variant
-    if request.get("drop") is not None:
-        return _explain_drop(here, request.get("drop"))
-    cell = here.cell(request.get("cell"))
+    dropping = _field(request, "drop", str)
+    if dropping is not None:
+        return _explain_drop(here, dropping)
+    cell = here.cell(_field(request, "cell", str))
     code = game.position.cells[cell]
     if not code:
         raise RequestError(f"no piece on {variant.board.names[cell]}")
@@ -261,7 +289,7 @@ def explain(request: Answer) -> Answer:
     return {"ok": True, "text": "\n".join(lines), "svg": svg}
 
 
-def _explain_drop(here: Position, letter: Any) -> Answer:
+def _explain_drop(here: Position, letter: str) -> Answer:
     """A piece in hand: its legal drops now, and its drop region (drawn on
     the position, the legal drops marked)."""
     game, variant = here.game, here.variant
@@ -284,17 +312,26 @@ def pgn(request: Answer) -> Answer:
     return {"ok": True, "pgn": write_pgn(Position(request).game, Event="variantkit playground")}
 
 
+def search_limits(request: Answer) -> tuple[float | None, int]:
+    """A search request's `seconds` (None: the depth decides) and `depth`,
+    capped; a RequestError for a value of the wrong kind.  Cheap, so that
+    the server checks them before it starts a search process."""
+    seconds = _field(request, "seconds", (int, float))
+    depth = _field(request, "depth", int)
+    if seconds is not None:
+        if not math.isfinite(seconds):  # min and max would let NaN through
+            raise RequestError("'seconds' should be a finite number")
+        seconds = min(max(float(seconds), 0.1), MAX_ENGINE_SECONDS)
+    return seconds, min(max(depth or MAX_ENGINE_DEPTH, 1), MAX_ENGINE_DEPTH)
+
+
 def search(request: Answer, report: Callable[[Answer], None]) -> Answer:
     """The engine's move, deepening one ply at a time and reporting each
     depth's evaluation and main line; `seconds` or `depth` bound it (both
     capped)."""
+    seconds, depth = search_limits(request)
     here = Position(request)
     game = here.game
-    seconds = _field(request, "seconds", (int, float))
-    depth = _field(request, "depth", int)
-    if seconds is not None:
-        seconds = min(max(float(seconds), 0.1), MAX_ENGINE_SECONDS)
-    depth = min(max(depth or MAX_ENGINE_DEPTH, 1), MAX_ENGINE_DEPTH)
     if not game.legal_moves():
         raise RequestError("the game is over")
     engine = Engine(here.variant)

@@ -11,8 +11,9 @@ own address space, so a runaway allocation fails inside the child only.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import multiprocessing
-import queue
 import resource
 import secrets
 import threading
@@ -21,10 +22,18 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from variantkit.web.tasks import Answer, failure
+from starlette.concurrency import run_in_threadpool
+
+from variantkit.errors import quote
+from variantkit.web.sources import RequestError
+from variantkit.web.tasks import Answer, failure, search_limits
 
 MEMORY_LIMIT = 2 << 30  # bytes of address space for each child
 TASK_SECONDS = {"position": 6.0, "source": 6.0, "explain": 6.0, "pgn": 6.0, "perft": 20.0}
+# Tasks that may take their whole time: they hold at most all workers but one.
+SLOW_TASKS = frozenset({"perft"})
+MAX_WAITING = 8         # quick requests waiting for a worker; more are `busy`
+MAX_SLOW_WAITING = 2    # slow ones waiting for their share of the workers
 # A search ends by itself at tasks.MAX_ENGINE_SECONDS; this leaves room for
 # starting the process and compiling the variant.
 SEARCH_SECONDS = 20.0
@@ -70,6 +79,18 @@ def _died(what: str) -> Answer:
                    "memory-limit")
 
 
+async def _readable(conn: Connection, seconds: float) -> None:
+    """Wait until the child has answered (or died); TimeoutError after `seconds`."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    fd = conn.fileno()
+    loop.add_reader(fd, ready.set)
+    try:
+        await asyncio.wait_for(ready.wait(), seconds)
+    finally:
+        loop.remove_reader(fd)
+
+
 class Worker:
     """One child process answering tasks one at a time."""
 
@@ -98,25 +119,37 @@ class Worker:
     def alive(self) -> bool:
         return self._process is not None and self._process.is_alive()
 
-    def call(self, name: str, request: Any, seconds: float) -> Answer:
-        """The task's answer, or a problem saying it took too long."""
-        conn = self.start()
+    async def call(self, name: str, request: Any, seconds: float) -> Answer:
+        """The task's answer, or a problem saying it took too long.  Cancelled
+        (its client gone), the child is ended and a fresh one started."""
         try:
-            conn.send((name, request))
-        except OSError:  # the process died since the last task: start another
-            self.stop()
             conn = self.start()
-            conn.send((name, request))
-        if conn.poll(seconds):
             try:
-                answer: Answer = conn.recv()
-                return answer
-            except (EOFError, OSError):
+                # In a thread: a long request fills the pipe until the child reads it.
+                await run_in_threadpool(conn.send, (name, request))
+            except OSError:  # the process died since the last task: start another
                 self.stop()
-                return _died("worker")
+                conn = self.start()
+                await run_in_threadpool(conn.send, (name, request))
+            await _readable(conn, seconds)
+            answer: Answer = await run_in_threadpool(conn.recv)
+        except TimeoutError:
+            self.restart()
+            return failure(f"this took longer than the playground allows ({seconds:g} s)",
+                           "time-limit")
+        except (EOFError, OSError):
+            self.restart()
+            return _died("worker")
+        except BaseException:  # cancelled: nobody waits for this answer any more
+            self.restart()
+            raise
+        return answer
+
+    def restart(self) -> None:
+        """End the child, whatever it is doing, and start a fresh one, so that
+        the next task does not wait for it to start."""
         self.stop()
-        return failure(f"this took longer than the playground allows ({seconds:g} s)",
-                       "time-limit")
+        self.start()
 
     def stop(self) -> None:
         if self._process is not None:
@@ -128,25 +161,49 @@ class Worker:
 
 
 class Pool:
-    """A few workers shared by every request; a request waits for a free one."""
+    """A few workers shared by every request.  A request waits for a free
+    one, but only so many wait (then the answer is `busy`); the slow tasks
+    (perft) may hold only some of the workers at once, so that the board's own
+    requests always find one soon."""
 
     def __init__(self, size: int = 2, memory: int = MEMORY_LIMIT) -> None:
         self._workers = [Worker(memory) for _ in range(size)]
-        self._free: queue.Queue[Worker] = queue.Queue()
-        for worker in self._workers:
-            self._free.put(worker)
+        self._idle = collections.deque(self._workers)  # the longest idle first: warm
+        self._free = asyncio.Semaphore(size)
+        self._slow = asyncio.Semaphore(max(1, size - 1))
+        self._waiting = {False: 0, True: 0}  # requests waiting, by slowness
 
     def warm(self) -> None:
         """Start every worker now, so that the first page is quick."""
         for worker in self._workers:
             worker.start()
 
-    def call(self, name: str, request: Any) -> Answer:
-        worker = self._free.get()
+    async def call(self, name: str, request: Any) -> Answer:
+        slow = name in SLOW_TASKS
+        allowed = MAX_SLOW_WAITING if slow else MAX_WAITING
+        if self._waiting[slow] >= allowed:
+            return failure(f"the playground is busy ({allowed} requests like this one are "
+                           "waiting): try again in a moment", "busy")
+        self._waiting[slow] += 1
         try:
-            return worker.call(name, request, TASK_SECONDS[name])
+            if slow:
+                await self._slow.acquire()
+            try:
+                await self._free.acquire()
+            except BaseException:
+                if slow:
+                    self._slow.release()
+                raise
         finally:
-            self._free.put(worker)
+            self._waiting[slow] -= 1
+        worker = self._idle.popleft()
+        try:
+            return await worker.call(name, request, TASK_SECONDS[name])
+        finally:
+            self._idle.append(worker)
+            self._free.release()
+            if slow:
+                self._slow.release()
 
     def close(self) -> None:
         for worker in self._workers:
@@ -217,6 +274,10 @@ class Searches:
         self._lock = threading.Lock()
 
     def start(self, request: Answer) -> Answer:
+        try:
+            search_limits(request)
+        except RequestError as exc:
+            return failure(str(exc), "bad-request")
         with self._lock:
             self._tidy()
             if sum(s.running for s in self._searches.values()) >= MAX_SEARCHES:
@@ -231,7 +292,7 @@ class Searches:
             self._tidy()
             search = self._searches.get(key)
             if search is None:
-                return failure(f"no search '{key}'", "bad-request")
+                return failure(f"no search {quote(key)}", "bad-request")
             return {"ok": True, **search.poll()}
 
     def stop(self, key: str) -> Answer:

@@ -27,9 +27,11 @@ let answered = 0;   // the newest request whose answer was shown
 let requested = 0;
 
 async function api(path, body, method) {
-  const options = body === undefined ? {method: method || "GET"}
-    : {method: method || "POST", headers: {"Content-Type": "application/json"},
-       body: JSON.stringify(body)};
+  // Every request but a GET is JSON: the server refuses any other (so that a
+  // page of another site cannot make it compute).
+  const options = {method: method || (body === undefined ? "GET" : "POST")};
+  if (options.method !== "GET") options.headers = {"Content-Type": "application/json"};
+  if (body !== undefined) options.body = JSON.stringify(body);
   try {
     const response = await fetch(path, options);
     return await response.json();
