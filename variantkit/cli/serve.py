@@ -41,11 +41,12 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     import uvicorn
 
     from variantkit.web import create_app
+    from variantkit.web.server import config
 
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
-    server = uvicorn.Server(uvicorn.Config(create_app(host), log_level="warning"))
+    server = uvicorn.Server(config(create_app(host)))
     click.echo(f"variantkit playground: {url}  (Ctrl-C stops it)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
