@@ -4,7 +4,8 @@ The schema checks a file's shape and `Variant` reports declarations that
 cannot be built; these checks look at what was built and catch declarations
 that compile but cannot mean what the author wanted: a board in pieces, an
 adjacency that is not mutual, a piece that can never move, a region nobody
-uses, a cell nothing can reach.  Each check is a small function from a
+uses, a cell nothing can reach, a promoted form that would go to a hand
+promoted.  Each check is a small function from a
 compiled `Variant` to a list of `Problem`s located with
 `variant.document.problem(...)`.
 """
@@ -140,6 +141,29 @@ def regions_used(variant: Variant) -> list[Problem]:
         if name not in skip and document.locate(("board", "regions", name))[0] == document.file]
 
 
+def promoted_forms_demote(variant: Variant) -> list[Problem]:
+    """Warn about a promoted form (a `+X` letter) that a capture puts into
+    a hand as it is: without `demotes-to` a captured dragon joins the hand
+    as `+R` and is dropped promoted, which the games with hands never
+    want (shogi's go back as the piece they promoted from)."""
+    if not variant.captures_to_hand:
+        return []
+    data = variant.document.data
+    promoted_from = {to: name for rule in promotion_rules(data.get("promotion"))
+                     for name, to in (rule.get("promotes-to") or {}).items()}
+    problems = []
+    for name, spec in data["pieces"].items():
+        if not spec["letter"].startswith("+") or "demotes-to" in spec or spec.get("royal"):
+            continue
+        origin = promoted_from.get(name)
+        hint = f"`demotes-to: {origin}`" if origin else "`demotes-to:` the piece it was"
+        problems.append(variant.document.problem(
+            ("pieces", name), f"piece '{name}' ({spec['letter']}) is a promoted form without "
+            f"`demotes-to`: captured, it joins the hand as {spec['letter']} and is dropped "
+            f"promoted; write {hint}", "promoted-in-hand", severity="warning", key=True))
+    return problems
+
+
 def modifiers_apply(variant: Variant) -> list[Problem]:
     """Every modifier and direction of a move has an effect where it stands.
 
@@ -149,8 +173,13 @@ def modifiers_apply(variant: Variant) -> list[Problem]:
     error when the author's intent is lost, a warning when the modifier only
     repeats what the move does anyway."""
     flat = variant.board.size > 0 and variant.board.topology.plane_of(0) is None
+    # A move that already has an error is not looked at again: one mistake,
+    # one report (a polar leap [1, 2, 3] is a bad leap, not also a misplaced one).
+    broken = {p.path[:4] for p in variant.problems
+              if p.severity == "error" and p.path[:1] == ("pieces",) and len(p.path) >= 4}
     return [problem for name, spec in variant.document.data["pieces"].items()
             for index, move in enumerate(spec.get("moves", []))
+            if ("pieces", name, "moves", index) not in broken
             for problem in _misplaced(variant, ("pieces", name, "moves", index), move, flat)]
 
 
@@ -244,7 +273,7 @@ def _cells(variant: Variant, cells: list[int]) -> str:
 
 CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
     board_connected, adjacency_symmetric, pieces_move, regions_used, cells_reached,
-    modifiers_apply)
+    promoted_forms_demote, modifiers_apply)
 
 
 def run_checks(variant: Variant) -> list[Problem]:

@@ -99,9 +99,11 @@ def is_pair(x: Any) -> bool:
 def unknown_direction(spec: Any, board_kind: str, families: list[str],
                       names: list[str]) -> DeclarationError:
     """The error for a direction a topology does not know: a suggestion when
-    one name is close, else the families and single names it knows."""
-    close = difflib.get_close_matches(str(spec), families + names, n=1) \
-        if isinstance(spec, str) else []
+    one name is close, else the families and single names it knows.  The
+    word itself is never suggested: a word known only in some cases (a
+    relative word without a forward direction) gets its own message."""
+    close = difflib.get_close_matches(str(spec), [w for w in families + names if w != spec],
+                                      n=1) if isinstance(spec, str) else []
     hint = f"did you mean '{close[0]}'?" if close else \
         f"known: {', '.join(families)} and the single directions {', '.join(names)}"
     return DeclarationError(f"unknown direction {spec!r} on a {board_kind} ({hint})",

@@ -31,6 +31,7 @@ tables never see the graph.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import math
 from collections.abc import Iterator
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 MAX_LINE_CELLS = 20_000
 FAMILIES = ("orthogonal", "diagonal", "all")
 SHOWN = 3  # loops named in the warning before "and N more"
+SHOWN_NAMES = 6  # direction names a message lists before "..."
 
 Point = tuple[float, float]
 Key = Any  # a direction name (str), or ("vector", v) / ("source", key)
@@ -120,6 +122,9 @@ class GraphTopology:
         self.wraps: tuple[str, ...] = ()
         self._rays: dict[tuple[int, Key], list[Ray]] = {}
         self.loops: list[tuple[int, str, int]] = []
+        # Where each cell was declared: the row of `rows`, or `cells` alone.
+        self.row_of: dict[int, int] = {}
+        self.loose: list[int] = []
         if source is not None:
             self._start_from(source, spec.get("remove-cells", []))
         elif "remove-cells" in spec:
@@ -143,6 +148,7 @@ class GraphTopology:
         for i, turn in enumerate(spec.get("turns", [])):
             self._add_turn(i, turn)
         self._check_opposites()
+        self._check_row_names()
 
     # -- declaration ---------------------------------------------------------
     def _new_cell(self, name: str, position: Point | None, *where: str | int) -> int:
@@ -207,6 +213,7 @@ class GraphTopology:
             for c, name in enumerate(text.split()):
                 if name != ".":
                     row.append(self._new_cell(name, (c, len(rows) - 1 - r), "rows", r))
+                    self.row_of[row[-1]] = r
             if row:
                 self._add_row(row)
 
@@ -221,6 +228,7 @@ class GraphTopology:
                 self.positions[self.index[name]] = position  # drawn elsewhere than its row
             else:
                 loose.append(self._new_cell(name, position, "cells", name))
+        self.loose = loose
         # Cells outside `rows` are rows of their own for position strings:
         # by height when placed, top first, else one row in declared order.
         by_height: dict[float, list[int]] = {}
@@ -339,6 +347,25 @@ class GraphTopology:
                                       i, "then")
                 nexts.append((to, then))
         self.turns[(name, frm, at, bool(turn.get("first-step", False)))] = nexts
+
+    def _check_row_names(self) -> None:
+        """A cell of `rows` that nothing links, named like a cell declared only
+        in `cells`, is a misspelling: name it, before the board it makes (two
+        cells where one was meant) misleads every later message."""
+        linked = {c for steps in self.steps.values() for a, nexts in steps.items() if nexts
+                  for c in (a, *nexts)}
+        spare = [self.names[c] for c in self.loose]
+        for cell, r in self.row_of.items():
+            if cell in linked:
+                continue
+            # The cell declared at this one's place, else a name one letter off.
+            close = [self.names[c] for c in self.loose
+                     if self.positions[c] == self.positions[cell]] or \
+                difflib.get_close_matches(self.names[cell], spare, n=1, cutoff=0.5)
+            if close:
+                raise graph_error(
+                    f"cell '{self.names[cell]}' of `rows` is not in `cells:` and nothing links "
+                    f"it (did you mean '{close[0]}'?)", "unknown-cell", "rows", r)
 
     def _check_opposites(self) -> None:
         """Every step has one back of the same kind: else steps, captures and
@@ -478,6 +505,17 @@ class GraphTopology:
                 # `backward-X` is the opposite forward's `forward-X`.
                 return self.directions("forward-" + spec[len("backward-"):], opposite)
         known = sorted({w for d in self.named.values() for w in d.relative})
+        relative = isinstance(spec, str) and (
+            spec in ("forward", "backward", *known) or spec.startswith(("forward-", "backward-")))
+        if forward is None and relative:
+            # The defaults `n` and `s` exist only on a graph with such names.
+            shown = ", ".join(list(self.named)[:SHOWN_NAMES]) + \
+                (", ..." if len(self.named) > SHOWN_NAMES else "")
+            raise DeclarationError(
+                f"'{spec}' is relative to the side's forward direction, and this graph "
+                f"board has no direction 'n' or 's' to take by default: declare `sides: "
+                f"{{white: {{forward: ...}}, black: {{forward: ...}}}}` with directions of "
+                f"the board ({shown})", "unknown-direction")
         raise unknown_direction(spec, "graph board", list(FAMILIES) + ["forward", "backward"]
                                 + known, list(self.named))
 

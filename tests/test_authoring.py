@@ -1,0 +1,192 @@
+"""What a newcomer writing a variant from the docs trips on: each case
+gets a message that names the mistake, or a claim of the docs that is
+checked here against the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import variantkit
+from variantkit import VariantError
+from variantkit.errors import Problem
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+
+
+def problems(text: str, folder: Path | None = None) -> list[Problem]:
+    try:
+        return list(variantkit.load_text(text, folder=folder).problems)
+    except VariantError as exc:
+        return list(exc.problems)
+
+
+# -- the pawn's double step: by the piece or by the cell --------------------------
+
+HOUSE_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR[P] w KQkq - 0 1"
+INITIAL_HOUSE = """\
+variantkit: 1
+name: initial-house
+inherits: crazyhouse
+pieces:
+  pawn:
+    moves:
+      - {step: forward, only: move}
+      - {ride: forward, range: [2, 2], only: move, initial: true, en-passant: target}
+      - {step: forward-diagonal, only: capture, en-passant: capture}
+"""
+
+
+def test_a_dropped_pawn_double_steps_only_when_the_step_is_tied_to_the_cell() -> None:
+    """The README's figures: crazyhouse's `from-region` double step gives
+    Fairy-Stockfish's 54,578; `initial: true` loses the dropped pawns' steps."""
+    house = variantkit.load("crazyhouse").new_game(HOUSE_FEN)
+    assert variantkit.perft(house, 3) == 54_578
+    assert variantkit.perft(variantkit.load_text(INITIAL_HOUSE).new_game(HOUSE_FEN), 3) == 54_558
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "54,558" in readme and "54,578" in readme
+
+
+# -- forward on a graph board ---------------------------------------------------------
+
+GRAPH_PAWN = """\
+variantkit: 1
+name: g
+board:
+  graph:
+    rows: [a3 b3, a2 b2, a1 b1]
+    directions:
+      up: {kind: orthogonal, vector: [0, 1], opposite: down}
+      right: {kind: orthogonal, vector: [1, 0], opposite: left}
+{sides}pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+  pawn: {letter: P, moves: [{step: forward}]}
+setup: k1/1P/K1 w - - 0 1
+"""
+
+
+def test_forward_on_a_graph_without_sides_says_to_declare_them() -> None:
+    found = problems(GRAPH_PAWN.replace("{sides}", ""))
+    assert [p.rule for p in found] == ["unknown-direction"]
+    message = found[0].message
+    assert "did you mean" not in message
+    assert "sides:" in message and "up, right, down, left" in message
+
+
+def test_forward_on_a_graph_with_sides_is_its_declared_direction() -> None:
+    sides = "sides:\n  white: {forward: up}\n  black: {forward: down}\n"
+    game = variantkit.load_text(GRAPH_PAWN.replace("{sides}", sides)).new_game()
+    assert sorted(str(m) for m in game.legal_moves() if m.from_cell == "b2") == ["b2b3"]
+
+
+def test_an_unknown_direction_never_suggests_itself() -> None:
+    from variantkit.board.base import unknown_direction
+    error = unknown_direction("forward", "graph board", ["orthogonal", "forward"], ["up"])
+    assert "did you mean 'forward'" not in error.message
+
+
+# -- promoted forms in hand -----------------------------------------------------------
+
+def test_a_promoted_form_without_demotion_is_warned_in_a_game_with_hands() -> None:
+    text = "variantkit: 1\nname: s\ninherits: shogi\nremove:\n  pieces: {dragon: [demotes-to]}\n"
+    warned = [p for p in problems(text) if p.rule == "promoted-in-hand"]
+    assert len(warned) == 1 and warned[0].severity == "warning"
+    assert "'dragon' (+R)" in warned[0].message and "demotes-to: rook" in warned[0].message
+
+
+def test_promoted_forms_with_demotion_or_without_hands_are_not_warned() -> None:
+    for name in ("shogi", "kyotoshogi", "wolf", "crazyhouse"):
+        assert not [p for p in variantkit.load(name).problems if p.rule == "promoted-in-hand"]
+
+
+# -- graph lines: first-step turns and leap paths --------------------------------------
+
+DIPLOMAT_GRAPH = (DATA / "diplomat_graph.yaml").read_text(encoding="utf-8")
+TRIAL_PIECES = """pieces:
+  whirl:
+    letter: W
+    moves:
+      - ride: in-cw
+  leaper:
+    letter: L
+    moves:
+      - leap: [[out, out]]
+      - leap: [[in, in, in]]
+"""
+
+
+def reach(text: str, piece: str, cell: str) -> list[str]:
+    v = variantkit.load_text(text.replace("pieces:\n", TRIAL_PIECES, 1), folder=DATA)
+    code = v.letter_codes[v.pieces.by_name[piece].letter]
+    board = v.board
+    reached = v.empty_board_reach(code, board.index[cell])
+    return sorted(board.names[c] for c in board.cells_of(reached))
+
+
+def test_first_step_turns_matter_for_a_piece_riding_one_way_round() -> None:
+    """docs/reference/board.md: from c3, `ride: in-cw` reaches 6 cells with
+    the first-step turns and 4 without them."""
+    without = "\n".join(line for line in DIPLOMAT_GRAPH.splitlines()
+                        if "first-step: true" not in line) + "\n"
+    assert reach(DIPLOMAT_GRAPH, "whirl", "c3") == ["4", "h1", "i2", "j3", "k2", "l1"]
+    assert reach(without, "whirl", "c3") == ["4", "j3", "k2", "l1"]
+
+
+def test_leap_paths_branch_and_take_no_turns() -> None:
+    assert reach(DIPLOMAT_GRAPH, "leaper", "4") == sorted(f"{s}2" for s in "abcdefghijklmn")
+    assert reach(DIPLOMAT_GRAPH, "leaper", "c2") == []
+
+
+# -- hex position strings ---------------------------------------------------------------
+
+def test_the_documented_glinski_position_string_is_the_example_files() -> None:
+    setup = variantkit.load(ROOT / "examples" / "glinski.yaml").new_game().fen()
+    assert setup in (ROOT / "docs" / "reference" / "board.md").read_text(encoding="utf-8")
+
+
+# -- a misspelt cell in a graph's rows ---------------------------------------------------
+
+TYPO = """\
+variantkit: 1
+name: t
+board:
+  graph:
+    rows: [a2 b2, a1 {name}]
+    cells: {{a2: [0, 1], b2: [1, 1], a1: [0, 0], b1: [1, 0]}}
+    directions:
+      n: {{kind: orthogonal, vector: [0, 1], opposite: s}}
+      e: {{kind: orthogonal, vector: [1, 0], opposite: w}}
+pieces:
+  king: {{letter: K, royal: true, moves: [{{step: all}}]}}
+setup: k1/1K w - - 0 1
+"""
+
+
+def test_a_misspelt_row_cell_is_named_first() -> None:
+    found = problems(TYPO.format(name="bl"))
+    assert [p.rule for p in found] == ["unknown-cell"]
+    assert found[0].message.startswith("cell 'bl' of `rows` is not in `cells:`")
+    assert "did you mean 'b1'?" in found[0].message
+    assert (found[0].line, found[0].column) == (5, 19)
+
+
+def test_rows_and_cells_that_agree_load() -> None:
+    assert variantkit.load_text(TYPO.format(name="b1")).board.size == 4
+
+
+# -- one mistake, one report ------------------------------------------------------------
+
+def test_a_bad_leap_is_not_also_reported_as_misplaced() -> None:
+    text = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    section = text[text.index("### bad-leap"):]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    assert [p.rule for p in problems(block.group(1))] == ["bad-leap"]
+
+
+@pytest.mark.parametrize("name", ["chess", "diplomat", "shogi"])
+def test_bundled_games_keep_quiet(name: str) -> None:
+    assert [p for p in variantkit.load(name).problems if p.severity == "warning"] == []
