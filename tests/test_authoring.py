@@ -190,3 +190,17 @@ def test_a_bad_leap_is_not_also_reported_as_misplaced() -> None:
 @pytest.mark.parametrize("name", ["chess", "diplomat", "shogi"])
 def test_bundled_games_keep_quiet(name: str) -> None:
     assert [p for p in variantkit.load(name).problems if p.severity == "warning"] == []
+
+
+# -- rules pages --------------------------------------------------------------------------
+
+def test_every_game_of_the_readmes_first_table_has_a_rules_page() -> None:
+    """No game's rules live only in a comment of its YAML file."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| name | game | rules |"):]
+    table = table[:table.index("\n\n")]
+    rows = [line for line in table.splitlines()[2:] if line.startswith("| `")]
+    assert len(rows) >= 14
+    for row in rows:
+        rules = row.rstrip(" |").rsplit("|", 1)[1]
+        assert re.search(r"\]\(docs/rules/[a-z0-9-]+\.md(#[a-z0-9-]+)?\)", rules), row
