@@ -187,6 +187,30 @@ def test_a_worker_that_died_is_replaced() -> None:
         worker.stop()
 
 
+def test_a_request_waits_for_a_worker_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "WAIT_SECONDS", 0.5)
+    pool = workers.Pool(2)
+
+    async def behind_a_long_perft() -> dict[str, Any]:
+        # Trice's perft 5 runs for its whole 20 s; perft has one worker of two.
+        long = asyncio.ensure_future(pool.call("perft", {"source": {"bundled": "trice"},
+                                                         "depth": 5}))
+        await asyncio.sleep(0.2)
+        waited = await pool.call("perft", {"source": CHESS, "depth": 1})
+        board = await pool.call("position", {"source": CHESS})
+        long.cancel()
+        await asyncio.wait({long})
+        return {"waited": waited, "board": board}
+
+    try:
+        answers = asyncio.run(behind_a_long_perft())
+    finally:
+        pool.close()
+    assert rules(answers["waited"]) == ["busy"]
+    assert "no worker was free for 0.5 s" in answers["waited"]["problems"][0]["message"]
+    assert answers["board"]["ok"]
+
+
 def test_perft_explain_and_pgn(client: TestClient) -> None:
     assert post(client, "/api/perft", {"source": CHESS, "depth": 3})["nodes"] == 8902
     explained = post(client, "/api/explain", {"source": CHESS, "cell": "g1"})

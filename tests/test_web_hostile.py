@@ -434,7 +434,8 @@ def test_the_playground_limits_are_documented() -> None:
     for shown in (f"{door.MAX_BODY // 1024} KiB", f"{door.MAX_HEAD // 1024} KiB",
                   f"{server.MAX_HEAD_BUFFER // 1024} KiB", f"{door.BODY_SECONDS:g} s",
                   f"{door.MAX_NESTING} levels", f"{door.MAX_DIGITS} digits",
-                  f"{workers.MAX_WAITING} (perft: {workers.MAX_SLOW_WAITING})",
+                  f"{workers.MAX_WAITING} (perft: {workers.MAX_SLOW_WAITING}), each for at most "
+                  f"{workers.WAIT_SECONDS:g} s",
                   f"{server.REQUEST_SECONDS:g} s", f"{server.KEEP_ALIVE_SECONDS} s",
                   f"| {server.MAX_CONNECTIONS};", f"{sources.LOAD_UNITS:,} units",
                   f"{sources.LOAD_SECONDS:g} s", f"{tasks.MAX_PLIES:,}",

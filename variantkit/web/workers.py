@@ -34,6 +34,7 @@ TASK_SECONDS = {"position": 6.0, "source": 6.0, "explain": 6.0, "pgn": 6.0, "per
 SLOW_TASKS = frozenset({"perft"})
 MAX_WAITING = 8         # quick requests waiting for a worker; more are `busy`
 MAX_SLOW_WAITING = 2    # slow ones waiting for their share of the workers
+WAIT_SECONDS = 10.0     # a request waits no longer for a worker: then `busy`
 # A search ends by itself at tasks.MAX_ENGINE_SECONDS; this leaves room for
 # starting the process and compiling the variant.
 SEARCH_SECONDS = 20.0
@@ -186,14 +187,11 @@ class Pool:
                            "waiting): try again in a moment", "busy")
         self._waiting[slow] += 1
         try:
-            if slow:
-                await self._slow.acquire()
-            try:
-                await self._free.acquire()
-            except BaseException:
-                if slow:
-                    self._slow.release()
-                raise
+            async with asyncio.timeout(WAIT_SECONDS):
+                await self._acquire(slow)
+        except TimeoutError:
+            return failure(f"the playground is busy (no worker was free for {WAIT_SECONDS:g} s):"
+                           " try again in a moment", "busy")
         finally:
             self._waiting[slow] -= 1
         worker = self._idle.popleft()
@@ -204,6 +202,17 @@ class Pool:
             self._free.release()
             if slow:
                 self._slow.release()
+
+    async def _acquire(self, slow: bool) -> None:
+        """Take a worker's place (and, for a slow task, a slow task's share)."""
+        if slow:
+            await self._slow.acquire()
+        try:
+            await self._free.acquire()
+        except BaseException:
+            if slow:
+                self._slow.release()
+            raise
 
     def close(self) -> None:
         for worker in self._workers:
