@@ -440,5 +440,5 @@ def test_the_playground_limits_are_documented() -> None:
                   f"| {server.MAX_CONNECTIONS};", f"{sources.LOAD_UNITS:,} units",
                   f"{sources.LOAD_SECONDS:g} s", f"{tasks.MAX_PLIES:,}",
                   f"1 to {tasks.MAX_PERFT_DEPTH}", f"{workers.TASK_SECONDS['perft']:g} s",
-                  f"{workers.MAX_SEARCHES}, each"):
+                  f"{workers.MAX_SEARCHES}, each", f"within {workers.GRACE_SECONDS:g} s"):
         assert shown in section, shown

@@ -35,6 +35,9 @@ SLOW_TASKS = frozenset({"perft"})
 MAX_WAITING = 8         # quick requests waiting for a worker; more are `busy`
 MAX_SLOW_WAITING = 2    # slow ones waiting for their share of the workers
 WAIT_SECONDS = 10.0     # a request waits no longer for a worker: then `busy`
+# A task whose client has gone is given this long to end by itself before its
+# worker is replaced: most end sooner, and a worker takes a second to start.
+GRACE_SECONDS = 0.5
 # A search ends by itself at tasks.MAX_ENGINE_SECONDS; this leaves room for
 # starting the process and compiling the variant.
 SEARCH_SECONDS = 20.0
@@ -142,9 +145,21 @@ class Worker:
             self.restart()
             return _died("worker")
         except BaseException:  # cancelled: nobody waits for this answer any more
-            self.restart()
+            await self._settle()
             raise
         return answer
+
+    async def _settle(self) -> None:
+        """After a cancelled task: keep the child if it answers within
+        GRACE_SECONDS (the answer is dropped), else end it and start another."""
+        conn = self._conn
+        try:
+            if conn is None:
+                raise EOFError
+            await _readable(conn, GRACE_SECONDS)
+            await run_in_threadpool(conn.recv)
+        except BaseException:  # too slow, dead, or the server is stopping
+            self.restart()
 
     def restart(self) -> None:
         """End the child, whatever it is doing, and start a fresh one, so that
