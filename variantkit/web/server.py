@@ -15,11 +15,14 @@ a real client.
 from __future__ import annotations
 
 import asyncio
+import json
 
 import h11
 import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from variantkit.web.tasks import failure
 
 REQUEST_SECONDS = 15.0      # to send one request whole (`door` gives the body 10 s)
 KEEP_ALIVE_SECONDS = 5      # an idle connection is closed after this
@@ -63,6 +66,18 @@ def protocol() -> type[H11Protocol]:
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self.watch()
+
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to what is not HTTP/1.1 (or a head past
+            MAX_HEAD_BUFFER), as a JSON problem like every other answer."""
+            body = json.dumps(failure("the request is not valid HTTP/1.1 (or its head is too "
+                                      "long)", "bad-request")).encode("ascii")
+            headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                       (b"content-length", str(len(body)).encode("ascii"))]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event) or b"")
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
