@@ -105,8 +105,9 @@ class Guard:
                            "server's own page may ask it to compute", "cross-origin", 403)
         media = headers.get("content-type", "").partition(";")[0].strip().lower()
         if media != "application/json":
-            return refusal(f"a {scope['method']} request must have Content-Type "
-                           f"application/json, not {quote(media or 'none')}", "cross-origin", 403)
+            return refusal(f"{quote(scope['method'])} requests must have Content-Type "
+                           f"application/json, not {quote(media or 'none')}: only this server's "
+                           "own page may ask it to compute", "cross-origin", 403)
         return None
 
 
