@@ -29,15 +29,15 @@ from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, Varian
 from variantkit.game import Game, Move, Outcome
 from variantkit.limits import MAX_PERFT_DEPTH
 from variantkit.loader import bundled_names
-from variantkit.pgn import PgnError, read_games, read_pgn, write_pgn
+from variantkit.pgn import PgnError, iter_games, read_games, read_pgn, write_pgn
 from variantkit.render import render
 from variantkit.variant import Variant, load, load_text
 
 __all__ = [
     "BUILD",
     "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
-    "Problem", "Variant", "VariantError", "load", "load_text", "perft", "read_games",
-    "read_pgn", "render", "variants", "write_pgn",
+    "Problem", "Variant", "VariantError", "iter_games", "load", "load_text", "perft",
+    "read_games", "read_pgn", "render", "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
 # "compiled" when the move generator runs compiled with mypyc, "pure" when it

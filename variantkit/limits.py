@@ -77,6 +77,16 @@ MAX_SAN_LENGTH = 64
 MAX_COUNTER = 999_999_999
 # Characters in a PGN text handed to the reader (about 5,000 long games).
 MAX_PGN_LENGTH = 10_000_000
+# Games `pgn.read_games` returns in one list (each game keeps its position
+# and history: a few KB); `pgn.iter_games` reads any number one at a time.
+MAX_PGN_GAMES = 20_000
+# One game of PGN, read at any size of file by `pgn.iter_games`: its
+# characters (comments and variations included; also the longest line a
+# file is read in), its moves (the longest real games have about 1,000
+# plies) and its tags.
+MAX_PGN_GAME_LENGTH = 1_000_000
+MAX_PGN_PLIES = 10_000
+MAX_PGN_TAGS = 1_000
 
 # --- command-line numbers ------------------------------------------------------------
 

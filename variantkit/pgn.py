@@ -12,7 +12,9 @@ wins by checkmate}`).  Reading accepts SAN and the library's move strings
 `b9b10+`), skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation marks
 (`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on the
 variant named by the `Variant` tag (chess when there is none) or on the
-variant given.
+variant given.  `iter_games` reads a file of any size one game at a time;
+`read_games` and `read_pgn` take text of at most `MAX_PGN_LENGTH`
+characters (docs/limits.md).
 
     >>> import variantkit
     >>> from variantkit.pgn import read_pgn, write_pgn
@@ -25,11 +27,19 @@ variant given.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from variantkit.errors import IllegalMoveError, InvalidFenError, quote, shorten
 from variantkit.game import Game
-from variantkit.limits import MAX_PGN_LENGTH
+from variantkit.limits import (
+    MAX_PGN_GAME_LENGTH,
+    MAX_PGN_GAMES,
+    MAX_PGN_LENGTH,
+    MAX_PGN_PLIES,
+    MAX_PGN_TAGS,
+)
 from variantkit.loader import bundled_hint, bundled_names
 from variantkit.san import san_moves
 from variantkit.variant import Variant, load
@@ -38,6 +48,7 @@ ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 ROSTER_DEFAULTS = {"Date": "????.??.??"}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 LINE_WIDTH = 80
+KEPT_ENTRIES = 64  # start positions (to copy) and tag spellings iter_games keeps
 _TOKEN = re.compile(r"""
     (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
   | (?P<comment>\{[^}]*\}|;[^\n]*)
@@ -74,15 +85,20 @@ class PgnRecord:
                            f"{bundled_hint(name)}); pass the variant")
         return name.lower()
 
-    def replay(self, variant: Variant | None = None) -> Game:
-        """The game: the moves played on `variant`, or on the bundled variant
-        the `Variant` tag names."""
-        if variant is None:
-            variant = load(self.variant_name())
+    def start(self, variant: Variant) -> Game:
+        """The game's start position on `variant`: its FEN tag, or the setup."""
         try:
-            game = variant.new_game(self.tags.get("FEN"))
+            return variant.new_game(self.tags.get("FEN"))
         except InvalidFenError as exc:
             raise PgnError(f"bad FEN tag: {exc}") from exc
+
+    def replay(self, variant: Variant | None = None, start: Game | None = None) -> Game:
+        """The game: the moves played on `variant`, or on the bundled variant
+        the `Variant` tag names, from `start` (a fresh copy of this record's
+        start position, when the caller has one) or from `self.start`."""
+        if variant is None:
+            variant = load(self.variant_name())
+        game = start if start is not None else self.start(variant)
         number, side = game.position.fullmove, game.position.stm
         for text in self.moves:
             try:
@@ -121,38 +137,79 @@ def write_pgn(game: Game, **tags: str) -> str:
     return head + "\n" + _wrap(_movetext(start, game, ending + [values["Result"]])) + "\n"
 
 
-def read_games(text: str, variant: Variant | None = None) -> list[Game]:
-    """Every game in the PGN text, replayed; each variant the tags name is
-    loaded once."""
+def iter_games(source: str | TextIO, variant: Variant | None = None) -> Iterator[Game]:
+    """Each game of PGN text or of an open text file, replayed, one at a
+    time: a file is read a line at a time as the games are asked for, so its
+    size is not bounded, only each game's (`MAX_PGN_GAME_LENGTH`
+    characters, `MAX_PGN_PLIES` moves).  Each variant the tags name is
+    loaded once, and each start position is set up once."""
+    names: dict[str | None, str] = {}   # Variant tags read, and the bundled name each gives
     loaded: dict[str, Variant] = {}
-    games = []
-    for record in parse_pgn(text):
+    starts: dict[tuple[str, str | None], Game] = {}
+    for record in iter_records(source):
         played_on = variant
         if played_on is None:
-            name = record.variant_name()
-            played_on = loaded[name] = loaded.get(name) or load(name)
-        games.append(record.replay(played_on))
+            tag = record.tags.get("Variant")
+            if tag not in names:
+                _keep_few(names)
+                names[tag] = record.variant_name()
+            if names[tag] not in loaded:
+                loaded[names[tag]] = load(names[tag])
+            played_on = loaded[names[tag]]
+        key = (played_on.name, record.tags.get("FEN"))
+        if key not in starts:
+            _keep_few(starts)
+            starts[key] = record.start(played_on)
+        yield record.replay(played_on, starts[key].copy())
+
+
+def _keep_few(cache: dict[Any, Any]) -> None:
+    """Empty one of iter_games's caches when it is full: a stream of games
+    may name ever new positions and spellings."""
+    if len(cache) >= KEPT_ENTRIES:
+        cache.clear()
+
+
+def read_games(text: str, variant: Variant | None = None) -> list[Game]:
+    """Every game in the PGN text (at most `MAX_PGN_LENGTH` characters and
+    `MAX_PGN_GAMES` games), replayed; `iter_games` reads a file of any size
+    one game at a time."""
+    _check_length(text)
+    games: list[Game] = []
+    for game in iter_games(text, variant):
+        if len(games) == MAX_PGN_GAMES:
+            raise PgnError(f"more than {MAX_PGN_GAMES:,} games in the PGN text: iter_games "
+                           "reads any number, one at a time")
+        games.append(game)
     return games
 
 
 def read_pgn(text: str, variant: Variant | None = None) -> Game:
     """The first game in the PGN text, replayed."""
-    records = parse_pgn(text)
-    if not records:
+    _check_length(text)
+    record = next(iter_records(text), None)
+    if record is None:
         raise PgnError("no game in the PGN text")
-    return records[0].replay(variant)
+    return record.replay(variant)
 
 
 def parse_pgn(text: str) -> list[PgnRecord]:
     """The games in PGN text: tags, move strings and result, not replayed."""
-    if len(text) > MAX_PGN_LENGTH:
-        raise PgnError(f"PGN text of {len(text):,} characters, more than the "
-                       f"{MAX_PGN_LENGTH:,} read at once")
-    records: list[PgnRecord] = []
+    _check_length(text)
+    return list(iter_records(text))
+
+
+def iter_records(source: str | TextIO) -> Iterator[PgnRecord]:
+    """The games of PGN text or of an open text file, one at a time: tags,
+    move strings and result, not replayed."""
     current = PgnRecord()
     started = False  # the current record has tags or moves
     depth = 0        # nesting of variations being skipped
-    for match in _TOKEN.finditer(text):
+    begun = 0        # where the current record's text begins
+    for match, offset in _tokens(source):
+        if offset + match.end() - begun > MAX_PGN_GAME_LENGTH:
+            raise PgnError(f"a game of more than {MAX_PGN_GAME_LENGTH:,} characters "
+                           f"{_where(current)}")
         kind = match.lastgroup
         if kind in ("comment", "nag", "number"):
             continue
@@ -169,13 +226,17 @@ def parse_pgn(text: str) -> list[PgnRecord]:
             if current.moves:
                 raise PgnError(f"tag {match.group('name')} after the moves {_where(current)}"
                                " (a result token is missing)")
+            if len(current.tags) >= MAX_PGN_TAGS:
+                raise PgnError(f"more than {MAX_PGN_TAGS} tags {_where(current)}")
             current.tags[match.group("name")] = re.sub(r"\\(.)", r"\1", match.group("value"))
             started = True
         elif kind == "result":
             current.result = match.group()
-            records.append(current)
-            current, started = PgnRecord(), False
+            yield current
+            current, started, begun = PgnRecord(), False, offset + match.end()
         elif kind == "move":
+            if len(current.moves) >= MAX_PGN_PLIES:
+                raise PgnError(f"a game of more than {MAX_PGN_PLIES:,} moves {_where(current)}")
             # Marks stay: SAN reading drops them, and a move string to a
             # promoted form ends in `+` (`b2g7+`).
             current.moves.append(match.group())
@@ -185,8 +246,52 @@ def parse_pgn(text: str) -> list[PgnRecord]:
     if depth:
         raise PgnError(f"unclosed variation '(' {_where(current)}")
     if started:
-        records.append(current)
-    return records
+        yield current
+
+
+def _tokens(source: str | TextIO) -> Iterator[tuple[re.Match[str], int]]:
+    """The tokens of PGN text or of an open file, each with the offset of
+    the text it was matched in.  A file is read a line at a time; a comment
+    left open at a line's end takes in the lines that follow up to one that
+    closes it (as comments may span lines), at most one game's length."""
+    if isinstance(source, str):
+        for match in _TOKEN.finditer(source):
+            yield match, 0
+        return
+    offset = 0
+    text = source.readline(MAX_PGN_GAME_LENGTH + 1)
+    while text:
+        for match in _TOKEN.finditer(text):
+            if match.lastgroup == "open" and len(text) <= MAX_PGN_GAME_LENGTH:
+                # Read on to the line that closes the comment, then match again.
+                more = _lines_to_close(source, MAX_PGN_GAME_LENGTH - len(text))
+                if more:
+                    offset += match.start()
+                    text = text[match.start():] + more
+                    break
+            yield match, offset
+        else:
+            offset += len(text)
+            text = source.readline(MAX_PGN_GAME_LENGTH + 1)
+
+
+def _lines_to_close(source: TextIO, room: int) -> str:
+    """The lines of `source` up to and including the first with a `}`, or as
+    many as `room` characters allow."""
+    lines: list[str] = []
+    while room > 0:
+        line = source.readline(room)
+        lines.append(line)
+        room -= len(line)
+        if not line or "}" in line:
+            break
+    return "".join(lines)
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_PGN_LENGTH:
+        raise PgnError(f"PGN text of {len(text):,} characters, more than the "
+                       f"{MAX_PGN_LENGTH:,} read at once (iter_games reads any size)")
 
 
 def _where(record: PgnRecord) -> str:
