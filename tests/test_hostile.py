@@ -9,6 +9,7 @@ same door fails here too.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -518,6 +519,61 @@ def test_perft_output_ends_with_the_node_count() -> None:
 def test_a_long_position_string_is_cut_in_the_message() -> None:
     result = run("show", "chess", "--fen", "x" * 100_000)
     assert result.exit_code == 1 and len(result.output) < 300
+
+
+class CountingLines(io.StringIO):
+    """A text file that counts the lines read from it."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.lines_read = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.lines_read += 1
+        return super().readline(size)
+
+
+def test_iter_games_reads_a_file_one_game_at_a_time() -> None:
+    one = '[Event "x"]\n{a comment\nthat spans lines}\n1. e4 e5 2. Nf3 (2. f4) Nc6 1-0\n\n'
+    handle = CountingLines(one * 1000)
+    games = variantkit.iter_games(handle)
+    first = next(games)
+    assert first.fen() == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert handle.lines_read <= 6            # the first game's lines, not the file's
+    assert sum(1 for _ in games) == 999
+    assert [g.fen() for g in variantkit.iter_games(one * 2)] == [first.fen()] * 2
+
+
+def test_many_empty_games_are_refused_at_once_or_streamed() -> None:
+    text = "*\n" * 300_000
+    with pytest.raises(PgnError, match="iter_games reads any number"):
+        variantkit.read_games(text)
+    streamed = variantkit.iter_games(io.StringIO(text))
+    assert [next(streamed).plies for _ in range(3)] == [0, 0, 0]
+
+
+def test_one_game_is_bounded_in_a_stream_of_any_size() -> None:
+    endless = io.StringIO("1. e4 (" + "e5 " * (limits.MAX_PGN_GAME_LENGTH // 3 + 10) + ") *")
+    with pytest.raises(PgnError, match="a game of more than 1,000,000 characters"):
+        next(variantkit.iter_games(endless))
+    moves = "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 " * (limits.MAX_PGN_PLIES // 6 + 1)
+    with pytest.raises(PgnError, match="a game of more than 10,000 moves"):
+        next(variantkit.iter_games(moves + "*"))
+    open_comment = io.StringIO("1. e4 {" + "never closed\n" * 100_000)
+    with pytest.raises(PgnError, match="unclosed comment"):
+        next(variantkit.iter_games(open_comment))
+
+
+def test_new_with_a_name_too_long_for_the_file_system(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    name = "v" + "x" * 299
+    result = run("new", name, "-o", str(tmp_path / f"{name}.yaml"))
+    assert result.exit_code == 1, result.output
+    assert "cannot write" in result.output and "File name too long" in result.output
+    assert "Traceback" not in result.output and len(result.output) < 300
+    monkeypatch.chdir(tmp_path)
+    result = run("new", name)
+    assert result.exit_code == 1 and "cannot write" in result.output, result.output
 
 
 def test_never_write_over_the_variant_file(tmp_path: Path) -> None:

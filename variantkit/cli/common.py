@@ -115,19 +115,30 @@ def check_output(path: str | None, inputs: list[str], mode: str) -> None:
     """
     if path is None:
         return
+    try:
+        _check_writable(path, inputs, mode)
+    except OSError as exc:  # a name too long for the file system, a loop of links, ...
+        fail(f"cannot write {quote(path)}: {exc.strerror or exc}")
+
+
+def _check_writable(path: str, inputs: list[str], mode: str) -> None:
+    """check_output's tests; asking the file system about a hostile name may
+    itself raise OSError (a name too long, a loop of symbolic links)."""
     target = Path(path)
     for name in inputs:
         try:
             if target.exists() and target.samefile(name):
-                fail(f"{path} is the variant file being read: choose another output file")
-        except OSError:
+                fail(f"{quote(path)} is the variant file being read: "
+                     "choose another output file")
+        except OSError:  # asked again below, where it fails the command
             continue
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) \
             or (target.exists() and not os.access(target, os.W_OK)):
-        fail(f"cannot write {path}")
+        fail(f"cannot write {quote(path)}")
     if mode == "x" and target.is_file():
-        fail(f"{path} exists already: choose another name, or --force to replace it")
+        fail(f"{quote(path)} exists already: choose another name, or --force to "
+             "replace it")
 
 
 def write_output(path: str, text: str, mode: str = "w") -> None:
@@ -137,9 +148,9 @@ def write_output(path: str, text: str, mode: str = "w") -> None:
         with open(path, mode, encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        fail(f"{path} exists already: choose another name, or --force to replace it")
+        fail(f"{quote(path)} exists already: choose another name, or --force to replace it")
     except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
+        fail(f"cannot write {quote(path)}: {exc.strerror or exc}")
 
 
 def force_option(command: Any) -> Any:
