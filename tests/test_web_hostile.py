@@ -380,6 +380,8 @@ def test_odd_requests_get_clear_answers(server: Server) -> None:
         ("POST", "/api/position", b"[1, 2]", {}),
         ("POST", "/api/position", b'"text"', {}),
         ("POST", "/api/position", b"{}" + b" " * 300_000, {}),
+        # A long key over a long list: places are named only when refused.
+        ("POST", "/api/position", json.dumps({"k" * 200_000: [0] * 25_000}).encode(), {}),
         ("GET", "/api/variants", None, {"Host": "evil.example"}),
         ("GET", "/api/variants", None, {"X-Big": "b" * 8000}),
     ]

@@ -179,30 +179,46 @@ def _real(text: str) -> float:
     return value
 
 
+# Where a value sits in a request, built only when a message needs it: the
+# enclosing trail and this step (a key, or an index in a list).
+Trail = tuple["Trail", str | int] | None
+
+
 def _check_values(data: Any) -> None:
     """Refuse nesting deeper than MAX_NESTING and any text (a key or a value)
     holding a lone surrogate; the message names where (`source.bundled`)."""
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    stack: list[tuple[Any, Trail, int]] = [(data, None, 0)]
     while stack:
-        value, path, depth = stack.pop()
+        value, trail, depth = stack.pop()
         if isinstance(value, dict | list) and depth >= MAX_NESTING:
-            raise Refused(f"the request's value at {quote(path)} is nested more than "
+            raise Refused(f"the request's value at {_where(trail)} is nested more than "
                           f"{MAX_NESTING} levels deep")
         if isinstance(value, dict):
             for key, item in value.items():
-                _check_text(key, f"a key of {quote(path)}" if path else "a key")
-                stack.append((item, f"{path}.{key}" if path else key, depth + 1))
+                if found := _SURROGATE.search(key):
+                    raise _lone(found.group(), f"a key of {_where(trail)}" if trail else "a key")
+                stack.append((item, (trail, key), depth + 1))
         elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-        elif isinstance(value, str):
-            _check_text(value, f"the text at {quote(path)}")
+            stack.extend((item, (trail, i), depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str) and (found := _SURROGATE.search(value)):
+            raise _lone(found.group(), f"the text at {_where(trail)}")
 
 
-def _check_text(text: str, what: str) -> None:
-    found = _SURROGATE.search(text)
-    if found:
-        raise Refused(f"{what} holds a lone UTF-16 surrogate (\\u{ord(found.group()):04x}), "
-                      "which is not a character")
+def _where(trail: Trail) -> str:
+    """`source.bundled`, `moves[3]`: a trail as a message quotes it."""
+    steps: list[str | int] = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(step)
+    shown = ""
+    for step in reversed(steps):
+        shown += f"[{step}]" if isinstance(step, int) else f".{step}" if shown else step
+    return quote(shown)
+
+
+def _lone(surrogate: str, what: str) -> Refused:
+    return Refused(f"{what} holds a lone UTF-16 surrogate (\\u{ord(surrogate):04x}), which is "
+                   "not a character")
 
 
 async def unless_gone(request: Request, work: Awaitable[T]) -> T | None:
