@@ -40,6 +40,7 @@ LAUNCH = textwrap.dedent(f"""
     from variantkit.web import door, server
     server.REQUEST_SECONDS = {HOLD_SECONDS}
     server.MAX_CONNECTIONS = {MAX_CONNECTIONS}
+    server.STOP_SECONDS = 1
     door.BODY_SECONDS = 1.0
     from variantkit.cli import cli
     cli(["serve", "--port", "0"])
@@ -425,9 +426,15 @@ def test_a_huge_head_is_refused(server: Server) -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="signals")
-def test_the_server_stops_on_ctrl_c() -> None:
+def test_the_server_stops_on_ctrl_c_answering_what_still_runs() -> None:
     running = Server()
-    running.stop()
+    body = json.dumps({"source": TRICE, "depth": 5}).encode()
+    with running.connect() as sock:
+        sock.sendall(post_head(running, "/api/perft", len(body)) + body)
+        time.sleep(0.5)
+        running.stop()
+        answer = sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 503") and b"the server is stopping" in answer
     assert running.process.returncode == 0
     assert "Traceback" not in running.log()
 
@@ -446,5 +453,6 @@ def test_the_playground_limits_are_documented() -> None:
                   f"| {server.MAX_CONNECTIONS};", f"{sources.LOAD_UNITS:,} units",
                   f"{sources.LOAD_SECONDS:g} s", f"{tasks.MAX_PLIES:,}",
                   f"1 to {tasks.MAX_PERFT_DEPTH}", f"{workers.TASK_SECONDS['perft']:g} s",
-                  f"{workers.MAX_SEARCHES}, each", f"within {workers.GRACE_SECONDS:g} s"):
+                  f"{workers.MAX_SEARCHES}, each", f"within {workers.GRACE_SECONDS:g} s",
+                  f"| {server.STOP_SECONDS} s more |"):
         assert shown in section, shown

@@ -18,7 +18,8 @@ all is `door`'s business.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -67,6 +68,24 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def answered_while_stopping(endpoint: Endpoint) -> Endpoint:
+    """`endpoint`, answering `busy` (503) when the server stops under it: on
+    Ctrl-C uvicorn gives running requests a few seconds (`server.STOP_SECONDS`),
+    then cancels them, and a request cancelled there would end in a traceback
+    instead of an answer."""
+
+    async def answering(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except asyncio.CancelledError:  # the request ends here: nothing above waits for it
+            return refusal("the server is stopping", "busy", 503)
+
+    return answering
 
 
 def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
@@ -137,9 +156,9 @@ def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
         routes=[
             Route("/", page),
             Route("/api/variants", variants),
-            Route("/api/search", start_search, methods=["POST"]),
+            Route("/api/search", answered_while_stopping(start_search), methods=["POST"]),
             Route("/api/search/{key}", search, methods=["GET", "DELETE"]),
-            Route("/api/{task}", task, methods=["POST"]),
+            Route("/api/{task}", answered_while_stopping(task), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[Middleware(SecurityHeaders), Middleware(Guard, hosts=hosts)],

@@ -100,6 +100,7 @@ class Worker:
 
     def __init__(self, memory: int = MEMORY_LIMIT) -> None:
         self.memory = memory
+        self.closed = False
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
 
@@ -163,9 +164,15 @@ class Worker:
 
     def restart(self) -> None:
         """End the child, whatever it is doing, and start a fresh one, so that
-        the next task does not wait for it to start."""
+        the next task does not wait for it to start (none once closed)."""
         self.stop()
-        self.start()
+        if not self.closed:
+            self.start()
+
+    def close(self) -> None:
+        """Stop for good: a task cancelled as the server stops starts no child."""
+        self.closed = True
+        self.stop()
 
     def stop(self) -> None:
         if self._process is not None:
@@ -231,7 +238,7 @@ class Pool:
 
     def close(self) -> None:
         for worker in self._workers:
-            worker.stop()
+            worker.close()
 
 
 class Search:
