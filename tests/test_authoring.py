@@ -204,3 +204,18 @@ def test_every_game_of_the_readmes_first_table_has_a_rules_page() -> None:
     for row in rows:
         rules = row.rstrip(" |").rsplit("|", 1)[1]
         assert re.search(r"\]\(docs/rules/[a-z0-9-]+\.md(#[a-z0-9-]+)?\)", rules), row
+
+
+# -- drawing a graph board ------------------------------------------------------------------
+
+def test_show_draws_a_graph_boards_cell_names_beside_it() -> None:
+    from variantkit.display import board_text
+    text = board_text(variantkit.load(DATA / "chess_graph.yaml").new_game())
+    lines = text.splitlines()
+    assert lines[0].split() == [*"rnbqkbnr", *(f"{f}8" for f in "abcdefgh")]
+    assert lines[7].split() == [*"RNBQKBNR", *(f"{f}1" for f in "abcdefgh")]
+
+
+def test_boards_with_coordinates_draw_no_names() -> None:
+    from variantkit.display import board_text
+    assert "a8" not in board_text(variantkit.load("chess").new_game()).split("FEN")[0]

@@ -6,7 +6,8 @@ The drawing reads only `board.layout` (groups of rows of cell indices),
 show) and `board.wraps` (the joined edges), so it knows nothing of grids:
 several groups (planes) are drawn side by side, rows of different lengths (a
 circular board's centre, say) are centred, and a seam is marked with `:`
-beside the joined edges and a line under the board.  In a variant with
+beside the joined edges and a line under the board.  A group without
+coordinates (a graph board's) is followed by the same rows of cell names.  In a variant with
 pieces in hand, Black's hand is written over the board and White's under it
 (`black hand: 2p n`), each piece's letter after its count when it has more
 than one.
@@ -64,9 +65,14 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
     `variantkit explain` shows); `status` adds the side to move and the FEN.
     """
     board = position.variant.board
-    groups = [_group_lines(position, rows, board.labels[i] if i < len(board.labels) else None,
-                           marks or {}, board.columns[i] if board.columns else None)
-              for i, rows in enumerate(board.layout)]
+    groups = []
+    for i, rows in enumerate(board.layout):
+        labels = board.labels[i] if i < len(board.labels) else None
+        columns = board.columns[i] if board.columns else None
+        groups.append(_group_lines(position, rows, labels, marks or {}, columns))
+        if labels is None or not (any(labels[1]) or labels[2]):
+            # No coordinates (a graph board): the cells' names, laid out alike.
+            groups.append(_group_lines(position, rows, None, {}, columns, names=True))
     titled = any(title for title, _ in groups)
     blocks: list[list[Text]] = []
     for title, lines in groups:
@@ -103,14 +109,17 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
 
 def _group_lines(position: Position, rows: list[list[int]],
                  labels: tuple[str, list[str], list[str]] | None,
-                 marks: dict[int, str], columns: list[list[int]] | None = None
-                 ) -> tuple[str, list[Text]]:
+                 marks: dict[int, str], columns: list[list[int]] | None = None,
+                 names: bool = False) -> tuple[str, list[Text]]:
     """One group (plane): its title and its lines, row labels at the left and
-    column labels underneath; with `columns`, each cell in its own column."""
+    column labels underneath; with `columns`, each cell in its own column.
+    With `names`, each cell shows its name instead of its piece."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
     variant = position.variant
 
     def symbol(cell: int) -> str:
+        if names:
+            return variant.board.names[cell]
         if cell in marks:
             return marks[cell]
         if position.walls >> cell & 1:
@@ -143,7 +152,9 @@ def _group_lines(position: Position, rows: list[list[int]],
                 line.append(" " * ((width + 1) * (columns[r][c] - at)))
                 at = columns[r][c] + 1
             line.append(" ")
-            if cell == checked:
+            if names:
+                style = STYLES["label"]
+            elif cell == checked:
                 style = STYLES["check"]
             elif cell in marks:
                 style = STYLES["mark"]
