@@ -13,6 +13,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -331,6 +332,22 @@ def test_a_budget_caps_the_work_of_loading() -> None:
     with pytest.raises(VariantError, match="longer than 0 s"):
         variantkit.load("chess", budget=limits.Budget(seconds=0))
     assert variantkit.load("chess", budget=limits.Budget()).name == "chess"
+
+
+def test_the_deadline_holds_while_attack_tables_are_built() -> None:
+    """On a large board the attack tables take longer than the rays the
+    budget's units count (a 100x10 disk: seconds): the deadline is kept
+    there too."""
+    from variantkit.pieces import CAPTURE, Component
+    chess = variantkit.load("chess")
+    queen = next(c for c in chess.pieces.components if c.flags.mode & CAPTURE)
+    late = limits.Budget(seconds=0)
+    time.sleep(0.01)
+    with pytest.raises(VariantError, match="longer than 0 s"):
+        Component(flags=queen.flags, rays=queen.rays).compile(late)
+    fresh = Component(flags=queen.flags, rays=queen.rays)
+    fresh.compile(limits.Budget(seconds=60))
+    assert fresh.tables == queen.tables
 
 
 @SETTINGS

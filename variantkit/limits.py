@@ -129,6 +129,10 @@ class Budget:
         if self.units < 0:
             raise too_large("compiling this variant takes more work than allowed: fewer "
                             "cells, pieces or moves", self.source)
+        self.check_time()
+
+    def check_time(self) -> None:
+        """Raise when the deadline has passed: for work the units do not count."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise too_large(f"compiling this variant takes longer than {self.seconds:g} s",
                             self.source)

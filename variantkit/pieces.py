@@ -280,16 +280,21 @@ class Component:
     # cells go in a look-up key (the number of cells; 0: no such types).
     shift: int = 0
 
-    def compile(self) -> None:
+    def compile(self, budget: Budget | None = None) -> None:
+        """The move and attack tables from the rays; with a budget, its
+        deadline is kept here too, since on a large board these tables take
+        longer than compiling the rays that the budget's units count."""
         hop = self.flags.hop
         if hop is None:  # a hop's shorter ray may land where a longer one cannot
             self.rays = [[_undominated(cell_rays) for cell_rays in side] for side in self.rays]
         self.shift = len(self.rays[0]) if hop is not None and hop.barred else 0
         self.tables = [[_cell_reach(cell_rays, hop, self.shift) for cell_rays in side]
                        for side in self.rays]
+        if budget is not None:
+            budget.check_time()
         self.passed = [self._passed(side) for side in self.rays]
         if self.flags.mode & CAPTURE:
-            self._compile_attacks()
+            self._compile_attacks(budget)
 
     def _passed(self, side_rays: list[list[tuple[Ray, int]]]) -> dict[tuple[int, int], int]:
         if self.flags.en_passant != "target":
@@ -326,10 +331,12 @@ class Component:
                     between |= 1 << c
         return rel
 
-    def _compile_attacks(self) -> None:
+    def _compile_attacks(self, budget: Budget | None) -> None:
         n_cells = len(self.rays[0])
         forward = [self._relation(s) for s in range(2)]
         for s in range(2):
+            if budget is not None:
+                budget.check_time()
             backward = {(d, a, b, t) for a, d, b, t in forward[s]}
             self.reverse_side.append(next((o for o in (1 - s, s) if forward[o] == backward), None))
             pairs: list[list[tuple[int, int, int]]] = [[] for _ in range(n_cells)]
@@ -344,6 +351,8 @@ class Component:
                     sources[d] |= 1 << a
                     between[d][1 << a] = between[d].get(1 << a, 0) | b
                     paths[(a, d)] = paths.get((a, d), 0) + 1
+            if budget is not None:
+                budget.check_time()
             single = [0] * n_cells
             if self.flags.hop is None:
                 for (a, d), count in paths.items():
@@ -629,7 +638,7 @@ def line_attack(ctx: Context, lines: Any) -> Component:
     rays = [[primitive_rays(ctx, {"ride": lines}, side, cell) for cell in range(ctx.board.size)]
             for side in range(2)]
     component = Component(flags=Flags(mode=CAPTURE), rays=rays)
-    component.compile()
+    component.compile(ctx.budget)
     return component
 
 
@@ -757,7 +766,7 @@ def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> 
             key = (flags, tuple(tuple(tuple(cell) for cell in side) for side in rays))
             if key not in by_key:
                 component = Component(flags=flags, rays=rays)
-                component.compile()
+                component.compile(ctx.budget)
                 by_key[key] = len(components)
                 components.append(component)
             indices.append(by_key[key])
