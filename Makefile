@@ -34,7 +34,7 @@ lint: $(VENV)/.test-deps
 # present), on every core (pytest-xdist) but the browser and cluster tests,
 # which start servers and run on their own; then the oracle and property
 # tests (marker `pure_build`, tests/conftest.py) on the pure-Python build.
-SERIAL_TESTS := tests/test_web_browser.py tests/test_cluster.py
+SERIAL_TESTS := tests/test_web_browser.py tests/test_cluster.py tests/test_cluster_faults.py
 test: lint docs
 	$(BIN)/python -m pytest -n auto $(addprefix --ignore=,$(SERIAL_TESTS))
 	$(BIN)/python -m pytest $(SERIAL_TESTS)

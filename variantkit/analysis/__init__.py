@@ -4,8 +4,9 @@ library (variants, games, the engine, PGN).
 
 One module a job:
 
+- `address`: a scheduler address from the user, checked before connecting;
 - `cluster`: where tasks run: a Dask.distributed cluster, local or remote
-  (the optional extra `variantkit[cluster]`);
+  (the optional extra `variantkit[cluster]`), every wait bounded;
 - `payload`: what a worker receives: a variant as self-contained YAML text,
   compiled once per worker;
 - `perft`: perft split into move prefixes, counted on the workers;

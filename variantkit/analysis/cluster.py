@@ -7,9 +7,20 @@ started for the run and stopped after it.  Each task is one function call on
 a worker; the data every task shares (the variant's text) is sent to each
 worker once.
 
+Every wait on the network is bounded, so that a wrong address is a clear
+error within seconds, never a hang: the address is checked first
+(`address`); the host name is looked up and the port connected to within
+Dask's `distributed.comm.timeouts.connect`; the scheduler must answer Dask's
+handshake within `HANDSHAKE_WAIT`; the workers asked for must arrive within
+the worker wait.  Tasks are sent a few per worker at a time
+(`IN_FLIGHT_PER_WORKER`), more as each finishes, so that a long run holds
+little memory and stops at once.
+
 A task whose worker dies is run again elsewhere by Dask (up to its
 `distributed.scheduler.allowed-failures` setting); a task that still does
 not come back is reported as a `Lost` result, and the other tasks go on.
+A lost scheduler, or a cluster left without workers for the worker wait,
+ends the run with `ClusterLost`.
 
 Dask is imported only here and only when a cluster is asked for, so the
 rest of variantkit works without the optional extra.
@@ -17,23 +28,41 @@ rest of variantkit works without the optional extra.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import itertools
 import logging
 import os
+import queue
 import signal
+import socket
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from variantkit.analysis.address import AddressError, SchedulerAddress, parse_address
+from variantkit.errors import shorten
+
 INSTALL_HINT = "pip install 'variantkit[cluster]'"
-WAIT_FOR_WORKERS = 60.0   # seconds to wait for the workers asked for on a running cluster
-LOCAL_PER_CORE = 2        # more local worker processes than this only share the cores
+WAIT_FOR_WORKERS = 60.0    # seconds to wait for the workers a run needs on a running cluster
+HANDSHAKE_WAIT = 10.0      # seconds a scheduler has to answer once connected (it takes ms)
+CLOSE_WAIT = 2.0           # seconds to wait for a cluster connection to close
+IN_FLIGHT_PER_WORKER = 3   # tasks sent ahead per worker: enough that none waits for work
+POLL = 0.5                 # seconds between looks at the cluster while tasks run
+LOCAL_PER_CORE = 2         # more local worker processes than this only share the cores
 WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"   # Dask's setting of its log level
+ADDRESS_SETTING = "Dask's scheduler-address setting (DASK_SCHEDULER_ADDRESS)"
 
 
 class ClusterError(Exception):
-    """The cluster cannot be used: the extra is missing, or it is unreachable."""
+    """The cluster cannot be used: the extra is missing, the address is
+    wrong, or it cannot be reached."""
+
+
+class ClusterLost(ClusterError):
+    """The cluster went away during a run: its scheduler, or all its workers."""
 
 
 @dataclass(frozen=True)
@@ -48,81 +77,268 @@ def dask_missing(what: str) -> ClusterError:
                         f"{INSTALL_HINT}")
 
 
+def connect_timeout() -> float:
+    """Dask's `distributed.comm.timeouts.connect`, in seconds."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    try:
+        seconds = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"))
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ClusterError(f"Dask's distributed.comm.timeouts.connect setting is not a "
+                           f"duration: {shorten(str(exc))}") from None
+    if not (isinstance(seconds, (int, float)) and 0 < seconds < float("inf")):
+        raise ClusterError("Dask's distributed.comm.timeouts.connect setting must be a "
+                           "positive duration")
+    return float(seconds)
+
+
 class Cluster:
     """A connection to a Dask cluster, started on demand when no address is
-    given; use it in a `with` block so that what was started is stopped."""
+    given; use it in a `with` block so that what was started is stopped.
 
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+    `address` is what the user gave (None: Dask's setting, else a local
+    cluster); `workers` is how many to start (local) or wait for (running
+    cluster), within `worker_wait` seconds."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None,
+                 worker_wait: float = WAIT_FOR_WORKERS) -> None:
         try:
             import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise dask_missing("running on several workers") from None
-        # The run reports lost workers itself; Dask's own log lines would
-        # only repeat them, with tracebacks.
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
-        address = address or dask.config.get("scheduler-address", None)
-        self.address = address
+        _quiet_dask()
+        given_as = "--cluster"
+        if address is None:
+            address = dask.config.get("scheduler-address", None)
+            given_as = ADDRESS_SETTING
         self._local: Any = None
+        self.client: Any = None
+        self.worker_wait = worker_wait
         cores = os.cpu_count() or 1
-        if address is None and workers and workers > LOCAL_PER_CORE * cores:
-            raise ClusterError(f"a local cluster has at most {LOCAL_PER_CORE * cores} workers "
-                               f"({LOCAL_PER_CORE} a core); give --cluster ADDRESS for more")
-        try:
-            if address is None:
+        if address is None:
+            if workers and workers > LOCAL_PER_CORE * cores:
+                raise ClusterError(f"a local cluster has at most {LOCAL_PER_CORE * cores} "
+                                   f"workers ({LOCAL_PER_CORE} a core); give --cluster "
+                                   f"ADDRESS for more")
+            self.where = "the local cluster"
+            try:
                 with _quiet_workers():
                     self._local = LocalCluster(
                         n_workers=workers or cores, threads_per_worker=1,
                         processes=True, dashboard_address="127.0.0.1:0")
-                self.client: Any = Client(self._local)
-            else:
-                self.client = Client(address)
-                if workers:
-                    self.client.wait_for_workers(workers, timeout=WAIT_FOR_WORKERS)
-        except (OSError, ValueError, TimeoutError) as exc:
+                self.client = Client(self._local, set_as_default=False)
+            except (OSError, ValueError, TimeoutError) as exc:
+                self.close()
+                raise ClusterError(f"cannot start a local cluster: {shorten(str(exc))}") \
+                    from None
+            return
+        try:
+            scheduler = parse_address(str(address), given_as)
+        except AddressError as exc:
+            raise ClusterError(str(exc)) from None
+        self.where = f"the cluster at {scheduler}"
+        timeout = connect_timeout()
+        _reach(scheduler, timeout)
+        _handshake(scheduler, timeout)
+        try:
+            self.client = Client(scheduler.uri, timeout=timeout, set_as_default=False)
+        except Exception as exc:  # whatever the far end sent; Dask's errors vary by version
             self.close()
-            where = f"the cluster at {address}" if address else "a local cluster"
-            raise ClusterError(f"cannot reach {where}: {exc}") from None
+            raise ClusterError(f"cannot connect to {self.where}: {_words(exc)}") from None
+        self._wait_for_workers(workers or 1)
+
+    def _wait_for_workers(self, wanted: int) -> None:
+        from distributed.exceptions import WorkerStartTimeoutError
+
+        try:
+            self.client.wait_for_workers(wanted, timeout=self.worker_wait)
+        except WorkerStartTimeoutError as exc:
+            self.close()
+            have = exc.available_workers
+            raise ClusterError(
+                f"{self.where} has {have} of the {wanted} worker(s) asked for after "
+                f"{self.worker_wait:g} s" if wanted > 1 or have else
+                f"{self.where} has no worker after {self.worker_wait:g} s") from None
+        except Exception as exc:  # the scheduler went away while we waited
+            self.close()
+            raise ClusterLost(f"lost {self.where} while waiting for its workers: "
+                              f"{_words(exc)}") from None
 
     @property
     def workers(self) -> int:
         """How many workers the cluster has now."""
-        return len(self.client.scheduler_info().get("workers", {}))
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception as exc:  # the scheduler is gone
+            raise self._lost(exc) from None
 
     def run(self, task: Callable[..., Any], shared: Any,
-            arguments: Sequence[tuple[Any, ...]]) -> Iterator[tuple[int, Any]]:
+            arguments: Iterable[tuple[Any, ...]]) -> Iterator[tuple[int, Any]]:
         """Run `task(shared, *arguments[i])` for each i; yield `(i, result)`
         as each finishes, with a `Lost` result for a task that did not come
-        back.  Tasks not yet finished are cancelled when the caller stops."""
-        from distributed import as_completed
-
-        sent = self.client.scatter(shared, broadcast=True, hash=False)
-        futures = {self.client.submit(task, sent, *args, pure=False): index
-                   for index, args in enumerate(arguments)}
+        back.  A few tasks a worker are sent at a time, more as each
+        finishes; those not yet finished are cancelled when the caller
+        stops.  Raises `ClusterLost` when the scheduler goes away, or when
+        the cluster has had no worker for the worker wait."""
+        waiting = enumerate(arguments)
+        window = IN_FLIGHT_PER_WORKER * max(self.workers, 1)
+        finished: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        running: dict[Any, int] = {}
         try:
-            for future in as_completed(futures):
-                index = futures.pop(future)
-                if future.status == "finished":
-                    yield index, future.result()
-                else:
-                    yield index, Lost(_why(future.exception()))
+            sent = self.client.scatter(shared, broadcast=True, hash=False,
+                                       timeout=self.worker_wait)
+        except TimeoutError:
+            raise ClusterLost(f"{self.where} has had no worker for "
+                              f"{self.worker_wait:g} s") from None
+        except Exception as exc:  # the scheduler went away before the data left
+            raise self._lost(exc) from None
+
+        def send(count: int) -> None:
+            try:
+                for index, args in itertools.islice(waiting, count):
+                    future = self.client.submit(task, sent, *args, pure=False)
+                    running[future] = index
+                    future.add_done_callback(finished.put)
+            except Exception as exc:  # the scheduler went away
+                raise self._lost(exc) from None
+
+        idle_since: float | None = None
+        try:
+            send(window)
+            while running:
+                try:
+                    future = finished.get(timeout=POLL)
+                except queue.Empty:
+                    idle_since = self._check_workers(idle_since)
+                    continue
+                idle_since = None
+                index = running.pop(future)
+                yield index, self._result(future)
                 future.release()
+                send(1)
         finally:
-            if futures:
-                self.client.cancel(list(futures))
+            if running and self.client.status == "running":
+                with contextlib.suppress(Exception):  # it may have gone meanwhile
+                    self.client.cancel(list(running))
+
+    def _lost(self, exc: BaseException | None = None) -> ClusterLost:
+        """The error for a scheduler that went away, with how Dask noticed."""
+        how = f": {_words(exc)}" if exc is not None else ""
+        return ClusterLost(f"lost the connection to {self._scheduler()}{how}")
+
+    def _result(self, future: Any) -> Any:
+        """A finished task's result, or a `Lost` saying why there is none."""
+        if future.status == "finished":
+            try:
+                return future.result()
+            except Exception as exc:  # the result was on a worker or scheduler now gone
+                if self.client.status != "running":
+                    raise self._lost() from None
+                return Lost(f"its result could not be fetched: {_words(exc)}")
+        if future.status == "cancelled":
+            # Dask cancels every task when the client loses its scheduler.
+            if self.client.status != "running":
+                raise self._lost()
+            return Lost("it was cancelled on the cluster")
+        try:
+            error = future.exception()
+        except Exception:  # the error was on a scheduler now gone
+            if self.client.status != "running":
+                raise self._lost() from None
+            error = None
+        return Lost(_why(error))
+
+    def _check_workers(self, idle_since: float | None) -> float | None:
+        """While no task finishes: fail when the scheduler is gone, or when the
+        cluster has had no worker for the worker wait; return since when it
+        has had none."""
+        if self.client.status != "running":
+            raise self._lost()
+        if self.workers:
+            return None
+        now = time.monotonic()
+        if idle_since is not None and now - idle_since > self.worker_wait:
+            raise ClusterLost(f"{self.where} has had no worker for "
+                              f"{self.worker_wait:g} s")
+        return now if idle_since is None else idle_since
+
+    def _scheduler(self) -> str:
+        return "the local cluster's scheduler" if self._local is not None \
+            else f"the scheduler of {self.where}"
 
     def close(self) -> None:
-        for part in (getattr(self, "client", None), self._local):
-            if part is not None:
-                # It may be gone already (a worker or the scheduler died).
-                with contextlib.suppress(Exception):
-                    part.close()
+        if self.client is not None:
+            # It may be gone already (a worker or the scheduler died).
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=CLOSE_WAIT)
+        if self._local is not None:
+            with contextlib.suppress(Exception):
+                self._local.close(timeout=CLOSE_WAIT)
 
     def __enter__(self) -> Cluster:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _reach(scheduler: SchedulerAddress, timeout: float) -> None:
+    """Look the host up and open a TCP connection to the port, within
+    `timeout` seconds (the lookup too), or raise a `ClusterError` saying
+    which of the two failed."""
+    outcome: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+
+    def attempt() -> None:
+        try:
+            with socket.create_connection((scheduler.host, scheduler.port), timeout):
+                outcome.put(None)
+        except BaseException as exc:  # handed to the caller's thread
+            outcome.put(exc)
+    # A daemon thread: a lookup that never returns must not keep the program alive.
+    threading.Thread(target=attempt, daemon=True).start()
+    try:
+        problem = outcome.get(timeout=timeout + 1)
+    except queue.Empty:
+        problem = TimeoutError()
+    where = f"the cluster at {scheduler}"
+    if isinstance(problem, socket.gaierror):
+        raise ClusterError(f"cannot reach {where}: the host name '{scheduler.host}' is not "
+                           f"known ({problem.strerror})")
+    if isinstance(problem, ConnectionRefusedError):
+        raise ClusterError(f"cannot reach {where}: nothing listens on port {scheduler.port} "
+                           f"(connection refused)")
+    if isinstance(problem, TimeoutError):
+        raise ClusterError(f"cannot reach {where}: no answer within {timeout:g} s "
+                           f"(Dask's distributed.comm.timeouts.connect)")
+    if isinstance(problem, OSError):
+        raise ClusterError(f"cannot reach {where}: {problem.strerror or problem}")
+    if problem is not None:
+        raise problem
+
+
+def _handshake(scheduler: SchedulerAddress, timeout: float) -> None:
+    """Open a Dask connection and exchange Dask's handshake within
+    `HANDSHAKE_WAIT` seconds (the port was just reached, so connecting
+    again takes no time), or raise a `ClusterError`: a server that is
+    not a Dask scheduler (a web server, a port that accepts and never
+    answers) is found here, before the client waits on it unbounded."""
+    from distributed.comm import connect
+
+    async def greet() -> None:
+        comm = await connect(scheduler.uri, timeout=timeout)
+        await comm.close()
+
+    where = f"the server at {scheduler}"
+    try:
+        asyncio.run(asyncio.wait_for(greet(), HANDSHAKE_WAIT))
+    except TimeoutError:
+        raise ClusterError(f"{where} accepted the connection but did not answer as a Dask "
+                           f"scheduler within {HANDSHAKE_WAIT:g} s: is it one?") from None
+    except Exception as exc:  # garbage from another kind of server: any error at all
+        raise ClusterError(f"{where} does not answer as a Dask scheduler does (is it another "
+                           f"kind of server?): {_words(exc)}") from None
 
 
 @contextlib.contextmanager
@@ -146,9 +362,33 @@ def _quiet_workers() -> Iterator[None]:
             os.environ[WORKER_LOGGING] = saved
 
 
+def _quiet_dask() -> None:
+    """The run reports lost workers and schedulers itself; Dask's own log
+    lines would only repeat them, with tracebacks.  Dask's logging setting
+    gives some of its loggers their own level, so each is set."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.startswith("distributed"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _words(exc: BaseException) -> str:
+    """An exception from Dask or the network as a short phrase: its message,
+    or its kind when it has none."""
+    text = str(exc).strip()
+    if isinstance(exc, MemoryError) or not text:
+        return {"MemoryError": "it sent a message too large to be one of Dask's",
+                "CommClosedError": "the connection was closed",
+                "TimeoutError": "it timed out"}.get(type(exc).__name__,
+                                                    f"{type(exc).__name__} with no message")
+    return shorten(text)
+
+
 def _why(exc: BaseException | None) -> str:
+    """Why a task came back without a result, in words."""
     from distributed import KilledWorker
 
     if isinstance(exc, KilledWorker):
         return "its worker died"
-    return f"{type(exc).__name__}: {exc}"
+    if exc is None:
+        return "the cluster gave no reason"
+    return f"{type(exc).__name__}: {_words(exc)}"

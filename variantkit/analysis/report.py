@@ -211,7 +211,8 @@ def _lost_section(summaries: Sequence[Summary]) -> str:
     text = "<h2>Games lost or not played</h2>"
     for s in unplayed:
         text += (f'<p class="warning">{html.escape(s["variant"])}: {s["not_played"]} of '
-                 f'{s["settings"]["games"]} games were not played (the run was stopped).</p>')
+                 f'{s["settings"]["games"]} games were not played (the run was stopped: '
+                 f'{html.escape(s["stopped_by"] or "Ctrl-C")}).</p>')
     if rows:
         text += _table(["variant", "game", "seed", "why", "moves"], rows)
     return text
@@ -239,7 +240,8 @@ def render_report(summaries: Sequence[Summary], pgn: str | None = None) -> str:
             f"{settings['max_plies']}; seed {settings['seed']}.</p>")
     for s in summaries:
         if s["interrupted"]:
-            head += (f'<p class="warning">The run was stopped: a partial report of '
+            head += (f'<p class="warning">The run was stopped '
+                     f'({html.escape(s["stopped_by"] or "Ctrl-C")}): a partial report of '
                      f'{s["played"]} games of {html.escape(s["variant"])}.</p>')
     body = (head + _lost_section(summaries) + _results_section(summaries)
             + _terminations_section(summaries) + _length_section(summaries)

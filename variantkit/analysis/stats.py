@@ -187,8 +187,10 @@ def _logistic(rows: list[list[float]], targets: list[float],
 
 
 def summarize(variant: Variant, settings: Settings, records: Sequence[GameRecord],
-              interrupted: bool = False) -> dict[str, Any]:
-    """Every figure of one variant's tournament, as JSON-ready data."""
+              interrupted: bool = False, stopped_by: str | None = None) -> dict[str, Any]:
+    """Every figure of one variant's tournament, as JSON-ready data;
+    `interrupted`: the run stopped before every game was played, for the
+    reason `stopped_by` (Ctrl-C when none is given)."""
     ordered = sorted(records, key=lambda g: g.index)
     games = [g for g in ordered if not g.lost]
     return {
@@ -198,6 +200,7 @@ def summarize(variant: Variant, settings: Settings, records: Sequence[GameRecord
                      "seed": settings.seed},
         "played": len(games),
         "interrupted": interrupted,
+        "stopped_by": (stopped_by or "Ctrl-C") if interrupted else None,
         "not_played": settings.games - len(ordered),
         "lost": [{"game": g.index, "seed": g.seed, "error": g.error, "moves": g.moves}
                  for g in ordered if g.lost],

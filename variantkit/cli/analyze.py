@@ -3,7 +3,8 @@ balance report), and the cluster side of `perft --workers`.
 
     variantkit analyze VARIANT... [--games N] [--depth D | --time T]
         [--random-plies K] [--max-plies M] [--seed S] [--workers N]
-        [--cluster ADDRESS] [--out report.html] [--json FILE] [--pgn FILE]
+        [--cluster ADDRESS] [--worker-wait SECONDS] [--out report.html] [--json FILE]
+        [--pgn FILE]
 
 They need the optional extra `variantkit[cluster]` (Dask.distributed and
 matplotlib) and say how to install it when it is missing.
@@ -12,14 +13,23 @@ matplotlib) and say how to install it when it is missing.
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from variantkit.analysis.cluster import Cluster, ClusterError, dask_missing
+from variantkit.analysis.cluster import (
+    WAIT_FOR_WORKERS,
+    Cluster,
+    ClusterError,
+    ClusterLost,
+    dask_missing,
+)
+from variantkit.analysis.tournament import GameRecord, Settings
 from variantkit.cli.common import (
     FiniteFloat,
     check_output,
@@ -36,10 +46,18 @@ from variantkit.pgn import write_pgn
 from variantkit.variant import Variant
 
 EXIT_INTERRUPTED = 130   # the shell's status for a program stopped by Ctrl-C
+CTRL_C = "Ctrl-C"        # why a run stopped, when the user stopped it
+MAX_WORKER_WAIT = 3600.0  # seconds: --worker-wait is a bound, not a way to wait forever
 
 
 def cluster_options(command: Any) -> Any:
-    """--workers and --cluster, shared by the commands that run on a cluster."""
+    """--workers, --cluster and --worker-wait, shared by the commands that run
+    on a cluster."""
+    command = click.option(
+        "--worker-wait", type=FiniteFloat(0, MAX_WORKER_WAIT, min_open=True),
+        default=WAIT_FOR_WORKERS, show_default=True, metavar="SECONDS",
+        help="How long a running cluster may be without the workers the run needs "
+             "(--workers N, else one) before the run gives up.")(command)
     command = click.option(
         "--cluster", "address", default=None, metavar="ADDRESS",
         help="A running Dask scheduler (tcp://host:8786).  Without it the run uses "
@@ -52,16 +70,30 @@ def cluster_options(command: Any) -> Any:
 
 
 @contextmanager
-def connected(workers: int | None, address: str | None) -> Iterator[Cluster]:
+def connected(workers: int | None, address: str | None,
+              worker_wait: float) -> Iterator[Cluster]:
     """The cluster for a command, or exit with a clear message."""
     try:
-        cluster = Cluster(address, workers)
+        cluster = Cluster(address, workers, worker_wait)
     except ClusterError as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
-        fail("stopped while connecting to the cluster", EXIT_INTERRUPTED)
     with cluster:
         yield cluster
+
+
+@contextmanager
+def interrupts_held() -> Iterator[list[int]]:
+    """Ctrl-C is held, not acted on, while a report is written (a report cut
+    half-way is worse than a second's wait); the list tells whether it came."""
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -79,18 +111,19 @@ def progress(label: str) -> Iterator[Callable[[int, int], None]]:
         yield lambda finished, total: bar.update(task, completed=finished, total=total)
 
 
-def perft_on_cluster(game: Game, depth: int, workers: int | None,
-                     address: str | None) -> dict[str, int]:
+def perft_on_cluster(game: Game, depth: int, workers: int | None, address: str | None,
+                     worker_wait: float) -> dict[str, int]:
     """`perft --workers/--cluster`: the count below each legal move."""
-    from variantkit.analysis.perft import PerftIncomplete, distributed_perft
+    try:
+        from variantkit.analysis.perft import PerftIncomplete, distributed_perft
 
-    with connected(workers, address) as cluster, progress("counting") as done:
-        try:
+        with connected(workers, address, worker_wait) as cluster, \
+                progress("counting") as done:
             return distributed_perft(game, depth, cluster, done)
-        except PerftIncomplete as exc:
-            fail(f"{exc}; no exact total")
-        except KeyboardInterrupt:
-            fail("stopped: no total", EXIT_INTERRUPTED)
+    except (PerftIncomplete, ClusterLost) as exc:
+        fail(f"{exc}; no exact total")
+    except KeyboardInterrupt:
+        fail("stopped: no total", EXIT_INTERRUPTED)
 
 
 @cli.command()
@@ -118,42 +151,63 @@ def perft_on_cluster(game: Game, depth: int, workers: int | None,
               help="Write every game as PGN to FILE (and into the report).")
 def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: float | None,
             random_plies: int, max_plies: int, seed: int, workers: int | None,
-            address: str | None, out_path: str | None, json_path: str | None,
-            pgn_path: str | None) -> None:
+            address: str | None, worker_wait: float, out_path: str | None,
+            json_path: str | None, pgn_path: str | None) -> None:
     """Play self-play games of each VARIANT on a cluster and report on its
     balance: results by side, how games end, lengths, branching, pieces and
     material values.  Several variants are compared side by side."""
-    from variantkit.analysis.stats import summarize
-    from variantkit.analysis.tournament import GameRecord, Settings, tournament
-
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
-    _require_extra(out_path)
-    loaded = [load_variant(name) for name in variants]
+    try:
+        loaded = [load_variant(name) for name in variants]
+    except KeyboardInterrupt:
+        fail("stopped before any game was played: no report", EXIT_INTERRUPTED)
     read = [file for variant in loaded for file in input_files(variant)]
     for path in (out_path, pgn_path, None if json_path == "-" else json_path):
         check_output(path, read, "w")  # reports are replaced; inputs never
     settings = Settings(games=games, depth=None if seconds else depth or 2, time=seconds,
                         random_plies=random_plies, max_plies=max_plies, seed=seed)
     records: list[list[GameRecord]] = [[] for _ in loaded]
-    interrupted = False
-    with connected(workers, address) as cluster:
-        try:
+    stopped_by: str | None = None   # why the run ended before every game was played
+    try:
+        _require_extra(out_path)
+        from variantkit.analysis.tournament import tournament
+
+        with connected(workers, address, worker_wait) as cluster:
             for variant, played in zip(loaded, records, strict=True):
                 with progress(f"{variant.name}: playing") as done:
                     for record in tournament(variant, settings, cluster):
                         played.append(record)
                         done(len(played), games)
-        except KeyboardInterrupt:
-            interrupted = True
-    summaries = [summarize(v, settings, r, interrupted) for v, r in zip(loaded, records,
-                                                                        strict=True)]
-    pgn = _pgn(loaded, records) if pgn_path else None
-    _write(out_path, json_path, pgn_path, summaries, pgn)
-    _print_summary(summaries, to_stderr=json_path == "-")
-    if interrupted:
+    except KeyboardInterrupt:
+        stopped_by = CTRL_C
+    except ClusterLost as exc:
+        stopped_by = str(exc)
+    with interrupts_held() as held:
+        _report(loaded, settings, records, stopped_by, out_path, json_path, pgn_path)
+    if stopped_by == CTRL_C or held:
         click.echo("Stopped: the report covers the games played so far.", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    asked = games * len(loaded)
+    counted = sum(not record.lost for variant_records in records for record in variant_records)
+    if stopped_by is not None:
+        fail(f"{stopped_by}: the report covers the {counted} of {asked} games asked for")
+    if counted < asked:
+        fail(f"{asked - counted} of {asked} games were lost (listed above): the report "
+             f"covers the other {counted}")
+
+
+def _report(variants: list[Variant], settings: Any, records: list[list[Any]],
+            stopped_by: str | None, out_path: str | None, json_path: str | None,
+            pgn_path: str | None) -> None:
+    """Write the report, the JSON and the PGN asked for, and print the summary."""
+    from variantkit.analysis.stats import summarize
+
+    summaries = [summarize(v, settings, r, stopped_by is not None, stopped_by)
+                 for v, r in zip(variants, records, strict=True)]
+    pgn = _pgn(variants, records) if pgn_path else None
+    _write(out_path, json_path, pgn_path, summaries, pgn)
+    _print_summary(summaries, to_stderr=json_path == "-")
 
 
 def _require_extra(out_path: str | None) -> None:

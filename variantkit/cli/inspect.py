@@ -156,13 +156,14 @@ def validate(files: tuple[str, ...], output: str) -> None:
 @click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
 @cluster_options
 def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
-          divide: bool, workers: int | None, address: str | None) -> None:
+          divide: bool, workers: int | None, address: str | None,
+          worker_wait: float) -> None:
     """Count the move sequences DEPTH plies deep from a position (on a
     cluster with --workers or --cluster)."""
     plies = whole_number(depth, "depth", 1, MAX_PERFT_DEPTH)
     game = game_for(variant, fen, moves)
-    if workers or address:
-        counts = perft_on_cluster(game, plies, workers, address)
+    if workers or address is not None:
+        counts = perft_on_cluster(game, plies, workers, address, worker_wait)
     else:
         counts = perft_by_move(game, plies)
     if divide:

@@ -1,0 +1,339 @@
+"""perft and analyze against clusters that fail or are not clusters at all:
+addresses that are not usable, a port that accepts and never answers, a web
+server, a scheduler killed mid-run, workers that never arrive, Ctrl-C.
+
+Every process is real (Dask's own `dask scheduler` / `dask worker` and the
+`variantkit` command, as subprocesses on 127.0.0.1), so signals and exit
+statuses are the ones users see; every wait is bounded."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psutil
+import pytest
+from distributed import Client
+from test_cluster import (
+    BIN,
+    CLI_ENV,
+    RUN_LIMIT,
+    STARTUP,
+    LiveCluster,
+    _stop,
+    _wait_until,
+    live_cluster,
+    variantkit_cli,
+)
+
+from variantkit.analysis.address import AddressError, parse_address
+from variantkit.analysis.cluster import HANDSHAKE_WAIT
+
+EXIT_INTERRUPTED = 130
+STOPPED = "Stopped: the report covers the games played so far."
+STOP_LIMIT = 30.0    # seconds a command may take to stop after Ctrl-C on a loaded machine
+
+
+def clean(done: subprocess.CompletedProcess[str] | tuple[str, str]) -> str:
+    """Both outputs, checked for what must never be shown."""
+    out, err = (done.stdout, done.stderr) if isinstance(done, subprocess.CompletedProcess) \
+        else done
+    for text in (out, err):
+        assert "Traceback" not in text and "internal error" not in text, text
+        assert "NoneType" not in text, text
+    return err
+
+
+def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
+    err = clean(done)
+    assert done.returncode == 1, err
+    (line,) = err.splitlines()
+    assert line.startswith("error: ")
+    return line
+
+
+# --- addresses ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "--cluster needs the address of a Dask scheduler"),
+    ("tcp://", "has no host"),
+    ("tcp://127.0.0.1", "has no port"),
+    ("tcp://127.0.0.1:0", "the port must be a number from 1 to 65535, not '0'"),
+    ("tcp://127.0.0.1:65536", "the port must be a number from 1 to 65535"),
+    ("tcp://[::1]:x", "the port must be a number from 1 to 65535, not 'x'"),
+    ("tcp://[::1", "an IPv6 address must end with ']'"),
+    ("tcp://[zz]:1", "'zz' is not an IPv6 address"),
+    ("tcp://::1:8786", "write an IPv6 address in brackets"),
+    ("inproc://abc", "inproc:// reaches only a scheduler inside this same process"),
+    ("tls://127.0.0.1:8786", "tls:// needs certificates"),
+    ("ucx://127.0.0.1:8786", "ucx:// needs the UCX library"),
+    ("http://127.0.0.1:8787", "http:// is a web address"),
+    ("gopher://x:1", "gopher:// is not a transport variantkit can use"),
+    ("garbage here", "is not an address"),
+    ("tcp://ex\u00e4mple:1", "is not an address"),
+    ("tcp://-bad-:1", "'-bad-' is not a host name or an IP address"),
+    ("x" * 100_000, "is too long for an address (at most 300 characters)"),
+])
+def test_unusable_addresses_are_refused_before_connecting(text: str, says: str) -> None:
+    with pytest.raises(AddressError) as caught:
+        parse_address(text)
+    message = str(caught.value)
+    assert says in message
+    assert len(message) < 400 and "\n" not in message
+
+
+@pytest.mark.parametrize(("text", "uri"), [
+    ("tcp://127.0.0.1:8786", "tcp://127.0.0.1:8786"),
+    ("127.0.0.1:8786", "tcp://127.0.0.1:8786"),
+    ("TCP://node-1.example.org:1", "tcp://node-1.example.org:1"),
+    ("tcp://[::1]:8786", "tcp://[::1]:8786"),
+    ("[0:0::1]:8786", "tcp://[::1]:8786"),
+])
+def test_tcp_addresses_are_accepted(text: str, uri: str) -> None:
+    assert parse_address(text).uri == uri
+
+
+@pytest.mark.parametrize("address", ["", "tls://127.0.0.1:8786", "ucx://127.0.0.1:8786",
+                                     "inproc://x", "tcp://[::1]:x", "tcp://127.0.0.1:0"])
+def test_the_commands_refuse_them_in_one_line(address: str) -> None:
+    line = one_error_line(variantkit_cli("perft", "chess", "2", "--cluster", address))
+    assert "tcp://" in line     # each message shows the form that works
+
+
+def test_dask_s_own_address_setting_is_checked_too() -> None:
+    line = one_error_line(variantkit_cli(
+        "analyze", "chess", "--games", "1", env={"DASK_SCHEDULER_ADDRESS": "tls://10.0.0.1:1"}))
+    assert line.startswith("error: Dask's scheduler-address setting (DASK_SCHEDULER_ADDRESS) "
+                           "'tls://10.0.0.1:1': tls:// needs certificates")
+
+
+def test_an_unknown_host_name_fails_at_once() -> None:
+    line = one_error_line(variantkit_cli("perft", "chess", "2", "--cluster",
+                                         "tcp://no-scheduler.invalid:8786"))
+    assert line.startswith("error: cannot reach the cluster at tcp://no-scheduler.invalid:8786: "
+                           "the host name 'no-scheduler.invalid' is not known")
+
+
+def test_a_port_that_refuses_fails_at_once() -> None:
+    with socket.socket() as closed:   # a port just freed: nothing listens there
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    line = one_error_line(variantkit_cli("perft", "chess", "2", "--cluster",
+                                         f"127.0.0.1:{port}"))
+    assert line == (f"error: cannot reach the cluster at tcp://127.0.0.1:{port}: "
+                    f"nothing listens on port {port} (connection refused)")
+
+
+# --- servers that are not schedulers ----------------------------------------------------
+
+
+@contextmanager
+def fake_server(answer: bytes | None) -> Iterator[int]:
+    """A server on 127.0.0.1 that accepts every connection, reads what comes,
+    and then sends `answer` and closes, or, with None, never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:   # the listener was closed: the test is over
+                return
+            held.append(connection)
+            if answer is not None:
+                connection.settimeout(5)
+                try:
+                    connection.recv(65536)
+                    connection.sendall(answer)
+                except OSError:
+                    pass
+                connection.close()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+        for connection in held:
+            connection.close()
+        thread.join(10)
+
+
+HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
+               b"Content-Length: 0\r\nConnection: close\r\n\r\n")
+
+
+def test_a_port_that_never_answers_is_an_error_after_the_handshake_wait() -> None:
+    with fake_server(None) as port:
+        done = variantkit_cli("perft", "chess", "2", "--cluster", f"tcp://127.0.0.1:{port}")
+    assert one_error_line(done) == (
+        f"error: the server at tcp://127.0.0.1:{port} accepted the connection but did not "
+        f"answer as a Dask scheduler within {HANDSHAKE_WAIT:g} s: is it one?")
+
+
+def test_a_web_server_is_not_taken_for_a_scheduler() -> None:
+    with fake_server(HTTP_ANSWER) as port:
+        for command in (["perft", "chess", "2"], ["analyze", "chess", "--games", "1"]):
+            done = variantkit_cli(*command, "--cluster", f"127.0.0.1:{port}")
+            assert one_error_line(done).startswith(
+                f"error: the server at tcp://127.0.0.1:{port} does not answer as a Dask "
+                "scheduler does (is it another kind of server?)")
+
+
+# --- workers that do not come ------------------------------------------------------------
+
+
+def test_too_few_workers_is_said_as_such() -> None:
+    with live_cluster(2) as live:
+        done = variantkit_cli("perft", "chess", "3", "--workers", "5", "--worker-wait", "2",
+                              "--cluster", live.address)
+    assert one_error_line(done) == (f"error: the cluster at {live.address} has 2 of the 5 "
+                                    "worker(s) asked for after 2 s")
+
+
+def test_a_cluster_without_workers_is_not_waited_on_forever() -> None:
+    with live_cluster(0) as live:
+        done = variantkit_cli("analyze", "chess", "--games", "1", "--worker-wait", "1",
+                              "--cluster", live.address)
+    assert one_error_line(done) == f"error: the cluster at {live.address} has no worker after 1 s"
+
+
+# --- a scheduler killed mid-run ---------------------------------------------------------
+
+
+def _busy(live: LiveCluster) -> None:
+    """Wait until the cluster's workers run tasks; the test's own client is
+    closed before anything is killed."""
+    with Client(live.address, timeout=STARTUP) as client:
+        _wait_until(lambda: any(client.processing().values()))
+
+
+def _kill_scheduler(live: LiveCluster) -> None:
+    live.scheduler.kill()
+    live.scheduler.wait(10)
+
+
+def test_perft_without_its_scheduler_says_so_and_gives_no_total() -> None:
+    with live_cluster(2) as live:
+        run = subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "6", "--cluster",
+                                live.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=CLI_ENV)
+        try:
+            _busy(live)
+            _kill_scheduler(live)
+            out, err = run.communicate(timeout=RUN_LIMIT)
+        finally:
+            _stop(run)
+    clean((out, err))
+    assert run.returncode == 1 and out == ""
+    assert err == (f"error: lost the connection to the scheduler of the cluster at "
+                   f"{live.address}; no exact total\n")
+
+
+def test_analyze_without_its_scheduler_writes_what_it_has_and_fails(tmp_path: Path) -> None:
+    figures = tmp_path / "r.json"
+    with live_cluster(2) as live:
+        run = subprocess.Popen(
+            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "50", "--depth", "1",
+             "--cluster", live.address, "--json", str(figures)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV)
+        try:
+            _busy(live)
+            _kill_scheduler(live)
+            out, err = run.communicate(timeout=RUN_LIMIT)
+        finally:
+            _stop(run)
+    clean((out, err))
+    assert run.returncode == 1
+    (summary,) = json.loads(figures.read_text())
+    reason = f"lost the connection to the scheduler of the cluster at {live.address}"
+    assert summary["interrupted"] and summary["stopped_by"] == reason
+    assert summary["played"] + summary["not_played"] == 50 and summary["not_played"] > 0
+    assert err == (f"error: {reason}: the report covers the {summary['played']} of 50 "
+                   "games asked for\n")
+    assert out.startswith(f"losalamos: {summary['played']} games")
+
+
+# --- Ctrl-C -----------------------------------------------------------------------------
+
+
+def _connected_to(run: subprocess.Popen[str], port: int) -> bool:
+    try:
+        return any(c.raddr and c.raddr.port == port and c.status == psutil.CONN_ESTABLISHED
+                   for c in psutil.Process(run.pid).net_connections("tcp"))
+    except psutil.Error:
+        return False
+
+
+def _interrupt(run: subprocess.Popen[str]) -> tuple[str, str]:
+    run.send_signal(signal.SIGINT)
+    return run.communicate(timeout=STOP_LIMIT)
+
+
+def test_ctrl_c_while_connecting_writes_the_empty_report(tmp_path: Path) -> None:
+    """Ctrl-C in the first seconds (here: while a port that never answers is
+    being waited on) ends the run as Ctrl-C later does."""
+    figures = tmp_path / "r.json"
+    with fake_server(None) as port:
+        run = subprocess.Popen(
+            [str(BIN / "variantkit"), "analyze", "chess", "--games", "10", "--cluster",
+             f"127.0.0.1:{port}", "--json", str(figures)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV)
+        try:
+            _wait_until(lambda: _connected_to(run, port))
+            out, err = _interrupt(run)
+        finally:
+            _stop(run)
+    assert run.returncode == EXIT_INTERRUPTED, err
+    assert clean((out, err)).splitlines() == [STOPPED]
+    (summary,) = json.loads(figures.read_text())
+    assert summary["played"] == 0 and summary["not_played"] == 10
+    assert summary["stopped_by"] == "Ctrl-C"
+
+
+def test_ctrl_c_in_a_huge_run_stops_it_at_once(tmp_path: Path) -> None:
+    """A million games are not all sent to the scheduler first: Ctrl-C stops
+    the run promptly, with the report of what was played."""
+    figures = tmp_path / "r.json"
+    with live_cluster(1) as live:
+        run = subprocess.Popen(
+            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "1000000",
+             "--depth", "1", "--cluster", live.address, "--json", str(figures)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV)
+        try:
+            _busy(live)
+            with Client(live.address, timeout=STARTUP) as client:
+                known = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+            out, err = _interrupt(run)
+        finally:
+            _stop(run)
+    assert run.returncode == EXIT_INTERRUPTED, err
+    assert clean((out, err)).splitlines() == [STOPPED]
+    # Only a window of games was on the cluster (a few a worker, and the
+    # variant's text), not a million.
+    assert known <= 10
+    (summary,) = json.loads(figures.read_text())
+    assert summary["interrupted"] and summary["played"] + summary["not_played"] == 1_000_000
+
+
+def test_perft_stopped_by_ctrl_c_gives_no_total() -> None:
+    with live_cluster(1) as live:
+        run = subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "6", "--cluster",
+                                live.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=CLI_ENV)
+        try:
+            _busy(live)
+            out, err = _interrupt(run)
+        finally:
+            _stop(run)
+    assert run.returncode == EXIT_INTERRUPTED
+    assert clean((out, err)) == "error: stopped: no total\n" and out == ""
+
