@@ -7,6 +7,7 @@ Each module below registers its commands on the shared `cli` group:
 - `inspect`: list, validate, perft, moves, show
 - `play`: play, selfplay (the built-in engine)
 - `author`: new, explain
+- `fsf`: import-fsf (Fairy-Stockfish ini sections as variant files)
 - `info`: info (the version and which build runs)
 - `render`: render (a position as an SVG image)
 - `serve`: serve (the playground in the browser)
@@ -19,6 +20,7 @@ from __future__ import annotations
 from variantkit.cli import (  # noqa: F401  (registers their commands)
     analyze,
     author,
+    fsf,
     info,
     inspect,
     play,

@@ -1,0 +1,991 @@
+"""One Fairy-Stockfish ini section turned into a variant YAML text.
+
+The section's keys (with those of the sections it inherits in the file)
+are laid over its root: a bundled variant named as Fairy-Stockfish names its
+built-in (`[mygame:crazyhouse]`), or, for a section without a parent,
+Fairy-Stockfish's bare defaults (chess rules, no pieces).  Each key changes
+the YAML declaration the way Fairy-Stockfish changes its rules; the result is
+written as `inherits:` the bundled parent plus what differs (`remove:` for
+what the parent has and the section does not), Betza strings kept as
+`betza:` where the language reads them.  The written text is loaded once, so
+a section that cannot be expressed is reported, never written wrong.
+
+The keys' status lives in `keys`; a key the language cannot express, an
+unknown parent, or a declaration that does not load is a problem located at
+its ini line.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from variantkit.betza import expand
+from variantkit.errors import DeclarationError, Problem, VariantError, shorten
+from variantkit.fsf import keys
+from variantkit.fsf.ini import Entry, IniFile, Section
+from variantkit.loader import bundled_names, load_document
+from variantkit.variant import load_text
+
+Cell = tuple[int, int]        # (file, rank), 0-based
+SIDES = ("white", "black")
+VALUES = {"win": "win", "loss": "loss", "draw": "draw"}
+CHESS_LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q",
+                 "king": "k"}
+ATOM = re.compile(r"([a-z]*)([A-Z])(\2|\d)?")
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+# Keys whose change means the promotion rules are written again.
+PROMOTION_KEYS = ("promotionRegionWhite", "promotionRegionBlack", "promotionPieceTypes",
+                  "promotionPieceTypesWhite", "promotionPieceTypesBlack", "promotionPawnTypes",
+                  "promotionPawnTypesWhite", "promotionPawnTypesBlack", "promotionLimit",
+                  "promotedPieceType", "mandatoryPawnPromotion", "mandatoryPiecePromotion",
+                  "pawnTypes", "capturesToHand")
+PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
+             "tripleStepRegionWhite", "tripleStepRegionBlack", "pieceDrops", "pawnTypes",
+             "enPassantTypes", "nMoveRuleTypes")
+CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
+                 "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "startFen")
+DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
+             "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
+             "dropNoDoubledCount", "dropChecks", "mustDrop")
+END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
+                      "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
+                      "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
+                      "flagPieceSafe", "checkCounting")
+DEFAULTS: dict[str, str] = {
+    "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
+    "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
+    "tripleStepRegionWhite": "", "tripleStepRegionBlack": "",
+    "promotionRegionWhite": "*8", "promotionRegionBlack": "*1",
+    "promotionPieceTypes": "qrbn", "promotionPawnTypes": "p", "mandatoryPawnPromotion": "true",
+    "mandatoryPiecePromotion": "false", "promotionLimit": "", "promotedPieceType": "",
+    "castling": "true", "castlingKingsideFile": "g", "castlingQueensideFile": "c",
+    "castlingKingFile": "e", "castlingRookPieces": "r", "castlingKingPiece": "k",
+    "pieceDrops": "false", "capturesToHand": "false", "dropRegionWhite": "", "dropRegionBlack": "",
+    "firstRankPawnDrops": "false", "promotionZonePawnDrops": "false", "dropNoDoubled": "",
+    "dropNoDoubledCount": "1", "dropChecks": "true", "mustDrop": "false",
+    "mustCapture": "false", "nMoveRule": "50", "nFoldRule": "3", "nFoldValue": "draw",
+    "perpetualCheckIllegal": "false", "stalemateValue": "draw", "checkmateValue": "loss",
+    "stalematePieceCount": "false", "extinctionValue": "none", "extinctionPieceTypes": "",
+    "extinctionPieceCount": "0", "extinctionPseudoRoyal": "false", "flagPiece": "*",
+    "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false",
+    "checkCounting": "false", "blastOnCapture": "false", "blastImmuneTypes": "",
+    "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
+    "nMoveRuleTypes": "p",
+}
+
+
+class Unsupported(Exception):
+    """A key (or a combination) the language cannot express."""
+
+    def __init__(self, entry: Entry | None, reason: str) -> None:
+        super().__init__(reason)
+        self.entry = entry
+        self.reason = reason
+
+
+@dataclass
+class PieceType:
+    """One Fairy-Stockfish piece type as the section leaves it."""
+
+    kind: str            # a PIECE_TYPES name, customPieceN, king, or "doc:<name>"
+    letter: str          # lower case
+    betza: str = ""
+
+
+@dataclass
+class Settings:
+    """The values Fairy-Stockfish would hold for a section: the ini keys of
+    the section and its in-file parents over the root's known values."""
+
+    entries: dict[str, Entry]
+    facts: dict[str, str] | None       # the root's values; None: not known here
+    parentless: bool
+    sections: list[Section] = field(default_factory=list)
+
+    def value(self, key: str) -> str:
+        if key in self.entries:
+            return self.entries[key].value
+        if self.facts is not None and key in self.facts:
+            return self.facts[key]
+        if self.parentless and key in ("promotionPieceTypes",):
+            return "-"
+        return DEFAULTS.get(key, "")
+
+    def changed(self, *names: str) -> bool:
+        """Whether the section sets one of `names` to other than the root's value."""
+        for key in names:
+            if key in self.entries:
+                if self.facts is None and not self.parentless:
+                    return True
+                root = (self.facts or {}).get(key, DEFAULTS.get(key, ""))
+                if self.parentless and key == "promotionPieceTypes":
+                    root = "-"
+                if self.entries[key].value.strip() != root:
+                    return True
+        return False
+
+    def entry(self, *names: str) -> Entry | None:
+        for key in names:
+            if key in self.entries:
+                return self.entries[key]
+        return None
+
+    def flag(self, key: str) -> bool:
+        return self.value(key).strip() == "true"
+
+    def number(self, key: str) -> int:
+        text = self.value(key).strip()
+        if not re.fullmatch(r"\d{1,4}", text):
+            raise Unsupported(self.entry(key), f"{key} = {shorten(text)}: not a number")
+        return int(text)
+
+
+@dataclass
+class Translation:
+    """The YAML declaration being built for one section."""
+
+    name: str
+    settings: Settings
+    data: dict[str, Any]
+    files: int = 8
+    ranks: int = 8
+    types: dict[str, PieceType] = field(default_factory=dict)   # kind -> type
+    names: dict[str, str] = field(default_factory=dict)          # kind -> YAML piece name
+    region_names: dict[frozenset[Cell], str] = field(default_factory=dict)
+    types_changed: bool = False
+    # The promotion choices per side, as piece types: Fairy-Stockfish reads
+    # them when their section is read, and a type removed later leaves them.
+    choices: dict[str, list[str]] = field(default_factory=dict)
+
+    # -- cells and regions ------------------------------------------------------
+    def cells(self, key: str) -> frozenset[Cell]:
+        """A Fairy-Stockfish square list (`*1 *2 a3 b*`) on this board."""
+        text = self.settings.value(key)
+        found: set[Cell] = set()
+        for token in text.split():
+            if token == "-":
+                break
+            if m := re.fullmatch(r"\*(\d{1,2})", token):
+                found |= {(f, int(m.group(1)) - 1) for f in range(self.files)}
+            elif m := re.fullmatch(r"([a-z])\*", token):
+                found |= {(ord(m.group(1)) - 97, r) for r in range(self.ranks)}
+            elif m := re.fullmatch(r"([a-z])(\d{1,2})", token):
+                found.add((ord(m.group(1)) - 97, int(m.group(2)) - 1))
+            else:
+                raise Unsupported(self.settings.entry(key),
+                                  f"{key} = {shorten(text)}: {shorten(token)!r} is not a square")
+        return frozenset(c for c in found if c[0] < self.files and c[1] < self.ranks)
+
+    def region(self, cells: frozenset[Cell], purpose: str) -> str:
+        """The name of a region holding exactly `cells`, declared if new."""
+        if cells in self.region_names:
+            return self.region_names[cells]
+        ranks = sorted({r for _, r in cells})
+        whole = cells == {(f, r) for f in range(self.files) for r in ranks}
+        if whole and ranks:
+            name = "rank-" + "-".join(str(r + 1) for r in ranks)
+            spec: Any = {"ranks": [r + 1 for r in ranks]}
+        else:
+            name = purpose
+            spec = [cell_name(c) for c in sorted(cells, key=lambda c: (c[1], c[0]))]
+        regions = self.data.setdefault("board", {}).setdefault("regions", {})
+        while name in regions and regions[name] != spec:
+            name += "-2"
+        regions[name] = spec
+        self.region_names[cells] = name
+        return name
+
+    def sided(self, white: frozenset[Cell], black: frozenset[Cell], purpose: str) -> dict[str, str]:
+        return {"white": self.region(white, f"white-{purpose}"),
+                "black": self.region(black, f"black-{purpose}")}
+
+    def piece(self, letter: str) -> str:
+        """The YAML name of the piece a Fairy-Stockfish letter stands for."""
+        for kind, piece in self.types.items():
+            if piece.letter == letter.lower():
+                return self.names[kind]
+        raise Unsupported(None, f"no piece has the letter {letter!r}")
+
+    def kinds(self, key: str) -> set[str]:
+        """The piece types of a type set whose default is the pawn type
+        (`enPassantTypes`, `nMoveRuleTypes`; `pawnTypes` sets both)."""
+        for name in (key, "pawnTypes"):
+            if name in self.settings.entries:
+                letters = self.settings.entries[name].value.lower()
+                return {k for k, p in self.types.items() if p.letter in letters}
+        return {"pawn"}
+
+    def pieces(self, key: str, allow_all: bool = False) -> list[str]:
+        """The piece names of a Fairy-Stockfish piece list (`qrbn`, `*`)."""
+        names = []
+        for letter in self.settings.value(key).replace(" ", ""):
+            if letter == "-":
+                break
+            if letter == "*" and allow_all:
+                return ["*"]
+            # Fairy-Stockfish keeps a type's letter in its lists after the
+            # type is gone (a pawnless game's default pawn type): skipped.
+            if any(p.letter == letter.lower() for p in self.types.values()):
+                names.append(self.piece(letter))
+        return names
+
+
+def cell_name(cell: Cell) -> str:
+    return f"{chr(97 + cell[0])}{cell[1] + 1}"
+
+
+def rank_cells(files: int, *ranks: int) -> frozenset[Cell]:
+    return frozenset((f, r) for f in range(files) for r in ranks)
+
+
+# --- the section's settings ---------------------------------------------------------
+
+
+def settings_of(sections: list[Section], root: str | None) -> Settings:
+    entries: dict[str, Entry] = {}
+    for section in sections:
+        entries.update(section.entries)
+    facts = keys.PARENTS.get(root) if root is not None else {}
+    return Settings(entries, facts, root is None, sections)
+
+
+def check_keys(ini: IniFile, section: Section, settings: Settings) -> list[Problem]:
+    """Warnings for keys Fairy-Stockfish would ignore; problems for keys the
+    language cannot express (each at its line)."""
+    found = []
+    for entry in section.entries.values():
+        if not keys.known(entry.key):
+            near = keys.suggestion(entry.key)
+            hint = f" (did you mean {near}?)" if near else ""
+            found.append(Problem(f"{entry.key} = {shorten(entry.value)}: unknown key, which "
+                                 f"Fairy-Stockfish ignores{hint}", "fsf-unknown-key",
+                                 ini.source, entry.line, severity="warning"))
+    for entry in settings.entries.values():
+        special = keys.is_piece_key(entry.key) and entry.key in keys.SPECIAL_TYPES
+        if entry.key in keys.UNSUPPORTED or keys.MOBILITY.fullmatch(entry.key) or special:
+            found.append(Problem(f"{entry.key} = {shorten(entry.value)}: not supported",
+                                 "fsf-unsupported", ini.source, entry.line))
+    return found
+
+
+# --- the translation ------------------------------------------------------------------
+
+
+def base_data(root: str | None) -> dict[str, Any]:
+    """The declaration the section starts from."""
+    if root is not None:
+        return copy.deepcopy(load_document(root).data)
+    return {"variantkit": 1, "name": "", "board": {"grid": {"files": 8, "ranks": 8}},
+            "pieces": {}, "setup": CHESS_START,
+            "end": {"checkmate": "loss", "stalemate": "draw", "repetition": 3,
+                    "move-rule": 50, "draw-timing": "on-claim"}}
+
+
+def root_types(data: dict[str, Any], settings: Settings) -> tuple[dict[str, PieceType],
+                                                                   dict[str, str]]:
+    """The root's piece types, each with its YAML name."""
+    types: dict[str, PieceType] = {}
+    names: dict[str, str] = {}
+    by_letter = {spec.get("letter", "").lower(): name for name, spec in data["pieces"].items()
+                 if len(spec.get("letter", "")) == 1}
+    if settings.facts is not None and not settings.parentless:
+        known = dict(CHESS_LETTERS)
+        for kind in list(keys.PIECE_TYPES) + ["king"]:
+            value = settings.facts.get(kind)
+            if value == "-":
+                known.pop(kind, None)
+            elif value:
+                known[kind] = value[0]
+        for kind, letter in known.items():
+            if letter in by_letter:
+                types[kind] = PieceType(kind, letter, keys.PIECE_TYPES.get(kind, "K"))
+                names[kind] = by_letter.pop(letter)
+    for letter, name in by_letter.items():
+        types[f"doc:{name}"] = PieceType(f"doc:{name}", letter)
+        names[f"doc:{name}"] = name
+    return types, names
+
+
+def letter_kinds(t: Translation, text: str) -> list[str]:
+    """The types a Fairy-Stockfish piece list names now (unknown letters end it)."""
+    kinds = []
+    for letter in text.replace(" ", "").lower():
+        kind = next((k for k, p in t.types.items() if p.letter == letter), None)
+        if kind is None:
+            break
+        kinds.append(kind)
+    return kinds
+
+
+def apply_pieces(t: Translation) -> bool:
+    """Lay the piece keys of each section over the root's types, in
+    Fairy-Stockfish's order; True when a type was added, removed or changed."""
+    s = t.settings
+    root = (s.facts or {}).get("promotionPieceTypes", "-" if s.parentless else "qrbn")
+    t.choices = {side: letter_kinds(t, root) for side in SIDES}
+    changed = False
+    order = list(keys.PIECE_TYPES) + [f"customPiece{i}" for i in range(1, keys.CUSTOM_PIECES + 1)]
+    for section in s.sections:
+        for kind in order + ["king"]:
+            if kind in section.entries:
+                changed |= apply_piece(t, kind, section.entries[kind])
+        for side in SIDES:
+            for key in ("promotionPieceTypes", f"promotionPieceTypes{side.title()}"):
+                if key in section.entries:
+                    t.choices[side] = letter_kinds(t, section.entries[key].value)
+    return changed
+
+
+def apply_piece(t: Translation, kind: str, entry: Entry) -> bool:
+    """One piece key: a letter (and Betza) for the type, or `-` to remove it."""
+    value = entry.value.strip()
+    if not value or not value[0].isalpha():
+        if kind not in t.types:
+            return False
+        remove_type(t, kind)
+        return True
+    letter = value[0].lower()
+    betza = value[2:].strip() if len(value) > 2 else keys.PIECE_TYPES.get(kind, "K")
+    if kind.startswith("customPiece") and len(value) < 3:
+        raise Unsupported(entry, f"{kind} = {shorten(value)}: no Betza moves")
+    old = t.types.get(kind)
+    if old is not None and (old.letter, old.betza) == (letter, betza):
+        return False
+    for other in [k for k, p in t.types.items() if p.letter == letter and k != kind]:
+        remove_type(t, other)
+    t.types[kind] = PieceType(kind, letter, betza)
+    t.names.pop(kind, None)
+    return True
+
+
+def remove_type(t: Translation, kind: str) -> None:
+    del t.types[kind]
+    for side in SIDES:
+        t.choices[side] = [k for k in t.choices[side] if k != kind]
+
+
+def piece_name(kind: str) -> str:
+    if kind.startswith("customPiece"):
+        return "custom-piece-" + kind[len("customPiece"):]
+    return re.sub(r"(?<!^)([A-Z])", r"-\1", kind).lower()
+
+
+def write_pieces(t: Translation) -> None:
+    """The YAML pieces for the section's types: the root's untouched ones kept."""
+    pieces = t.data["pieces"]
+    kept = {t.names[k] for k in t.types if k in t.names}
+    for name in list(pieces):
+        letter = pieces[name].get("letter", "")
+        if name not in kept and (len(letter) == 1 or letter[:1].lower() not in
+                                 {p.letter for p in t.types.values()}):
+            del pieces[name]
+    for kind, piece in sorted(t.types.items(), key=lambda item: order_of(item[0])):
+        if kind in t.names:
+            continue
+        name = piece_name(kind)
+        while name in pieces:
+            name += "-" + piece.letter
+        t.names[kind] = name
+        pieces[name] = {"letter": piece.letter.upper()}
+
+
+def order_of(kind: str) -> int:
+    return keys.type_order(kind) if not kind.startswith("doc:") else -1
+
+
+def moves_of(t: Translation, kind: str) -> None:
+    """Give a new or changed type its moves (Betza where the language has it)."""
+    piece = t.types[kind]
+    spec = t.data["pieces"][t.names[kind]]
+    for key in ("moves", "betza"):
+        spec.pop(key, None)
+    if kind == "king":
+        spec["royal"] = True
+    if kind in keys.GLYPHS and piece.betza == keys.PIECE_TYPES.get(kind, "K"):
+        spec["glyph"] = keys.GLYPHS[kind]
+    if kind == "pawn":
+        spec["moves"] = pawn_moves(t)
+        return
+    if re.search(r"[ei]", piece.betza):
+        spec["moves"] = special_betza(t, kind, piece.betza)
+    else:
+        spec["betza"] = piece.betza
+
+
+def double_step(t: Translation) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    if not t.settings.flag("doubleStep"):
+        return frozenset(), frozenset()
+    return t.cells("doubleStepRegionWhite"), t.cells("doubleStepRegionBlack")
+
+
+def special_betza(t: Translation, kind: str, betza: str) -> list[dict[str, Any]]:
+    """Moves for a Betza string with Fairy-Stockfish's `e` (en passant) or `i`
+    (from the double-step region), which the language writes as modifiers."""
+    chunks = ATOM.findall(betza)
+    if "".join(a + b + c for a, b, c in chunks) != betza:
+        raise Unsupported(t.settings.entry(kind), f"{kind} = {shorten(betza)}: not supported")
+    white, black = double_step(t)
+    passing = kind in t.kinds("enPassantTypes") or "e" in betza
+    moves: list[dict[str, Any]] = []
+    for mods, atom, more in chunks:
+        plain = mods.replace("e", "").replace("i", "")
+        try:
+            expanded = expand(plain + atom + more)
+        except DeclarationError as error:
+            raise Unsupported(t.settings.entry(kind), f"{kind} = {shorten(betza)}: "
+                              f"{error}") from None
+        for move in expanded:
+            if "e" in mods:
+                move["en-passant"] = "capture"
+            if "i" in mods:
+                if not white and not black:
+                    continue
+                move["from-region"] = t.sided(white, black, "double-step")
+                if passing and "ride" in move:
+                    move["en-passant"] = "target"
+            moves.append(move)
+    return moves
+
+
+def pawn_moves(t: Translation) -> list[dict[str, Any]]:
+    """Fairy-Stockfish's pawn: a step forward, the double (and triple) step
+    from its regions, diagonal captures, en passant."""
+    moves: list[dict[str, Any]] = [{"step": "forward", "only": "move"}]
+    white, black = double_step(t)
+    passing = "pawn" in t.kinds("enPassantTypes")
+    if white or black:
+        move = {"ride": "forward", "range": [2, 2], "only": "move",
+                "from-region": t.sided(white, black, "double-step")}
+        if passing:
+            move["en-passant"] = "target"
+        moves.append(move)
+    triple_w, triple_b = t.cells("tripleStepRegionWhite"), t.cells("tripleStepRegionBlack")
+    if triple_w or triple_b:
+        move = {"ride": "forward", "range": [3, 3], "only": "move",
+                "from-region": t.sided(triple_w, triple_b, "triple-step")}
+        if passing:
+            move["en-passant"] = "target"
+        moves.append(move)
+    moves.append({"step": "forward-diagonal", "only": "capture", "en-passant": "capture"})
+    return moves
+
+
+def write_board(t: Translation) -> None:
+    grid = {"files": t.files, "ranks": t.ranks}
+    t.data["board"] = {"grid": grid, "regions": {}}
+    t.region_names.clear()
+
+
+def fen_fields(t: Translation) -> list[str]:
+    """The start position's fields, read by position as Fairy-Stockfish reads
+    them (a field that does not fit its place counts as absent)."""
+    fields = t.settings.value("startFen").split()
+    if not fields:
+        raise Unsupported(t.settings.entry("startFen"), "startFen is empty")
+    rest = fields[1:] + [""] * 6
+    side = rest[0] if rest[0] in ("w", "b") else "w"
+    castle = rest[1] if re.fullmatch(r"[A-Za-z]+|-", rest[1]) else "-"
+    passant = rest[2] if re.fullmatch(r"[a-z]\d+|-", rest[2]) else "-"
+    rest = rest[3:]
+    checks = rest.pop(0) if "+" in rest[0] else None
+    half = rest[0] if rest[0].isdigit() else "0"
+    full = rest[1] if rest[1].isdigit() else "1"
+    placement = fields[0]
+    if t.settings.flag("pieceDrops") and "[" not in placement:
+        placement += "[]"
+    out = [placement, side, castle, passant]
+    if checks is not None:
+        out.append(checks)
+    return out + [half, full]
+
+
+def write_castling(t: Translation, fields: list[str]) -> None:
+    """Castling entries for the rights the start position grants, found as
+    Fairy-Stockfish finds them: the king on its file, the outermost rook."""
+    if not t.settings.flag("castling") or fields[2] == "-":
+        t.data["castling"] = []
+        return
+    board = board_of(fields[0], t.files, t.ranks)
+    king_file = ord(t.settings.value("castlingKingFile").strip()[:1] or "e") - 97
+    king_to = {"k": ord(t.settings.value("castlingKingsideFile").strip()[:1]) - 97,
+               "q": ord(t.settings.value("castlingQueensideFile").strip()[:1]) - 97}
+    rooks = t.settings.value("castlingRookPieces").lower()
+    entries = []
+    for right in fields[2]:
+        side = 0 if right.isupper() else 1
+        rank = 0 if side == 0 else t.ranks - 1
+        wing = right.lower()
+        if wing not in "kq":
+            raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} "
+                              "names a file: not supported")
+        files = range(t.files - 1, king_file, -1) if wing == "k" else range(0, king_file)
+        rook = next((f for f in files if (board.get((f, rank)) or " ").lower() in rooks
+                     and board[(f, rank)].isupper() == (side == 0)), None)
+        if rook is None:
+            raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} "
+                              "has no rook")
+        rook_to = king_to[wing] - 1 if wing == "k" else king_to[wing] + 1
+        entries.append({"right": right,
+                        "king": [cell_name((king_file, rank)), cell_name((king_to[wing], rank))],
+                        "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]})
+    t.data["castling"] = entries
+
+
+def board_of(placement: str, files: int, ranks: int) -> dict[Cell, str]:
+    rows = placement.split("[")[0].split("/")
+    board: dict[Cell, str] = {}
+    for index, row in enumerate(rows):
+        rank, file = ranks - 1 - index, 0
+        for count, letter in re.findall(r"(\d+)|([A-Za-z])", row.replace("~", "")):
+            if count:
+                file += int(count)
+            else:
+                board[(file, rank)] = letter
+                file += 1
+    return board
+
+
+def write_promotion(t: Translation) -> None:
+    """The promotion rules, written again from the section's values."""
+    rules: list[dict[str, Any]] = []
+    regions = {"white": t.cells("promotionRegionWhite"), "black": t.cells("promotionRegionBlack")}
+    pawn_key = "promotionPawnTypes" if "promotionPawnTypes" in t.settings.entries \
+        else "pawnTypes" if "pawnTypes" in t.settings.entries else "promotionPawnTypes"
+    pawns = t.pieces(pawn_key)
+    to_hand = t.settings.flag("capturesToHand")
+    choices = {side: [t.names[k] for k in t.choices[side]] for side in SIDES}
+    if to_hand:
+        choices = {side: [promoted_form(t, name, pawns[0] if pawns else None) for name in names]
+                   for side, names in choices.items()}
+    if pawns and (choices["white"] or choices["black"]) and (regions["white"] or regions["black"]):
+        rule: dict[str, Any] = {"pieces": pawns,
+                                "regions": t.sided(regions["white"], regions["black"],
+                                                   "promotion")}
+        rule["choices"] = choices["white"] if choices["white"] == choices["black"] else choices
+        if not t.settings.flag("mandatoryPawnPromotion"):
+            rule["optional"] = dict(rule["regions"])
+        limit = t.settings.value("promotionLimit").split()
+        if limit:
+            rule["limit"] = {}
+            for item in limit:
+                letter, _, count = item.partition(":")
+                name = t.piece(letter)
+                rule["limit"][promoted_form(t, name, pawns[0]) if to_hand else name] = int(count)
+        rules.append(rule)
+    promoted = t.settings.value("promotedPieceType").split()
+    if promoted:
+        rules.extend(shogi_rules(t, promoted, regions))
+    if rules:
+        t.data["promotion"] = rules[0] if len(rules) == 1 else rules
+    else:
+        t.data.pop("promotion", None)
+
+
+def promoted_form(t: Translation, name: str, pawn: str | None) -> str:
+    """The piece a pawn becomes when captures join hands: the same moves,
+    written `Q~`, going back to the hand as the pawn."""
+    spec = t.data["pieces"][name]
+    form = f"promoted-{name}"
+    t.data["pieces"][form] = {"letter": spec["letter"] + "~",
+                              **{k: v for k, v in spec.items() if k in ("glyph", "value")},
+                              **moves_copy(spec)}
+    if pawn is not None:
+        t.data["pieces"][form]["demotes-to"] = pawn
+    return form
+
+
+def moves_copy(spec: dict[str, Any]) -> dict[str, Any]:
+    return {k: copy.deepcopy(v) for k, v in spec.items() if k in ("moves", "betza")}
+
+
+def shogi_rules(t: Translation, promoted: list[str],
+                regions: dict[str, frozenset[Cell]]) -> list[dict[str, Any]]:
+    """Shogi-style promotion: each piece its own promoted type, written `+X`."""
+    entry = t.settings.entry("promotedPieceType")
+    pawn_forms: dict[str, str] = {}
+    piece_forms: dict[str, str] = {}
+    pawn_letter = t.types["pawn"].letter if "pawn" in t.types else None
+    for item in promoted:
+        letter, _, target = item.partition(":")
+        if not target or target == "-":
+            continue
+        base, into = t.piece(letter), t.piece(target)
+        form = f"{base}-promoted"
+        spec = t.data["pieces"][into]
+        t.data["pieces"][form] = {"letter": "+" + letter.upper(), **moves_copy(spec)}
+        if t.settings.flag("capturesToHand"):
+            t.data["pieces"][form]["demotes-to"] = base
+        (pawn_forms if letter.lower() == pawn_letter else piece_forms)[base] = form
+    if not pawn_forms and not piece_forms:
+        raise Unsupported(entry, "promotedPieceType: no promotion")
+    if pawn_forms and "pawn" in t.types:
+        # Fairy-Stockfish's en passant capture never promotes; the language
+        # has no such exception, so the capture must not reach the zone.
+        white, black = double_step(t)
+        passed = {(f, r + 1) for f, r in white} & regions["white"] or \
+            {(f, r - 1) for f, r in black} & regions["black"]
+        if passed:
+            raise Unsupported(entry, "promotedPieceType: a pawn's en passant capture into "
+                              "the promotion zone does not promote there: not supported")
+    zone = t.sided(regions["white"], regions["black"], "promotion")
+    rules = []
+    for forms, mandatory in ((piece_forms, "mandatoryPiecePromotion"),
+                             (pawn_forms, "mandatoryPawnPromotion")):
+        if not forms:
+            continue
+        rule: dict[str, Any] = {"regions": zone, "leaving": True, "promotes-to": forms}
+        if not t.settings.flag(mandatory):
+            rule["optional"] = "where-it-can-move" if t.settings.flag("immobilityIllegal") \
+                else dict(zone)
+        rules.append(rule)
+    return rules
+
+
+def write_hands(t: Translation) -> None:
+    if not t.settings.flag("pieceDrops"):
+        if t.settings.flag("capturesToHand"):
+            raise Unsupported(t.settings.entry("capturesToHand"),
+                              "capturesToHand without pieceDrops: not supported")
+        t.data.pop("hands", None)
+        return
+    order = sorted((k for k in t.types if not k.startswith("doc:")), key=keys.type_order,
+                   reverse=True)
+    hands: dict[str, Any] = {"captures": "to-capturer" if t.settings.flag("capturesToHand")
+                             else "removed",
+                             "order": [t.names[k] for k in order]}
+    if t.settings.flag("mustDrop"):
+        hands["must-drop"] = True
+    t.data["hands"] = hands
+    all_cells = rank_cells(t.files, *range(t.ranks))
+    region = {side: t.cells(f"dropRegion{side.title()}") if t.settings.value(
+        f"dropRegion{side.title()}") else all_cells for side in SIDES}
+    promotion = {"white": t.cells("promotionRegionWhite"), "black": t.cells("promotionRegionBlack")}
+    no_doubled = t.settings.value("dropNoDoubled").strip()
+    for kind, piece in t.types.items():
+        spec = t.data["pieces"][t.names[kind]]
+        drops: dict[str, Any] = {}
+        cells = dict(region)
+        if kind == "pawn":
+            if not t.settings.flag("promotionZonePawnDrops"):
+                cells = {s: cells[s] - promotion[s] for s in SIDES}
+            if not t.settings.flag("firstRankPawnDrops"):
+                cells = {"white": cells["white"] - rank_cells(t.files, 0),
+                         "black": cells["black"] - rank_cells(t.files, t.ranks - 1)}
+        if cells["white"] != all_cells or cells["black"] != all_cells:
+            drops["regions"] = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-drops")
+        if no_doubled and piece.letter == no_doubled[0].lower():
+            drops["per-line"] = {"line": "file", "count": t.settings.number("dropNoDoubledCount")}
+        if not t.settings.flag("dropChecks"):
+            drops["check"] = "forbidden"
+        if drops:
+            spec["drops"] = drops
+        else:
+            spec.pop("drops", None)
+
+
+def write_end(t: Translation, fields: list[str]) -> None:
+    s, end = t.settings, t.data.setdefault("end", {})
+    for key, target in (("stalemateValue", "stalemate"), ("checkmateValue", "checkmate"),
+                        ("nFoldValue", "repetition-result")):
+        if s.changed(key):
+            value = s.value(key).strip()
+            if value not in VALUES:
+                raise Unsupported(s.entry(key), f"{key} = {shorten(value)}: not supported")
+            end[target] = value
+    if s.changed("stalematePieceCount") and s.flag("stalematePieceCount"):
+        if s.value("stalemateValue").strip() != "win":
+            raise Unsupported(s.entry("stalematePieceCount"),
+                              "stalematePieceCount with a stalemate that is not won: not supported")
+        end["stalemate"] = "fewer-pieces"
+    if s.changed("nMoveRule"):
+        end["move-rule"] = s.number("nMoveRule") or None
+        end.pop("automatic-move-rule", None)
+    if s.changed("nFoldRule"):
+        end["repetition"] = s.number("nFoldRule") or None
+        end.pop("automatic-repetition", None)
+    if s.changed("perpetualCheckIllegal"):
+        if s.flag("perpetualCheckIllegal"):
+            end["perpetual-check"] = "loss"
+        else:
+            end.pop("perpetual-check", None)
+    if s.changed(*END_CONDITION_KEYS) or s.parentless:
+        end["conditions"] = conditions(t, fields)
+        if not end["conditions"]:
+            del end["conditions"]
+    if "insufficient-material" in end and t.types_changed:
+        end["insufficient-material"] = []
+
+
+def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
+    if t.settings.facts is None and not t.settings.parentless:
+        raise Unsupported(t.settings.entry(*END_CONDITION_KEYS),
+                          "changes an end rule of a parent whose rules the importer does not know")
+    s, found = t.settings, []
+    if s.flag("checkCounting"):
+        checks = next((f for f in fields if "+" in f), "3+3").split("+")[0]
+        found.append({"checks": int(checks), "result": "win"})
+    value = s.value("extinctionValue").strip()
+    if s.flag("extinctionPseudoRoyal") and not s.flag("blastOnCapture"):
+        value = "none"    # the pieces are royal instead: see write_royals
+    if value in VALUES:
+        kinds = t.pieces("extinctionPieceTypes", allow_all=True)
+        at_most = s.number("extinctionPieceCount")
+        for kind in kinds:
+            found.append({"extinct": "all" if kind == "*" else [kind],
+                          **({"at-most": at_most} if at_most else {}), "result": value})
+    elif value != "none":
+        raise Unsupported(s.entry("extinctionValue"), f"extinctionValue = {value}: not supported")
+    white, black = t.cells("flagRegionWhite"), t.cells("flagRegionBlack")
+    if "flagRegion" in s.entries:
+        white = black = t.cells("flagRegion")
+    if white or black:
+        flag = t.pieces("flagPiece", allow_all=True)
+        pieces = sorted(t.names[k] for k in t.types) if flag == ["*"] else flag
+        reached: dict[str, Any] = {"reached": t.sided(white, black, "flag"),
+                                   "pieces": pieces, "result": "win"}
+        if s.flag("flagPieceSafe"):
+            reached["safe"] = True
+        found.append(reached)
+    return found
+
+
+DIRECTIONS: dict[str, set[Cell]] = {
+    "forward": {(0, 1)}, "backward": {(0, -1)}, "sideways": {(1, 0), (-1, 0)},
+    "forward-diagonal": {(1, 1), (-1, 1)}, "backward-diagonal": {(1, -1), (-1, -1)},
+    "orthogonal": {(0, 1), (0, -1), (1, 0), (-1, 0)},
+    "diagonal": {(1, 1), (-1, 1), (1, -1), (-1, -1)},
+}
+DIRECTIONS["all"] = DIRECTIONS["orthogonal"] | DIRECTIONS["diagonal"]
+
+
+def step_vectors(move: dict[str, Any]) -> set[Cell] | None:
+    """The vectors of a step, ride or leap without conditions (a leap's all
+    point both ways), or None."""
+    kind = next((k for k in ("step", "ride", "leap") if k in move), None)
+    if kind is None or set(move) - {kind, "only"} or move.get("only") == "capture":
+        return None
+    if kind == "leap":
+        symmetric = isinstance(move["leap"], list) and all(isinstance(x, int)
+                                                           for x in move["leap"])
+        return {(0, 0)} if symmetric else None
+    dirs = move[kind] if isinstance(move[kind], list) else [move[kind]]
+    found: set[Cell] = set()
+    for item in dirs:
+        if isinstance(item, str) and item in DIRECTIONS:
+            found |= DIRECTIONS[item]
+        elif isinstance(item, list) and len(item) == 2:
+            found.add((item[0], item[1]))
+        else:
+            return None
+    return found
+
+
+def reversible_moves(spec: dict[str, Any]) -> None:
+    """Fairy-Stockfish resets the move-rule count only for a move the piece
+    could not step back from (`allwayspawns`' sideways steps do not reset
+    it): such steps get `resets-clock: false`."""
+    moves = spec.get("moves")
+    if moves is None:
+        try:
+            moves = expand(spec["betza"])
+        except (DeclarationError, KeyError):
+            return
+    steps = [step_vectors(m) for m in moves]
+    back: set[Cell] = set().union(*(v for v in steps if v)) | {(0, 0)}
+    touched = False
+    for move, vectors in zip(moves, steps, strict=True):
+        if vectors and all((-x, -y) in back for x, y in vectors):
+            move["resets-clock"] = False
+            touched = True
+    if touched:
+        spec.pop("betza", None)
+        spec["moves"] = moves
+
+
+def write_royals(t: Translation) -> None:
+    s = t.settings
+    if s.changed("extinctionPseudoRoyal") and s.flag("extinctionPseudoRoyal"):
+        for name in t.pieces("extinctionPieceTypes"):
+            t.data["pieces"][name]["royal"] = True
+    royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
+    single = len([n for n in royal]) == 1 and ("\n" not in t.data.get("setup", "")) and \
+        not s.flag("extinctionPseudoRoyal")
+    if single and "royals" not in t.data:
+        return
+    if not royal or not single:
+        t.data["royals"] = {"per-side": "any"}
+
+
+def translate(t: Translation) -> None:
+    s = t.settings
+    board_changed = s.changed("maxRank", "maxFile") or s.parentless
+    t.files = ord(s.value("maxFile").strip()[:1]) - 96 if s.value("maxFile").strip()[:1].isalpha() \
+        else s.number("maxFile")
+    t.ranks = s.number("maxRank")
+    if not 1 <= t.files <= 26 or not 1 <= t.ranks <= 99:
+        raise Unsupported(s.entry("maxFile", "maxRank"), "board size out of range")
+    if board_changed:
+        write_board(t)
+    t.types, t.names = root_types(t.data, s)
+    t.types_changed = apply_pieces(t) or s.parentless
+    if (t.types_changed or board_changed or s.changed(*PROMOTION_KEYS, *PAWN_KEYS, *DROP_KEYS,
+                                                       *CASTLING_KEYS)) \
+            and s.facts is None and not s.parentless:
+        raise Unsupported(s.entry(*PROMOTION_KEYS, *PAWN_KEYS, *DROP_KEYS, *CASTLING_KEYS,
+                                  "maxRank", "maxFile") or next(iter(s.entries.values()), None),
+                          "changes a rule of a parent whose rules the importer does not know")
+    write_pieces(t)
+    for kind in t.types:
+        spec = t.data["pieces"][t.names[kind]]
+        rewrite = "moves" not in spec and "betza" not in spec
+        if rewrite or (kind == "pawn" and (board_changed or s.changed(*PAWN_KEYS, "startFen"))):
+            moves_of(t, kind)
+        if kind.startswith("doc:") and not s.changed("nMoveRuleTypes", "pawnTypes"):
+            continue
+        if kind in t.kinds("nMoveRuleTypes"):
+            spec["resets-clock"] = True
+            reversible_moves(spec)
+        else:
+            spec.pop("resets-clock", None)
+    fields = fen_fields(t)
+    if s.changed("startFen") or s.parentless or s.changed("pieceDrops"):
+        t.data["setup"] = " ".join(fields)
+    if board_changed or t.types_changed or s.changed(*PROMOTION_KEYS):
+        write_promotion(t)
+    if board_changed or s.changed(*CASTLING_KEYS):
+        write_castling(t, fields)
+    if s.changed(*DROP_KEYS, "promotionRegionWhite", "promotionRegionBlack") or \
+            (t.types_changed and s.flag("pieceDrops")) or (board_changed and s.flag("pieceDrops")):
+        write_hands(t)
+    if s.changed("mustCapture"):
+        t.data["must-capture"] = s.flag("mustCapture")
+    if s.changed("blastOnCapture", "blastImmuneTypes"):
+        if not s.flag("blastOnCapture"):
+            t.data.pop("explosion", None)
+        else:
+            # Fairy-Stockfish's blast spares pawns around the capture (our
+            # `immune`), and its immune types everywhere, even the capturing
+            # piece (our `blast-proof`).
+            immune = [t.names[k] for k in t.types if k == "pawn"]
+            proof = t.pieces("blastImmuneTypes")
+            t.data["explosion"] = {"around": "all", **({"immune": immune} if immune else {}),
+                                   **({"blast-proof": proof} if proof else {})}
+            t.data["royals"] = {"per-side": "any"}
+    if s.changed("flyingGeneral"):
+        if s.flag("flyingGeneral"):
+            t.data["royal-facing"] = {"lines": ["forward", "backward"]}
+        else:
+            t.data.pop("royal-facing", None)
+    if s.changed("immobilityIllegal") and (s.flag("pieceDrops") or
+                                           not s.changed("promotedPieceType")):
+        # Only its effect on shogi-style promotion is written (a piece must
+        # promote where it could not move on); drops and moves onto such
+        # cells are not restricted.
+        raise Unsupported(s.entry("immobilityIllegal"), "immobilityIllegal = true: not supported "
+                          "besides promotedPieceType without drops")
+    write_end(t, fields)
+    write_royals(t)
+
+
+# --- writing the YAML text ----------------------------------------------------------------
+
+# Top-level keys in the order a person writes them.
+ORDER = ("variantkit", "name", "description", "inherits", "remove", "board", "sides",
+         "royals", "must-capture", "explosion", "royal-facing", "hands", "pieces", "setup",
+         "promotion", "castling", "end")
+
+
+def overlay(parent: Any, child: Any) -> tuple[dict[str, Any], Any]:
+    """What to write over `parent` so that it becomes `child`: the keys that
+    differ, and the `remove:` entries (a list of keys, or a mapping one level
+    down) for keys the child no longer has."""
+    over: dict[str, Any] = {}
+    gone: list[str] = []
+    deeper: dict[str, Any] = {}
+    for key, value in child.items():
+        if key not in parent:
+            over[key] = value
+        elif isinstance(value, dict) and isinstance(parent[key], dict):
+            sub, removal = overlay(parent[key], value)
+            if sub:
+                over[key] = sub
+            if removal:
+                deeper[key] = removal
+        elif value != parent[key]:
+            over[key] = value
+    for key in parent:
+        if key not in child and not replaced_by_alternative(key, child):
+            gone.append(key)
+    if gone and deeper:
+        for key in deeper:         # one level cannot both list and descend
+            gone.append(key)
+            over[key] = child[key]
+        deeper = {}
+    return over, (gone or deeper or None)
+
+
+def replaced_by_alternative(key: str, child: dict[str, Any]) -> bool:
+    return (key in ("moves", "betza") and bool({"moves", "betza"} & child.keys())) or \
+        (key in ("grid", "polar", "hex", "graph") and "grid" in child)
+
+
+def yaml_text(name: str, root: str | None, data: dict[str, Any], note: str) -> str:
+    if root is not None:
+        parent = load_document(root).data
+        over, removal = overlay(parent, data)
+        for key in ("variantkit", "name", "description"):
+            over.pop(key, None)
+        body: dict[str, Any] = {"variantkit": 1, "name": name, "inherits": root}
+        if removal:
+            body["remove"] = removal
+        body.update(over)
+    else:
+        body = dict(data, name=name)
+    ordered = {key: body[key] for key in ORDER if key in body}
+    ordered.update({k: v for k, v in body.items() if k not in ordered})
+    parts = []
+    for key, value in ordered.items():
+        # Leaf lists and mappings inline (`{letter: Q, betza: QN}`), the rest
+        # as blocks, as a person writes them.
+        flow = None if isinstance(value, (dict, list)) else False
+        parts.append(yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=flow,
+                                    width=100, allow_unicode=True))
+    head = "".join(parts[:3])
+    return note + head + "".join("\n" + part for part in parts[3:])
+
+
+def import_section(ini: IniFile, name: str, sections: list[Section],
+                   root: str | None) -> str | list[Problem]:
+    """The YAML text of section `name`, or the problems that keep it out."""
+    section = ini.sections[name]
+    settings = settings_of(sections, root)
+    problems = [p for p in check_keys(ini, section, settings) if p.severity == "error"]
+    if root is not None and root not in bundled_names():
+        problems.append(Problem(f"[{sections[0].name}:{root}]: the parent {root!r} is not a "
+                                "bundled variant", "fsf-parent", ini.source, sections[0].line))
+    if problems:
+        return problems
+    t = Translation(name, settings, base_data(root))
+    try:
+        translate(t)
+    except Unsupported as error:
+        line = error.entry.line if error.entry is not None else section.line
+        return [Problem(error.reason, "fsf-unsupported", ini.source, line)]
+    t.data["name"] = name
+    t.data["description"] = f"{name}, imported from Fairy-Stockfish's ini format."
+    parents = " <- ".join(f"[{s.name}]" for s in reversed(sections))
+    note = (f"# Imported from {ini.source}, section {parents} (line {section.line}),\n"
+            f"# by `variantkit import-fsf`.\n")
+    text = yaml_text(name, root, t.data, note)
+    try:
+        load_text(text, f"{name}.yaml")
+    except VariantError as error:
+        first = error.problems[0]
+        return [Problem(f"cannot be expressed: {first.message}", "fsf-unsupported",
+                        ini.source, section.line)]
+    return text

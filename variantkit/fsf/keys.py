@@ -1,0 +1,170 @@
+"""The table of Fairy-Stockfish's ini keys: which ones the importer turns into
+YAML, which ones change nothing a game plays, and which ones the language
+cannot express.
+
+Facts only: the key names, Fairy-Stockfish's defaults and the moves of its
+built-in piece types in Betza notation.  `known(key)` tells a key
+Fairy-Stockfish reads from a misspelt one (which it would silently ignore).
+docs/fsf.md gives the same table for people.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+# Fairy-Stockfish's built-in piece types in its type order (the order it
+# writes a hand in, last first), with their moves.  `pawn` is Fairy-Stockfish's
+# special pawn: its double step, en passant and promotion come from other keys.
+PIECE_TYPES: dict[str, str] = {
+    "pawn": "fmWfceF", "knight": "N", "bishop": "B", "rook": "R", "queen": "Q",
+    "fers": "F", "alfil": "A", "fersAlfil": "FA", "silver": "FfW", "aiwok": "RNF",
+    "bers": "RF", "archbishop": "BN", "chancellor": "RN", "amazon": "QN",
+    "knibis": "mNcB", "biskni": "mBcN", "kniroo": "mNcR", "rookni": "mRcN",
+    "shogiPawn": "fW", "lance": "fR", "shogiKnight": "fN", "gold": "WfF",
+    "dragonHorse": "BW", "clobber": "cW", "breakthrough": "fmWfF", "immobile": "",
+    "cannon": "mRcpR", "janggiCannon": "pR", "soldier": "fsW", "horse": "nN",
+    "elephant": "nA", "janggiElephant": "nZ", "banner": "RcpRnN", "wazir": "W",
+    "commoner": "K", "centaur": "KN",
+}
+CUSTOM_PIECES = 25           # customPiece1 .. customPiece25
+CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
+# Built-in types whose moves depend on more than their Betza (palaces, the
+# soldier's river, the janggi cannon's screens): not supported when defined.
+SPECIAL_TYPES = frozenset({"soldier", "janggiCannon", "janggiElephant", "banner",
+                           "clobber", "breakthrough", "immobile"})
+GLYPHS = {"king": "king", "queen": "queen", "rook": "rook", "bishop": "bishop",
+          "knight": "knight", "pawn": "pawn", "archbishop": "archbishop",
+          "chancellor": "chancellor", "amazon": "amazon", "cannon": "cannon",
+          "horse": "horse"}
+
+
+def type_order(name: str) -> int:
+    """A piece type's place in Fairy-Stockfish's order (custom pieces after
+    the built-in ones, the king last)."""
+    if name == "king":
+        return 10_000
+    match = CUSTOM.fullmatch(name)
+    if match:
+        return len(PIECE_TYPES) + int(match.group(1))
+    return list(PIECE_TYPES).index(name)
+
+
+def is_piece_key(key: str) -> bool:
+    return key in PIECE_TYPES or key == "king" or CUSTOM.fullmatch(key) is not None
+
+
+# Keys the importer turns into YAML (see importer.py, one handler each).
+SUPPORTED = frozenset({
+    "maxRank", "maxFile", "startFen", "pawnTypes",
+    "promotionRegionWhite", "promotionRegionBlack", "promotionPieceTypes",
+    "promotionPieceTypesWhite", "promotionPieceTypesBlack", "promotionPawnTypes",
+    "promotionLimit",
+    "promotedPieceType", "mandatoryPawnPromotion", "mandatoryPiecePromotion",
+    "doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
+    "tripleStepRegionWhite", "tripleStepRegionBlack", "enPassantTypes",
+    "castling", "castlingKingsideFile", "castlingQueensideFile", "castlingKingFile",
+    "castlingRookPieces",
+    "pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
+    "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled", "dropNoDoubledCount",
+    "dropChecks", "mustCapture", "mustDrop",
+    "nMoveRule", "nFoldRule", "nFoldValue", "perpetualCheckIllegal",
+    "stalemateValue", "checkmateValue", "stalematePieceCount",
+    "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
+    "extinctionPseudoRoyal",
+    "flagPiece", "flagRegion", "flagRegionWhite", "flagRegionBlack", "flagPieceSafe",
+    "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
+    "immobilityIllegal", "nMoveRuleTypes",
+})
+# Keys that change nothing the rules decide: how a GUI or the engine's
+# evaluation sees the game.  Read and dropped, with no warning.
+NO_EFFECT = frozenset({
+    "variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg",
+    "nnueAlias",
+})
+# Every other key Fairy-Stockfish reads: the language has no form for it (or
+# the importer does not translate it yet).  A section using one is not written.
+UNSUPPORTED = frozenset({
+    "chess960", "twoBoards", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
+    "castlingKingPiece", "flagPieceWhite", "flagPieceBlack", "sittuyinPromotion", "piecePromotionOnCapture", "pieceDemotion",
+    "mutuallyImmuneTypes", "petrifyOnCaptureTypes", "petrifyBlastPieces",
+    "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack",
+    "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece", "castlingRank",
+    "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
+    "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
+    "oppositeCastling", "checking", "mustDropType", "dropLoop", "enclosingDrop",
+    "enclosingDropStart", "sittuyinRookDrop", "dropOppositeColoredBishop", "dropPromoted",
+    "gating", "wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallingRegion",
+    "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
+    "passBlack", "passOnStalemate", "passOnStalemateWhite", "passOnStalemateBlack",
+    "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack", "nFoldValueAbsolute", "moveRepetitionIllegal", "chasingRule",
+    "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
+    "dupleCheck", "extinctionOpponentPieceCount", "flagPieceCount", "flagPieceBlockedWin",
+    "flagMove", "connectN", "connectPieceTypes", "connectHorizontal", "connectVertical",
+    "connectDiagonal", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
+    "connectRegion2Black", "connectNxN", "collinearN", "connectValue", "materialCounting",
+    "adjudicateFullBoard", "countingRule", "castlingWins",
+    # Older spellings Fairy-Stockfish still reads.
+    "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
+    "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
+})
+MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z]\w*)")
+
+
+def known(key: str) -> bool:
+    """Whether Fairy-Stockfish reads `key` at all (a key it does not read is
+    ignored by it without a word: most likely a misspelling)."""
+    if key in SUPPORTED or key in NO_EFFECT or key in UNSUPPORTED or is_piece_key(key):
+        return True
+    match = MOBILITY.fullmatch(key)
+    if match is None:
+        return False
+    piece = match.group(2)[0].lower() + match.group(2)[1:]
+    return is_piece_key(piece)
+
+
+def suggestion(key: str) -> str | None:
+    """The known key a misspelt one most likely meant, if any is close."""
+    names = sorted(SUPPORTED | NO_EFFECT | UNSUPPORTED | set(PIECE_TYPES) | {"king"})
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+# What a bundled variant's Fairy-Stockfish definition sets differently from
+# Fairy-Stockfish's defaults, for the keys the importer reads back when a
+# section changes them (written as ini values).  A bundled parent missing
+# here can still be inherited; a section that changes one of these rules of
+# it is then reported as not supported.
+CHESS: dict[str, str] = {}
+PARENTS: dict[str, dict[str, str]] = {
+    "chess": CHESS,
+    "nocastle": {"castling": "false"},
+    "crazyhouse": {"pieceDrops": "true", "capturesToHand": "true"},
+    "3check": {"checkCounting": "true"},
+    "5check": {"checkCounting": "true"},
+    "kingofthehill": {"flagPiece": "k", "flagRegionWhite": "d4 e4 d5 e5",
+                      "flagRegionBlack": "d4 e4 d5 e5"},
+    "losalamos": {"maxRank": "6", "maxFile": "f", "doubleStep": "false", "castling": "false",
+                  "promotionRegionWhite": "*6", "promotionRegionBlack": "*1",
+                  "promotionPieceTypes": "nrq", "bishop": "-"},
+    "gardner": {"maxRank": "5", "maxFile": "e", "doubleStep": "false", "castling": "false",
+                "promotionRegionWhite": "*5", "promotionRegionBlack": "*1"},
+    "capablanca": {"maxFile": "j", "archbishop": "a", "chancellor": "c",
+                   "castlingKingsideFile": "i", "castlingQueensideFile": "c",
+                   "castlingKingFile": "f", "promotionPieceTypes": "acqrbn"},
+}
+GIVEAWAY = {"king": "-", "commoner": "k", "castlingKingPiece": "k",
+            "promotionPieceTypes": "kqrbn", "stalemateValue": "win", "extinctionValue": "win",
+            "extinctionPieceTypes": "*", "mustCapture": "true"}
+PARENTS["giveaway"] = GIVEAWAY
+PARENTS["antichess"] = {**GIVEAWAY, "castling": "false"}
+PARENTS["extinction"] = {"king": "-", "commoner": "k", "castlingKingPiece": "k",
+                         "promotionPieceTypes": "kqrbn", "extinctionValue": "loss",
+                         "extinctionPieceTypes": "kqrbnp"}
+PARENTS["nocheckatomic"] = {"king": "-", "commoner": "k", "castlingKingPiece": "k",
+                            "extinctionValue": "loss", "extinctionPieceTypes": "k",
+                            "blastOnCapture": "true"}
+PARENTS["atomic"] = {**PARENTS["nocheckatomic"], "extinctionPseudoRoyal": "true"}
+PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
+PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
