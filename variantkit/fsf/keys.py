@@ -86,7 +86,8 @@ NO_EFFECT = frozenset({
 # the importer does not translate it yet).  A section using one is not written.
 UNSUPPORTED = frozenset({
     "chess960", "twoBoards", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
-    "castlingKingPiece", "flagPieceWhite", "flagPieceBlack", "sittuyinPromotion", "piecePromotionOnCapture", "pieceDemotion",
+    "castlingKingPiece", "flagPieceWhite", "flagPieceBlack", "sittuyinPromotion",
+    "piecePromotionOnCapture", "pieceDemotion",
     "mutuallyImmuneTypes", "petrifyOnCaptureTypes", "petrifyBlastPieces",
     "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack",
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece", "castlingRank",
