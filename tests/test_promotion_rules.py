@@ -44,3 +44,33 @@ def test_a_pawn_with_nothing_to_become_stays_short_of_the_last_rank() -> None:
     moves = {str(m) for m in game.legal_moves()}
     assert not any(m.startswith("a9") for m in moves)
     assert {m for m in moves if m.startswith("b8")} == {"b8b9"}
+
+
+NO_CHECK_PAWN = """variantkit: 1
+name: nocheck
+inherits: chess
+pieces:
+  pawn:
+    moves:
+      - {step: forward, only: move, may-give-check: false}
+      - {ride: forward, range: [2, 2], only: move, initial: true, en-passant: target,
+         may-give-check: false}
+      - {step: forward-diagonal, only: capture, en-passant: capture, may-give-check: false}
+"""
+
+
+def test_a_pawn_that_may_not_give_check_may_not_promote_with_check() -> None:
+    """The promoted piece decides: b8=Q and b8=R would check the king on
+    e8, b8=B and b8=N do not (pyffish's chess with `checking = false`)."""
+    import pyffish
+
+    pyffish.load_variant_config("[nocheck:chess]\nchecking = false\n")
+    variant = variantkit.load_text(NO_CHECK_PAWN)
+    for fen in ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1"):
+        game = variant.new_game(fen)
+        ours = sorted(str(m) for m in game.legal_moves())
+        assert ours == sorted(pyffish.legal_moves("nocheck", fen, []))
+        assert game.position.count_legal() == len(ours)
+    promotions = {str(m) for m in variant.new_game("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+                  .legal_moves() if str(m).startswith("b7")}
+    assert promotions == {"b7b8b", "b7b8n"}

@@ -484,14 +484,19 @@ class Position:
                             else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
                                            enemy & ~gone)):
                         continue
-                    if not quiet_check and self.gives_check((frm, to, 0, kind, extra)):
-                        continue
-                    done |= tbit
-                    if promotion and (tbit & promotion.region or low & promotion.start) \
-                            and not (promotion.capture_only and gone & enemy == 0):
+                    promotes = bool(promotion) and bool(
+                        tbit & promotion.region or low & promotion.start) \
+                        and not (promotion.capture_only and gone & enemy == 0)
+                    if promotes:
+                        first = len(out)
                         self._promotions((frm, to, 0, kind, extra), promotion, out)
+                        if not quiet_check:  # the piece promoted to may give check
+                            out[first:] = [m for m in out[first:] if not self.gives_check(m)]
+                    elif not quiet_check and self.gives_check((frm, to, 0, kind, extra)):
+                        continue
                     else:
                         append((frm, to, 0, kind, extra))
+                    done |= tbit
         if v.standing[us]:
             self._standing_promotions(king, occupied, out)
         if v.drops:
