@@ -15,7 +15,7 @@ format), `keys` (the table of keys), `importer` (one section to YAML).
 from __future__ import annotations
 
 from variantkit.errors import Problem
-from variantkit.fsf.importer import import_section
+from variantkit.fsf.importer import check_keys, import_section, settings_of
 from variantkit.fsf.ini import IniError, chain, read_ini
 
 __all__ = ["ImportResult", "IniError", "import_ini"]
@@ -49,7 +49,6 @@ def import_ini(text: str | bytes, source: str = "<ini>",
         if problem is not None:
             result[name] = [problem]
             continue
-        from variantkit.fsf.importer import check_keys, settings_of
         result.warnings += [p for p in check_keys(ini, ini.sections[name],
                                                   settings_of(found, root))
                             if p.severity == "warning"]

@@ -22,8 +22,9 @@ from variantkit.errors import Problem, shorten
 # Characters in one ini text: Fairy-Stockfish's own file, every variant it
 # ships, is about 100 kB.
 MAX_INI_CHARS = 2_000_000
-# Sections in one text, and key lines in one section.
-MAX_SECTIONS = 2_000
+# Sections in one text (each is compiled once to check it: a few hundred
+# milliseconds at worst), and key lines in one section.
+MAX_SECTIONS = 500
 MAX_KEYS_PER_SECTION = 500
 # Characters in one line (a long start position is a few hundred).
 MAX_LINE_CHARS = 10_000
@@ -123,8 +124,9 @@ def read_ini(text: str | bytes, source: str = "<ini>") -> IniFile:
             ini.problem(number, "a line with '=' but no key", "ini-syntax", "warning")
             continue
         if len(current.entries) >= MAX_KEYS_PER_SECTION and key not in current.entries:
-            ini.problem(number, f"[{current.name}] has more than {MAX_KEYS_PER_SECTION} keys",
-                        "ini-too-large")
+            ini.problem(number, f"[{current.name}] has more than {MAX_KEYS_PER_SECTION} keys: "
+                        "the rest of the section is ignored", "ini-too-large")
+            current, skipping = None, True
             continue
         current.entries.pop(key, None)   # the last line of a key wins, in its place
         current.entries[key] = Entry(key, value, number, current.name)
@@ -157,7 +159,9 @@ def _header(ini: IniFile, line: str, number: int) -> tuple[Section | None, bool]
                     "section is ignored, as Fairy-Stockfish ignores it", "ini-duplicate")
         return None, True
     if len(ini.sections) >= MAX_SECTIONS:
-        ini.problem(number, f"more than {MAX_SECTIONS} sections", "ini-too-large")
+        if not any(p.rule == "ini-too-large" for p in ini.problems):
+            ini.problem(number, f"more than {MAX_SECTIONS} sections: this one and the "
+                        "ones after it are ignored", "ini-too-large")
         return None, True
     section = Section(name, parent, number)
     ini.sections[name] = section
