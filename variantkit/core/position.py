@@ -484,10 +484,9 @@ class Position:
                             else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
                                            enemy & ~gone)):
                         continue
-                    promotes = bool(promotion) and bool(
-                        tbit & promotion.region or low & promotion.start) \
-                        and not (promotion.capture_only and gone & enemy == 0)
-                    if promotes:
+                    if promotion is not None and (tbit & promotion.region
+                                                  or low & promotion.start) \
+                            and not (promotion.capture_only and gone & enemy == 0):
                         first = len(out)
                         self._promotions((frm, to, 0, kind, extra), promotion, out)
                         if not quiet_check:  # the piece promoted to may give check
