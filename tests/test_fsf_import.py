@@ -50,11 +50,11 @@ def imported(file: str, section: str) -> str:
 
 
 def depth_for(oracle: ImportedOracle) -> int:
-    """3 plies, 2 on boards wider than chess or with pieces in hand (their
-    trees are ten times wider): a few seconds a section."""
+    """3 plies on small boards, 2 on chess's and larger ones or with pieces
+    in hand: a few seconds a section (the oracle run goes one deeper)."""
     grid = oracle.variant.document.data["board"]["grid"]
-    wide = grid["files"] > 8 or "hands" in oracle.variant.document.data
-    return 2 if wide else 3
+    small = grid["files"] * grid["ranks"] <= 36 and "hands" not in oracle.variant.document.data
+    return 3 if small else 2
 
 
 @pytest.mark.parametrize(("file", "section"), SECTIONS)

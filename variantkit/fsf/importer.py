@@ -76,6 +76,19 @@ DEFAULTS: dict[str, str] = {
     "checkCounting": "false", "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
+    # Keys the language cannot express, at values that change nothing.
+    "chess960": "false", "twoBoards": "false", "checking": "true",
+    "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
+    "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
+    "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
+    "sittuyinPromotion": "false", "piecePromotionOnCapture": "false", "connectN": "0",
+    "flagPieceCount": "1", "flagPieceBlockedWin": "false", "extinctionClaim": "false",
+    "extinctionOpponentPieceCount": "0", "shogiPawnDropMateIllegal": "false",
+    "materialCounting": "none", "countingRule": "none", "castlingDroppedPiece": "false",
+    "oppositeCastling": "false", "mustDropType": "*", "cambodianMoves": "false",
+    "makpongRule": "false", "bikjangRule": "false", "shatarMateRule": "false",
+    "dupleCheck": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
+    "nFoldValueAbsolute": "false",
 }
 
 
@@ -267,7 +280,8 @@ def check_keys(ini: IniFile, section: Section, settings: Settings) -> list[Probl
                                  ini.source, entry.line, severity="warning"))
     for entry in settings.entries.values():
         special = keys.is_piece_key(entry.key) and entry.key in keys.SPECIAL_TYPES
-        if entry.key in keys.UNSUPPORTED or keys.MOBILITY.fullmatch(entry.key) or special:
+        unsupported = entry.key in keys.UNSUPPORTED and settings.changed(entry.key)
+        if unsupported or keys.MOBILITY.fullmatch(entry.key) or special:
             found.append(Problem(f"{entry.key} = {shorten(entry.value)}: not supported",
                                  "fsf-unsupported", ini.source, entry.line))
     return found
@@ -484,7 +498,10 @@ def write_board(t: Translation) -> None:
 def fen_fields(t: Translation) -> list[str]:
     """The start position's fields, read by position as Fairy-Stockfish reads
     them (a field that does not fit its place counts as absent)."""
-    fields = t.settings.value("startFen").split()
+    # The root's start position unless the section gives one.
+    text = t.settings.entries["startFen"].value if "startFen" in t.settings.entries \
+        else str(t.data.get("setup", CHESS_START))
+    fields = text.split()
     if not fields:
         raise Unsupported(t.settings.entry("startFen"), "startFen is empty")
     rest = fields[1:] + [""] * 6
@@ -506,34 +523,48 @@ def fen_fields(t: Translation) -> list[str]:
 
 def write_castling(t: Translation, fields: list[str]) -> None:
     """Castling entries for the rights the start position grants, found as
-    Fairy-Stockfish finds them: the king on its file, the outermost rook."""
-    if not t.settings.flag("castling") or fields[2] == "-":
-        t.data["castling"] = []
-        return
-    board = board_of(fields[0], t.files, t.ranks)
-    king_file = ord(t.settings.value("castlingKingFile").strip()[:1] or "e") - 97
-    king_to = {"k": ord(t.settings.value("castlingKingsideFile").strip()[:1]) - 97,
-               "q": ord(t.settings.value("castlingQueensideFile").strip()[:1]) - 97}
-    rooks = t.settings.value("castlingRookPieces").lower()
+    Fairy-Stockfish finds them: the king where it stands on its first rank,
+    the outermost rook of each wing.  Rights it cannot use are dropped from
+    the start position, as Fairy-Stockfish drops them."""
     entries = []
-    for right in fields[2]:
-        side = 0 if right.isupper() else 1
-        rank = 0 if side == 0 else t.ranks - 1
-        wing = right.lower()
-        if wing not in "kq":
-            raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} "
-                              "names a file: not supported")
-        files = range(t.files - 1, king_file, -1) if wing == "k" else range(0, king_file)
-        rook = next((f for f in files if (board.get((f, rank)) or " ").lower() in rooks
-                     and board[(f, rank)].isupper() == (side == 0)), None)
-        if rook is None:
-            raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} "
-                              "has no rook")
-        rook_to = king_to[wing] - 1 if wing == "k" else king_to[wing] + 1
-        entries.append({"right": right,
-                        "king": [cell_name((king_file, rank)), cell_name((king_to[wing], rank))],
-                        "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]})
+    if t.settings.flag("castling") and fields[2] != "-":
+        board = board_of(fields[0], t.files, t.ranks)
+        king = (t.settings.value("castlingKingPiece").strip() or "k")[0].lower()
+        rooks = t.settings.value("castlingRookPieces").lower()
+        to = {"k": ord(t.settings.value("castlingKingsideFile").strip()[:1]) - 97,
+              "q": ord(t.settings.value("castlingQueensideFile").strip()[:1]) - 97}
+        for right in fields[2]:
+            entry = castling_entry(board, right, king, rooks, to, t)
+            if entry is not None:
+                entries.append(entry)
     t.data["castling"] = entries
+    fields[2] = "".join(e["right"] for e in entries) or "-"
+
+
+def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
+                   to: dict[str, int], t: Translation) -> dict[str, Any] | None:
+    """One right's entry, or None when its king or rook is missing."""
+    white = right.isupper()
+    rank = 0 if white else t.ranks - 1
+    wing = right.lower()
+    if wing not in "kq":
+        raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} names a "
+                          "file: not supported")
+
+    def own(cell: Cell, letters: str) -> bool:
+        piece = board.get(cell, " ")
+        return piece.lower() in letters and piece.isupper() == white
+
+    king_file = next((f for f in range(t.files) if own((f, rank), king)), None)
+    if king_file is None:
+        return None
+    files = range(t.files - 1, king_file, -1) if wing == "k" else range(0, king_file)
+    rook = next((f for f in files if own((f, rank), rooks)), None)
+    if rook is None:
+        return None
+    rook_to = to[wing] - 1 if wing == "k" else to[wing] + 1
+    return {"right": right, "king": [cell_name((king_file, rank)), cell_name((to[wing], rank))],
+            "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]}
 
 
 def board_of(placement: str, files: int, ranks: int) -> dict[Cell, str]:
@@ -853,12 +884,12 @@ def translate(t: Translation) -> None:
         else:
             spec.pop("resets-clock", None)
     fields = fen_fields(t)
-    if s.changed("startFen") or s.parentless or s.changed("pieceDrops"):
+    if board_changed or s.changed(*CASTLING_KEYS):
+        write_castling(t, fields)
+    if s.changed("startFen", "castling") or s.parentless or s.changed("pieceDrops"):
         t.data["setup"] = " ".join(fields)
     if board_changed or t.types_changed or s.changed(*PROMOTION_KEYS):
         write_promotion(t)
-    if board_changed or s.changed(*CASTLING_KEYS):
-        write_castling(t, fields)
     if s.changed(*DROP_KEYS, "promotionRegionWhite", "promotionRegionBlack") or \
             (t.types_changed and s.flag("pieceDrops")) or (board_changed and s.flag("pieceDrops")):
         write_hands(t)

@@ -29,9 +29,11 @@ PIECE_TYPES: dict[str, str] = {
 }
 CUSTOM_PIECES = 25           # customPiece1 .. customPiece25
 CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
-# Built-in types whose moves depend on more than their Betza (palaces, the
-# soldier's river, the janggi cannon's screens): not supported when defined.
-SPECIAL_TYPES = frozenset({"soldier", "janggiCannon", "janggiElephant", "banner",
+# Built-in types whose moves depend on more than their Betza (the janggi
+# cannon's screens, a piece that never moves): not supported when defined.
+# The soldier keeps to its file only short of `soldierPromotionRank`, which
+# is not supported: without it the soldier is `fsW` everywhere.
+SPECIAL_TYPES = frozenset({"janggiCannon", "janggiElephant", "banner",
                            "clobber", "breakthrough", "immobile"})
 GLYPHS = {"king": "king", "queen": "queen", "rook": "rook", "bishop": "bishop",
           "knight": "knight", "pawn": "pawn", "archbishop": "archbishop",
@@ -153,7 +155,9 @@ PARENTS: dict[str, dict[str, str]] = {
                 "promotionRegionWhite": "*5", "promotionRegionBlack": "*1"},
     "capablanca": {"maxFile": "j", "archbishop": "a", "chancellor": "c",
                    "castlingKingsideFile": "i", "castlingQueensideFile": "c",
-                   "castlingKingFile": "f", "promotionPieceTypes": "acqrbn"},
+                   "promotionPieceTypes": "acqrbn"},
+    "janus": {"maxFile": "j", "archbishop": "j", "castlingKingsideFile": "i",
+              "castlingQueensideFile": "b", "promotionPieceTypes": "jqrbn"},
 }
 GIVEAWAY = {"king": "-", "commoner": "k", "castlingKingPiece": "k",
             "promotionPieceTypes": "kqrbn", "stalemateValue": "win", "extinctionValue": "win",
