@@ -219,3 +219,46 @@ def test_show_draws_a_graph_boards_cell_names_beside_it() -> None:
 def test_boards_with_coordinates_draw_no_names() -> None:
     from variantkit.display import board_text
     assert "a8" not in board_text(variantkit.load("chess").new_game()).split("FEN")[0]
+
+
+# -- variantkit betza ------------------------------------------------------------------------
+
+def betza_command(*args: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from variantkit.cli import cli
+    result = CliRunner().invoke(cli, ["betza", *args])
+    return result.exit_code, result.output
+
+
+def test_betza_prints_the_primitives_and_the_cells_reached() -> None:
+    import yaml
+    code, out = betza_command("fmWfcF", "--variant", "chess", "--from", "d4")
+    assert code == 0, out
+    listing = out.split("\n\n")[1]
+    assert yaml.safe_load(listing) == [{"step": "forward", "only": "move"},
+                                       {"step": "forward-diagonal", "only": "capture"}]
+    assert "+  move only (1): d5" in out and "#  capture only (2): c5 e5" in out
+    assert "3 destinations" in out
+
+
+def test_betza_turns_round_for_black_and_marks_initial_moves() -> None:
+    code, out = betza_command("ifmnDfmWfcF", "--from", "e7", "--side", "black")
+    assert code == 0, out
+    assert "+  move only (1): e6" in out and "#  capture only (2): d6 f6" in out
+    assert "^  only while the piece has not moved (1): e5" in out
+
+
+def test_betza_on_a_board_of_other_shape_draws_that_board() -> None:
+    code, out = betza_command("WF", "--variant", "xiangqi", "--from", "e5")
+    assert code == 0, out
+    assert "10 . . . . . . . . ." in out and "8 destinations" in out
+
+
+def test_betza_refuses_a_bad_string_or_cell_with_a_message() -> None:
+    code, out = betza_command("Kx")
+    assert code == 1 and "unknown letter 'x'" in out and "Traceback" not in out
+    code, out = betza_command("K", "--from", "z9")
+    assert code == 1 and "unknown cell 'z9'" in out
+    code, out = betza_command("K", "--variant", "diplomat")
+    assert code == 1 and "betza notation is for grid and graph boards" in out

@@ -6,7 +6,7 @@ Each module below registers its commands on the shared `cli` group:
 
 - `inspect`: list, validate, perft, moves, show
 - `play`: play, selfplay (the built-in engine)
-- `author`: new, explain
+- `author`: new, explain, betza
 - `fsf`: import-fsf (Fairy-Stockfish ini sections as variant files)
 - `info`: info (the version and which build runs)
 - `render`: render (a position as an SVG image)

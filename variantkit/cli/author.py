@@ -1,12 +1,16 @@
-"""Commands for writing variants: new, explain.
+"""Commands for writing variants: new, explain, betza.
 
     variantkit new NAME [--from VARIANT] [-o FILE]
     variantkit explain VARIANT PIECE [--cell C] [--fen F] [--side white|black] [--drop]
+    variantkit betza BETZA [--variant VARIANT] [--from C] [--side white|black]
 
 `new` writes a starter file that validates as written; `explain` shows where
 a piece can go, from the compiled tables on an otherwise empty board or as
 the legal moves of a real position; with `--drop`, where it may be dropped
-from the hand (its drop region, or its legal drops in a position).
+from the hand (its drop region, or its legal drops in a position).  `betza`
+tries a Betza string before it goes into a file: the primitives it expands
+to, and where a piece with them goes on a variant's empty board, drawn as
+`explain` draws it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
+import yaml
 
+from variantkit.betza import moves_of
 from variantkit.cli.common import (
     check_output,
     cli,
@@ -30,16 +36,18 @@ from variantkit.cli.common import (
     write_output,
 )
 from variantkit.display import board_renderable
-from variantkit.errors import InvalidFenError, quote
+from variantkit.errors import InvalidFenError, VariantError, quote
 from variantkit.game import Game, Move
 from variantkit.loader import bundled_names, promotion_rules, resolve, schema_path
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
-from variantkit.variant import Variant
+from variantkit.variant import Variant, load_text
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 SIDES = ("white", "black")
 # Letters tried, in order, for the example piece in a `--from` file.
 SPARE_LETTERS = "WFGJLTVYZXUDEHIMOS"
+# The name of the piece `variantkit betza` adds to a variant to try a string.
+BETZA_PIECE = "tried-piece"
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
@@ -272,10 +280,7 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
         _explain_drops(v, kind, code, fen)
         return
     if fen is None:
-        game = Game(v)
-        here = _cell(v, cell) if cell is not None else _central_cell(v, code)
-        game.position.place(here, code)
-        marks = _empty_board_marks(game, code, here)
+        game, here, marks = _alone(v, code, cell)
         where = "empty board"
     else:
         try:
@@ -298,6 +303,53 @@ def explain(variant: str, piece: str, cell: str | None, fen: str | None,
     click.echo(_legend(v, kind, marks))
     if fen is None and any(v.pieces.components[i].flags.hop for i in kind.components):
         click.echo("its hops need a piece to jump: give --fen to see them")
+
+
+@cli.command()
+@click.argument("text", metavar="BETZA")
+@click.option("--variant", "variant_name", default="chess", show_default=True,
+              metavar="VARIANT", help="The board to try the moves on.")
+@click.option("--from", "cell", default=None, metavar="C",
+              help="The piece's cell; default: where it reaches most, near the middle.")
+@click.option("--side", type=click.Choice(SIDES), default="white", show_default=True,
+              help="Whose piece: Black's forward is the other way.")
+def betza(text: str, variant_name: str, cell: str | None, side: str) -> None:
+    """Try a Betza string: the primitives it expands to, as YAML, and where
+    a piece with these moves goes from a cell of the variant's empty board."""
+    base = load_variant(variant_name)
+    letter = next((x for x in SPARE_LETTERS if x not in base.pieces.by_letter), None)
+    if letter is None:
+        fail(f"{base.name} uses every letter a tried piece could take")
+    data = {**base.document.data,
+            "pieces": {**base.document.data["pieces"], BETZA_PIECE: {"letter": letter,
+                                                                    "betza": text}}}
+    try:
+        v = load_text(yaml.safe_dump(data, sort_keys=False), source=base.document.file)
+    except VariantError as exc:
+        fail("\n".join(p.message for p in exc.problems if p.severity == "error"))
+    kind = v.pieces.by_name[BETZA_PIECE]
+    code = piece_code(kind.index, SIDES.index(side))
+    primitives = moves_of(data["pieces"][BETZA_PIECE])
+    click.echo(f"{text} on {v.name}'s board: {len(primitives)} "
+               f"primitive{'s' if len(primitives) != 1 else ''}\n")
+    click.echo(yaml.safe_dump(primitives, sort_keys=False, default_flow_style=None).rstrip())
+    game, here, marks = _alone(v, code, cell)
+    click.echo(f"\n{side} {text} ({v.letter_of_code(code)}) on {v.board.names[here]}, "
+               "empty board\n")
+    click.echo(_draw(game, marks))
+    click.echo(_legend(v, kind, marks))
+    if any(v.pieces.components[i].flags.hop for i in kind.components):
+        click.echo(f"its hops need a piece to jump: try it in a position with "
+                   f"`variantkit explain FILE {letter} --fen ...` on a file that declares it")
+
+
+def _alone(v: Variant, code: int, cell: str | None) -> tuple[Game, int, dict[int, str]]:
+    """An empty board with the piece `code` alone on `cell` (by default the
+    cell it reaches most from), and the marks of where it goes."""
+    game = Game(v)
+    here = _cell(v, cell) if cell is not None else _central_cell(v, code)
+    game.position.place(here, code)
+    return game, here, _empty_board_marks(game, code, here)
 
 
 def _find_piece(v: Variant, text: str, side: str | None) -> tuple[PieceType, int]:
