@@ -158,31 +158,19 @@ def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: f
     material values.  Several variants are compared side by side."""
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
-    try:
+    # Ctrl-C this early is held too, so that it ends the run as it does later:
+    # with the (empty) report, which needs the variants.
+    with interrupts_held() as held_early:
         loaded = [load_variant(name) for name in variants]
-    except KeyboardInterrupt:
-        fail("stopped before any game was played: no report", EXIT_INTERRUPTED)
-    read = [file for variant in loaded for file in input_files(variant)]
-    for path in (out_path, pgn_path, None if json_path == "-" else json_path):
-        check_output(path, read, "w")  # reports are replaced; inputs never
+        read = [file for variant in loaded for file in input_files(variant)]
+        for path in (out_path, pgn_path, None if json_path == "-" else json_path):
+            check_output(path, read, "w")  # reports are replaced; inputs never
     settings = Settings(games=games, depth=None if seconds else depth or 2, time=seconds,
                         random_plies=random_plies, max_plies=max_plies, seed=seed)
     records: list[list[GameRecord]] = [[] for _ in loaded]
-    stopped_by: str | None = None   # why the run ended before every game was played
-    try:
-        _require_extra(out_path)
-        from variantkit.analysis.tournament import tournament
-
-        with connected(workers, address, worker_wait) as cluster:
-            for variant, played in zip(loaded, records, strict=True):
-                with progress(f"{variant.name}: playing") as done:
-                    for record in tournament(variant, settings, cluster):
-                        played.append(record)
-                        done(len(played), games)
-    except KeyboardInterrupt:
-        stopped_by = CTRL_C
-    except ClusterLost as exc:
-        stopped_by = str(exc)
+    # Why the run ended before every game was played, if it did.
+    stopped_by = CTRL_C if held_early else _play(loaded, settings, records, workers, address,
+                                                 worker_wait, out_path)
     with interrupts_held() as held:
         _report(loaded, settings, records, stopped_by, out_path, json_path, pgn_path)
     if stopped_by == CTRL_C or held:
@@ -197,7 +185,29 @@ def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: f
              f"covers the other {counted}")
 
 
-def _report(variants: list[Variant], settings: Any, records: list[list[Any]],
+def _play(variants: list[Variant], settings: Settings, records: list[list[GameRecord]],
+          workers: int | None, address: str | None, worker_wait: float,
+          out_path: str | None) -> str | None:
+    """Play the games, adding each to `records` as it comes; return why the
+    run stopped early (Ctrl-C, the cluster's failure), or None."""
+    try:
+        _require_extra(out_path)
+        from variantkit.analysis.tournament import tournament
+
+        with connected(workers, address, worker_wait) as cluster:
+            for variant, played in zip(variants, records, strict=True):
+                with progress(f"{variant.name}: playing") as done:
+                    for record in tournament(variant, settings, cluster):
+                        played.append(record)
+                        done(len(played), settings.games)
+    except KeyboardInterrupt:
+        return CTRL_C
+    except ClusterLost as exc:
+        return str(exc)
+    return None
+
+
+def _report(variants: list[Variant], settings: Settings, records: list[list[GameRecord]],
             stopped_by: str | None, out_path: str | None, json_path: str | None,
             pgn_path: str | None) -> None:
     """Write the report, the JSON and the PGN asked for, and print the summary."""
