@@ -262,3 +262,27 @@ def test_betza_refuses_a_bad_string_or_cell_with_a_message() -> None:
     assert code == 1 and "unknown cell 'z9'" in out
     code, out = betza_command("K", "--variant", "diplomat")
     assert code == 1 and "betza notation is for grid and graph boards" in out
+
+
+UNPLACED = """\
+variantkit: 1
+name: unplaced
+board:
+  graph:
+    cells: {p: null, q: null, r: null}
+    directions:
+      cw: {kind: orthogonal, opposite: ccw}
+    lines:
+      cw: [p q r]
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+setup: K1k w - - 0 1
+"""
+
+
+def test_a_graph_without_positions_is_drawn_with_its_cell_names() -> None:
+    game = variantkit.load_text(UNPLACED).new_game()
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", game.svg())
+    assert {"p", "q", "r"} <= set(texts)
+    assert game.svg().count("<rect") >= 3          # drawn as rows of squares
+    assert str(game).split() == ["K", ".", "k", "p", "q", "r"]

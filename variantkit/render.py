@@ -498,11 +498,16 @@ def _graph(topology: GraphTopology, board: Board, flip: bool,
            facing: Collection[int]) -> Geometry:
     """A disk per cell at its declared position, lines between linked cells
     (solid orthogonal, dashed diagonal) and each cell's name under it.
-    Without a position for every cell: rows of squares."""
+    Without a position for every cell: rows of squares, each with the
+    cell's name low in it (a graph has no coordinates to write beside them)."""
     points = [topology.position(cell) for cell in range(board.size)]
     placed = [p for p in points if p is not None]
     if len(placed) < len(points):
-        return _rows_of_squares(topology, board, flip, facing)
+        squares = _rows_of_squares(topology, board, flip, facing)
+        for cell, shape in enumerate(squares.shapes):
+            x, y = shape.anchor
+            squares.labels.append(Label(x, y + 0.36 * shape.room, board.names[cell], "name"))
+        return squares
     links = topology.links()
     lengths = [math.dist(placed[a], placed[b]) for a, b, _ in links]
     spacing = min((d for d in lengths if d > 1e-9), default=1.0)
