@@ -187,9 +187,12 @@ class Game:
         'black'): uppercase letters for White, lowercase for Black."""
         return self.position.hand(side)
 
-    def fen(self) -> str:
-        """The position string."""
-        return write_fen(self.position)
+    def fen(self, style: str = "fairy-stockfish") -> str:
+        """The position string, as Fairy-Stockfish writes it, or as lichess
+        does (`style="lichess"`: the pocket as an extra rank, the checks
+        given after the clocks) or with castling rights by the rooks' files
+        (`style="shredder"`); every style reads back."""
+        return write_fen(self.position, style)
 
     def svg(self, **options: Any) -> str:
         """The position drawn as an SVG document (options: see `variantkit.render`)."""

@@ -5,6 +5,11 @@ separated by `/`, planes by `|`, digits counting empty cells.  Then come the
 side to move, castling rights, the en passant cell, the half-move clock and
 the move number, as in chess.  Move strings are the from-cell, the to-cell
 (with `~` between them for a suborn) and an optional promotion letter.
+
+Strings are written as Fairy-Stockfish writes them, or in one of the other
+`STYLES`; every style is read: the pocket in brackets or as an extra rank,
+the checks left before the clocks or the checks given after them, castling
+rights as letters or by the rooks' files (Chess960 starts included).
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from variantkit.castling import by_side, derive_castling
+from variantkit.board import GridTopology
+from variantkit.castling import Castling, by_side, derive_castling
 from variantkit.core.general import GeneralPosition, empty_position
 from variantkit.core.moves import DROP, SIDES, InternalMove
 from variantkit.core.position import Position
@@ -24,6 +30,11 @@ if TYPE_CHECKING:
     from variantkit.variant import Variant
 
 SIDE_LETTERS = ("w", "b")
+# How `write_fen` may write a position: as Fairy-Stockfish does (the
+# default); as lichess does (the pocket as an extra rank `.../RNBQKBNR/Pn`,
+# the checks each side has given after the clocks `+2+0`); or with castling
+# rights as the rooks' files (`HAha`, Shredder-FEN).
+STYLES = ("fairy-stockfish", "lichess", "shredder")
 # A run of empty cells is ASCII digits only: `\d` would also take other
 # scripts' digits, and str.isdigit() superscripts that int() refuses.
 # A promoted form's letter is two characters, `+P` or `Q~`.
@@ -139,9 +150,7 @@ def read_fen(variant: Variant, text: object) -> Position:
         raise InvalidFenError(f"position string of {len(text):,} characters, more than the "
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
-    checks = None
-    if variant.end.check_limit is not None and len(fields) > 4 and "+" in fields[4]:
-        checks = fields.pop(4)
+    checks = _take_checks(fields, variant.end.check_limit)
     most = 7 if variant.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(
@@ -149,6 +158,7 @@ def read_fen(variant: Variant, text: object) -> Position:
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
+    placement = _pocket_in_brackets(variant, placement)
     position = empty_position(variant)
     walls: set[int] | None = set() if variant.petrify else None
     for cell, code in parse_placement(variant, placement, walls).items():
@@ -174,12 +184,13 @@ def read_fen(variant: Variant, text: object) -> Position:
     if variant.one_royal:
         _check_royals(position)
     if checks is not None and isinstance(position, GeneralPosition):
-        position.checks_left = _check_counts(checks, variant.end.check_limit or 0)
+        position.checks_left = checks
     if variant.free_castling:
         position.unmoved = _free_castling(position, rights)
+    elif moved is None:
+        position.unmoved = _unmoved_or_960(position, rights)
     else:
-        position.unmoved = _unmoved(position, rights) if moved is None \
-            else _unmoved_listed(position, moved)
+        position.unmoved = _unmoved_listed(position, moved)
     if moved is not None and castling_rights(position) != rights:
         raise InvalidFenError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
@@ -196,14 +207,44 @@ def read_fen(variant: Variant, text: object) -> Position:
     return position
 
 
-def _check_counts(text: str, limit: int) -> list[int]:
-    """The checks field `W+B`: the checks each side still has to give."""
-    counts = text.split("+")
-    if len(counts) != 2 or not all(c.isascii() and c.isdigit() and int(c) <= limit
-                                   for c in counts):
+def _take_checks(fields: list[str], limit: int | None) -> list[int] | None:
+    """Remove the checks field from `fields` and return the checks each side
+    still has to give (None without one).  Fairy-Stockfish writes them
+    before the clocks (`3+3`); lichess writes the checks given after them
+    (`+2+0`: White has given two, so it has one left of three)."""
+    if limit is None:
+        return None
+    for index in (4, len(fields) - 1):
+        if 4 <= index < len(fields) and "+" in fields[index]:
+            text = fields.pop(index)
+            if not text.startswith("+"):
+                return _check_counts(text, text, limit)
+            return [limit - n for n in _check_counts(text[1:], text, limit)]
+    return None
+
+
+def _check_counts(counts_text: str, text: str, limit: int) -> list[int]:
+    """The two counts `W+B` of the checks field `text`."""
+    counts = counts_text.split("+")
+    if len(counts) != 2 or not all(c.isascii() and c.isdigit() and len(c) <= len(str(limit))
+                                   and int(c) <= limit for c in counts):
         raise InvalidFenError(
-            f"checks field must be two counts from 0 to {limit} as 'W+B', not '{text}'")
+            f"checks field must be two counts from 0 to {limit}, as 'W+B' (the checks left, "
+            f"before the clocks) or '+W+B' (the checks given, after them), not {quote(text)}")
     return [int(counts[0]), int(counts[1])]
+
+
+def _pocket_in_brackets(variant: Variant, placement: str) -> str:
+    """The placement with a pocket written as an extra rank (lichess:
+    `.../4K3/Qn`, `.../4K3/` when both are empty) moved into brackets
+    (`.../4K3[Qn]`); any other placement unchanged."""
+    if not variant.has_hands or split_hand(placement)[1] is not None or "|" in placement:
+        return placement
+    layout = variant.slots or variant.board.layout
+    rows = placement.split("/")
+    if len(layout) != 1 or len(rows) != len(layout[0]) + 1:
+        return placement
+    return "/".join(rows[:-1]) + "[" + rows[-1] + "]"
 
 
 def _count(text: str, what: str, minimum: int) -> int:
@@ -300,14 +341,55 @@ def may_gate(position: Position, side: int) -> bool:
     return v.captures_to_hand or any(position.hands[code] for code in v.hand_codes[side])
 
 
-def _free_castling(position: Position, rights: str) -> int:
-    """Free castling (Chess960): the castling field names the rooks, each by
-    its file (`HAha`, as Fairy-Stockfish writes it) or by a declared right
-    letter (`KQkq`: the outermost rook on that side of the king).  Sets the
-    position's castling moves from where king and rooks stand; returns the
-    pieces that have not moved."""
+def _unmoved_or_960(position: Position, rights: str) -> int:
+    """The pieces that have not moved, the castling field read against the
+    declared castlings; if it does not fit them, read as Chess960 rights
+    (X-FEN `KQkq` with rooks off the corners, Shredder-FEN `AHah`), as
+    Fairy-Stockfish reads it for every variant that castles.  A field that
+    fits neither is reported as it fails against the declared castlings."""
+    try:
+        return _unmoved(position, rights)
+    except InvalidFenError as declared:
+        v = position.variant
+        # Rooks are named by file on grids only, as under `free-castling`.
+        if not v.castlings or v.initial_rights or v.gate_regions != [0, 0] \
+                or not isinstance(v.board.topology, GridTopology):
+            raise
+        try:
+            unmoved = _free_castling(position, rights)
+        except InvalidFenError:
+            raise declared from None
+    _refuse_ambiguous_castlings(position)
+    return unmoved
+
+
+def _refuse_ambiguous_castlings(position: Position) -> None:
+    """Without `free-castling` a castling is written as the king's move,
+    so a castling from where a Chess960 start puts the king must not land
+    where the king also goes by itself (`f1g1`): the two moves would be
+    written alike."""
     v = position.variant
-    board, topology = v.board, v.board.topology
+    for c in position.castlings:
+        if c.king_to != c.king_from and c not in v.castlings \
+                and v.empty_board_reach(c.king_code, c.king_from) >> c.king_to & 1:
+            frm, to = v.board.names[c.king_from], v.board.names[c.king_to]
+            raise InvalidFenError(
+                f"castling right '{c.right}': castling would be written {frm}{to}, as the "
+                f"king's own move there; a variant that castles from anywhere declares "
+                f"`free-castling` (castling written as the king taking its rook)")
+
+
+def _free_castling(position: Position, rights: str) -> int:
+    """Castling rights that name rooks wherever king and rooks stand
+    (Chess960): each right is a rook's file (`HAha`, as Fairy-Stockfish and
+    Shredder write it) or a declared right letter (`KQkq`: the outermost rook
+    on that side of the king, X-FEN).  Sets the position's castling moves
+    from where king and rooks stand, one per declared castling and in the
+    same order (a castling without its right stays as declared: it never
+    applies, as its pieces count as moved); returns the pieces that have not
+    moved."""
+    v = position.variant
+    board = v.board
     letters = [] if rights == "-" else list(rights)
     if len(set(letters)) != len(letters):
         raise InvalidFenError(f"castling field '{rights}' repeats a letter")
@@ -315,12 +397,12 @@ def _free_castling(position: Position, rights: str) -> int:
     unmoved = _on_setup_cells(position)
     for code in castling_pieces:
         unmoved &= ~position.bb[code]
-    castlings = []
-    for template in v.castlings:
-        king = position.royal[template.side]
-        way = next(d for d in topology.directions("all", None) if any(
-            template.rook_from in ray for ray in topology.rays(template.king_from, d)))
-        line = [c for ray in topology.rays(king, way) for c in ray]
+    castlings = list(v.castlings)
+    for index, template in enumerate(v.castlings):
+        found = _castling_king(position, template)
+        if found is None:
+            continue
+        king, line, back = found
         rooks = [c for c in line if position.cells[c] == template.rook_code]
         by_file = [c for c in rooks if _file_right(board.names[c], template.side) in letters]
         if template.right in letters and rooks:
@@ -329,18 +411,41 @@ def _free_castling(position: Position, rights: str) -> int:
             rook, letter = by_file[0], _file_right(board.names[by_file[0]], template.side)
         else:
             continue
-        back = [c for ray in topology.rays(king, tuple(-x for x in way)) for c in ray]
         if template.king_to not in [king, *line, *back]:
             raise InvalidFenError(f"castling right '{letter}': the king is not on its first rank")
         letters.remove(letter)
-        castlings.append(derive_castling(board, template.right, (king, template.king_to),
-                                         (rook, template.rook_to), position.cells[king],
-                                         template.rook_code, royal=bool(template.safe)))
+        castlings[index] = derive_castling(board, template.right, (king, template.king_to),
+                                           (rook, template.rook_to), position.cells[king],
+                                           template.rook_code, royal=bool(template.safe))
         unmoved |= (1 << king) | (1 << rook)
     if letters:
         raise InvalidFenError(f"castling right '{letters[0]}': no rook of that side stands there")
     position.castlings, position.castlings_by_side = castlings, by_side(castlings)
     return unmoved
+
+
+def _castling_king(position: Position, template: Castling) -> tuple[int, list[int],
+                                                                      list[int]] | None:
+    """Where a castling's king stands, with the cells of its line towards
+    the castling's rook and away from it: the side's royal piece, or else
+    the one piece of the king's type on the declared king's line (None if
+    there is none, or more than one)."""
+    topology = position.variant.board.topology
+    way = next(d for d in topology.directions("all", None) if any(
+        template.rook_from in ray for ray in topology.rays(template.king_from, d)))
+    away = tuple(-x for x in way)
+    king = position.royal[template.side]
+    if king < 0 or position.cells[king] != template.king_code:
+        home = [template.king_from, *(c for d in (way, away)
+                                      for ray in topology.rays(template.king_from, d)
+                                      for c in ray)]
+        kings = [c for c in home if position.cells[c] == template.king_code]
+        if len(kings) != 1:
+            return None
+        king = kings[0]
+    line = [c for ray in topology.rays(king, way) for c in ray]
+    back = [c for ray in topology.rays(king, away) for c in ray]
+    return king, line, back
 
 
 def _file_right(name: str, side: int) -> str:
@@ -412,25 +517,42 @@ def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
     return None
 
 
-def castling_rights(position: Position) -> str:
+def castling_rights(position: Position, files: bool = False) -> str:
     """The castling field, White's rights then Black's: each side's
     castling rights whose king and rook are still unmoved, then by file its
     `initial-rights` and gating rights of unmoved pieces that no written
-    castling right covers (`KQBCDFGkqbcdfg`)."""
+    castling right covers (`KQBCDFGkqbcdfg`).  A castling right is its
+    declared letter, or its rook's file under `free-castling`, with `files`
+    (Shredder-FEN), and where the letter would name another rook (X-FEN)."""
     letters: list[list[str]] = [[], []]
-    free = position.variant.free_castling
+    v = position.variant
     covered = 0
     for c in position.castlings:
-        right = _file_right(position.variant.board.names[c.rook_from], c.side) if free else c.right
+        by_file = files or v.free_castling or not _outermost_rook(position, c)
+        right = _file_right(v.board.names[c.rook_from], c.side) if by_file else c.right
         if right not in letters[c.side] and c.in_place(position):
             letters[c.side].append(right)
             covered |= c.need
-    if position.variant.initial_rights or position.variant.gate_regions != [0, 0]:
+    if v.initial_rights or v.gate_regions != [0, 0]:
         for letter in sorted(_initial_rights(position, position.unmoved & ~covered, written=True)):
             side = letters[letter.islower()]
             if letter not in side:
                 side.append(letter)
     return "".join(letters[0] + letters[1]) or "-"
+
+
+def _outermost_rook(position: Position, c: Castling) -> bool:
+    """Whether a castling's rook is the outermost of its kind on that side
+    of the king, the rook its declared letter names (X-FEN)."""
+    if any(c is declared for declared in position.variant.castlings):
+        return True
+    topology = position.variant.board.topology
+    for d in topology.directions("all", None):
+        for ray in topology.rays(c.king_from, d):
+            if c.rook_from in ray:
+                return not any(position.cells[cell] == c.rook_code
+                               for cell in ray[ray.index(c.rook_from) + 1:])
+    return True
 
 
 def placement(position: Position) -> str:
@@ -454,18 +576,31 @@ def placement(position: Position) -> str:
     return "|".join(groups)
 
 
-def write_fen(position: Position) -> str:
+def write_fen(position: Position, style: str = "fairy-stockfish") -> str:
+    """The position string, written in one of the `STYLES`."""
+    if style not in STYLES:
+        raise ValueError(f"unknown position string style {quote(style)} (styles: "
+                         f"{', '.join(STYLES)})")
     names = position.variant.board.names
     ep_moves = position.legal_en_passant()
     ep = names[ep_moves[0][1]] if ep_moves else "-"
     halfmove = position.halfmove
     if isinstance(position, GeneralPosition) and position.counting_limit:
         ep, halfmove = str(position.counting_limit), position.counting_ply
-    board = placement(position) + (write_hand(position) if position.variant.has_hands else "")
-    fields = [board, SIDE_LETTERS[position.stm], castling_rights(position), ep,
+    board = placement(position)
+    if position.variant.has_hands:
+        hand = write_hand(position)
+        # The pocket as an extra rank needs a board of one plane.
+        board += "/" + hand[1:-1] if style == "lichess" and "|" not in board else hand
+    fields = [board, SIDE_LETTERS[position.stm],
+              castling_rights(position, files=style == "shredder"), ep,
               str(halfmove), str(position.fullmove)]
-    if isinstance(position, GeneralPosition) and position.variant.end.check_limit is not None:
-        fields.insert(4, "+".join(str(n) for n in position.checks_left))
+    limit = position.variant.end.check_limit
+    if isinstance(position, GeneralPosition) and limit is not None:
+        if style == "lichess":
+            fields.append("".join(f"+{limit - n}" for n in position.checks_left))
+        else:
+            fields.insert(4, "+".join(str(n) for n in position.checks_left))
     if position.variant.moved_field:
         moved = position.variant.board.cells_of(_on_setup_cells(position) & ~position.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")

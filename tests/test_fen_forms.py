@@ -1,0 +1,168 @@
+"""Every form of position string that Fairy-Stockfish and lichess write is
+read, into the position pyffish reads from the same string: the pocket as
+an extra rank, the checks given after the clocks, Chess960 castling rights
+(X-FEN and Shredder-FEN) in variants that castle; `Game.fen(style=...)`
+writes the other forms, and each reads back."""
+
+from __future__ import annotations
+
+import pyffish
+import pytest
+from fsf_oracle import Oracle, after
+
+import variantkit
+from variantkit.errors import InvalidFenError
+
+# Rows of Fairy-Stockfish's perft suite (variant, position string, depth,
+# leaves) in the forms variantkit did not read: the pocket as an extra rank,
+# the checks given after the clocks, Chess960 castling rights.
+PERFT_ROWS = [
+    ("3check", "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0", 3, 12407),
+    ("crazyhouse", "2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1", 3, 88634),
+    ("extinction", "rnbqb1kr/pppppppp/8/8/8/8/PPPPPPPP/RNBQB1KR w AHah - 0 1", 4, 195286),
+]
+# Atomic rows from Chess960 starts: read as pyffish reads them (their
+# leaf counts differ where a king castles beside the enemy king).
+ATOMIC_960 = [
+    "8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1",
+    "r3k1rR/5K2/8/8/8/8/8/8 b kq - 0 1",
+    "Rr2k1rR/3K4/3p4/8/8/8/7P/8 w kq - 0 1",
+    "1R4kr/4K3/8/8/8/8/8/8 b k - 0 1",
+]
+
+
+def legal(game: variantkit.Game) -> set[str]:
+    return {str(m) for m in game.legal_moves()}
+
+
+@pytest.mark.parametrize(("name", "fen", "depth", "leaves"), PERFT_ROWS)
+def test_fairy_stockfish_perft_rows_read(name: str, fen: str, depth: int, leaves: int) -> None:
+    game = variantkit.load(name).new_game(fen)
+    assert legal(game) == set(pyffish.legal_moves(name, fen, []))
+    Oracle(name).compare_fen(game.fen(), after(name, fen, []), fen)
+    assert variantkit.perft(game, depth) == leaves
+
+
+@pytest.mark.parametrize("fen", ATOMIC_960)
+def test_atomic_chess960_rows_read_as_pyffish_reads_them(fen: str) -> None:
+    game = variantkit.load("atomic").new_game(fen)
+    Oracle("atomic").compare_fen(game.fen(), after("atomic", fen, []), fen)
+    assert game.fen().split()[2] == fen.split()[2]
+
+
+# -- the pocket as an extra rank -----------------------------------------------------
+
+@pytest.mark.parametrize(("name", "lichess", "brackets"), [
+    ("crazyhouse", "2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1"),
+    ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
+    ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/Pp w - - 0 1",
+     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[Pp] w - - 0 1"),
+])
+def test_the_pocket_as_an_extra_rank(name: str, lichess: str, brackets: str) -> None:
+    variant = variantkit.load(name)
+    game = variant.new_game(lichess)
+    assert game.fen() == brackets == after(name, lichess, [])
+    assert legal(game) == set(pyffish.legal_moves(name, lichess, []))
+    assert game.fen(style="lichess") == lichess
+    assert variant.new_game(game.fen(style="lichess")).fen() == brackets
+
+
+def test_a_rank_too_many_without_hands_is_still_refused() -> None:
+    with pytest.raises(InvalidFenError, match="has 9 rows, the board has 8"):
+        variantkit.load("chess").new_game("2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1")
+
+
+@pytest.mark.parametrize(("fen", "message"), [
+    ("2k5/8/8/8/8/8/8/4K3/3 w - - 0 1", "'3' in the hand '[3]' is not a piece"),
+    ("2k5/8/8/8/8/8/8/4K3/Qn/q w - - 0 1", "has 10 rows, the board has 8"),
+    ("2k5/8/8/8/8/8/8/4K3/Q[n] w - - 0 1", "has 9 rows, the board has 8"),
+])
+def test_bad_pockets_are_refused(fen: str, message: str) -> None:
+    with pytest.raises(InvalidFenError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        variantkit.load("crazyhouse").new_game(fen)
+
+
+# -- the checks given, after the clocks ----------------------------------------------
+
+def test_checks_given_after_the_clocks() -> None:
+    variant = variantkit.load("3check")
+    board = "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - -"
+    after_clocks = variant.new_game(f"{board} 1 39 +2+0")
+    before_clocks = variant.new_game(f"{board} 1+3 1 39")
+    assert after_clocks.fen() == before_clocks.fen() == f"{board} 1+3 1 39"
+    assert after_clocks.fen(style="lichess") == f"{board} 1 39 +2+0"
+    start = variant.new_game()
+    assert start.fen(style="lichess").endswith(" 0 1 +0+0")
+    assert variant.new_game(start.fen(style="lichess")).fen() == start.fen()
+
+
+@pytest.mark.parametrize(("tail", "message"), [
+    ("0 1 +4+0", "checks field must be two counts from 0 to 3"),
+    ("0 1 +2", "not '\\+2'"),
+    ("0 1 ++", "checks field"),
+    ("3+3 0 1 +0+0", "position string has 7 fields, at most 6"),
+    ("0 1 +" + "9" * 5000 + "+0", "checks field"),
+])
+def test_bad_checks_fields_are_refused(tail: str, message: str) -> None:
+    with pytest.raises(InvalidFenError, match=message):
+        variantkit.load("3check").new_game(f"4k3/8/8/8/8/8/8/4K3 w - - {tail}")
+
+
+# -- Chess960 castling in variants that castle -----------------------------------------
+
+# Chess960 starts whose castlings are not written like a king's step.
+STARTS_960 = [0, 37, 111, 518, 703, 851]
+
+
+@pytest.mark.parametrize("name", ["chess", "crazyhouse", "extinction"])
+@pytest.mark.parametrize("number", STARTS_960)
+def test_chess960_starts_play_as_in_fairy_stockfish(name: str, number: int) -> None:
+    shredder = variantkit.load("fischerandom").numbered_setup(number)
+    if name == "crazyhouse":
+        shredder = shredder.replace(" w ", "[] w ")
+    xfen = shredder.replace(shredder.split()[2], "KQkq")
+    variant = variantkit.load(name)
+    assert variant.new_game(shredder).fen() == variant.new_game(xfen).fen()
+    oracle = Oracle(name)
+    oracle.random_games(2, 40, seed=number, fen=after(name, xfen, []))
+
+
+def test_rights_write_as_x_fen_or_by_file() -> None:
+    chess = variantkit.load("chess")
+    # White's king-side rook is not the outermost: its file is written
+    # (pyffish writes `K` here unless in Chess960 mode, which reads back as
+    # the h1 rook).
+    fen = "r3k2r/8/8/8/8/8/8/1K1R3R w Dkq - 0 1"
+    game = chess.new_game(fen)
+    assert game.fen() == fen
+    assert game.fen(style="shredder") == pyffish.get_fen("chess", fen, [], True) \
+        == "r3k2r/8/8/8/8/8/8/1K1R3R w Dha - 0 1"
+    assert chess.new_game(game.fen(style="shredder")).fen() == fen
+    assert chess.new_game().fen(style="shredder").split()[2] == "HAha"
+    assert "b1g1" in legal(game)
+    assert legal(game) == set(pyffish.legal_moves("chess", fen, []))
+
+
+def test_a_castling_written_like_a_king_step_is_refused() -> None:
+    # Start 185 puts the king on f1: its castling to g1 would be written f1g1.
+    fen = variantkit.load("fischerandom").numbered_setup(185)
+    with pytest.raises(InvalidFenError) as info:
+        variantkit.load("chess").new_game(fen)
+    assert "castling would be written f1g1, as the king's own move there" in str(info.value)
+    assert "`free-castling`" in str(info.value)
+
+
+@pytest.mark.parametrize(("rights", "message"), [
+    ("KQkqK", "repeats a letter"),
+    ("Z", "unknown castling right 'Z'"),
+    ("C", "unknown castling right 'C'"),
+])
+def test_bad_960_rights_are_refused(rights: str, message: str) -> None:
+    with pytest.raises(InvalidFenError, match=message):
+        variantkit.load("chess").new_game(f"r3k2r/8/8/8/8/8/8/1K1R3R w {rights} - 0 1")
+
+
+def test_unknown_style_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown position string style 'xboard'"):
+        variantkit.load("chess").new_game().fen(style="xboard")
