@@ -262,6 +262,51 @@ def test_analyze_without_its_scheduler_writes_what_it_has_and_fails(tmp_path: Pa
     assert out.startswith(f"losalamos: {summary['played']} games")
 
 
+def test_a_scheduler_lost_while_waiting_for_workers_is_said_at_once() -> None:
+    with live_cluster(1) as live:
+        run = subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "3", "--workers", "3",
+                                "--cluster", live.address], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=CLI_ENV)
+        try:
+            with Client(live.address, timeout=STARTUP) as client:
+                # The command's client has joined ours and Dask's own.
+                _wait_until(lambda: len(client.run_on_scheduler(
+                    lambda dask_scheduler: list(dask_scheduler.clients))) >= 3)
+            _kill_scheduler(live)
+            # Far less than the 60 s worker wait, and than Dask's 30 s of
+            # connection retries.
+            out, err = run.communicate(timeout=25)
+        finally:
+            _stop(run)
+    clean((out, err))
+    assert run.returncode == 1
+    assert err == f"error: lost the connection to the scheduler of the cluster at {live.address}\n"
+
+
+def test_analyze_whose_workers_all_die_writes_what_it_has_and_fails(tmp_path: Path) -> None:
+    figures = tmp_path / "r.json"
+    with live_cluster(2) as live:
+        run = subprocess.Popen(
+            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "20", "--depth", "1",
+             "--worker-wait", "5", "--cluster", live.address, "--json", str(figures)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV)
+        try:
+            _busy(live)
+            for worker in live.workers:
+                worker.kill()
+            out, err = run.communicate(timeout=RUN_LIMIT)
+        finally:
+            _stop(run)
+    clean((out, err))
+    assert run.returncode == 1
+    (summary,) = json.loads(figures.read_text())
+    # The variant's text was on those workers only: no later game could start.
+    assert summary["stopped_by"] == (f"the workers of the cluster at {live.address} that held "
+                                     "the data every task needs died with it")
+    assert err == (f"error: {summary['stopped_by']}: the report covers the "
+                   f"{summary['played']} of 20 games asked for\n")
+
+
 # --- Ctrl-C -----------------------------------------------------------------------------
 
 

@@ -51,6 +51,8 @@ HANDSHAKE_WAIT = 10.0      # seconds a scheduler has to answer once connected (i
 CLOSE_WAIT = 2.0           # seconds to wait for a cluster connection to close
 IN_FLIGHT_PER_WORKER = 3   # tasks sent ahead per worker: enough that none waits for work
 POLL = 0.5                 # seconds between looks at the cluster while tasks run
+WORKER_POLL = 0.2          # seconds between looks while waiting for workers
+WORDS = 200                # characters of a message from Dask or the network shown
 LOCAL_PER_CORE = 2         # more local worker processes than this only share the cores
 WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"   # Dask's setting of its log level
 ADDRESS_SETTING = "Dask's scheduler-address setting (DASK_SCHEDULER_ADDRESS)"
@@ -150,25 +152,27 @@ class Cluster:
         self._wait_for_workers(workers or 1)
 
     def _wait_for_workers(self, wanted: int) -> None:
-        from distributed.exceptions import WorkerStartTimeoutError
-
+        """Wait until the cluster has `wanted` workers, within the worker
+        wait; the scheduler's going away is noticed at once (Dask's own wait
+        would retry its connection for the connect timeout first)."""
+        deadline = time.monotonic() + self.worker_wait
         try:
-            self.client.wait_for_workers(wanted, timeout=self.worker_wait)
-        except WorkerStartTimeoutError as exc:
+            while (have := self.workers) < wanted:
+                if time.monotonic() > deadline:
+                    raise ClusterError(
+                        f"{self.where} has {have} of the {wanted} worker(s) asked for after "
+                        f"{self.worker_wait:g} s" if wanted > 1 or have else
+                        f"{self.where} has no worker after {self.worker_wait:g} s")
+                time.sleep(WORKER_POLL)
+        except BaseException:
             self.close()
-            have = exc.available_workers
-            raise ClusterError(
-                f"{self.where} has {have} of the {wanted} worker(s) asked for after "
-                f"{self.worker_wait:g} s" if wanted > 1 or have else
-                f"{self.where} has no worker after {self.worker_wait:g} s") from None
-        except Exception as exc:  # the scheduler went away while we waited
-            self.close()
-            raise ClusterLost(f"lost {self.where} while waiting for its workers: "
-                              f"{_words(exc)}") from None
+            raise
 
     @property
     def workers(self) -> int:
         """How many workers the cluster has now."""
+        if self.client.status != "running":
+            raise self._lost()
         try:
             return len(self.client.scheduler_info().get("workers", {}))
         except Exception as exc:  # the scheduler is gone
@@ -215,7 +219,7 @@ class Cluster:
                     continue
                 idle_since = None
                 index = running.pop(future)
-                yield index, self._result(future)
+                yield index, self._result(future, sent)
                 future.release()
                 send(1)
         finally:
@@ -228,8 +232,9 @@ class Cluster:
         how = f": {_words(exc)}" if exc is not None else ""
         return ClusterLost(f"lost the connection to {self._scheduler()}{how}")
 
-    def _result(self, future: Any) -> Any:
-        """A finished task's result, or a `Lost` saying why there is none."""
+    def _result(self, future: Any, sent: Any) -> Any:
+        """A finished task's result, or a `Lost` saying why there is none
+        (`sent`: the shared data the task was given)."""
         if future.status == "finished":
             try:
                 return future.result()
@@ -241,6 +246,9 @@ class Cluster:
             # Dask cancels every task when the client loses its scheduler.
             if self.client.status != "running":
                 raise self._lost()
+            if sent.status != "finished":  # so every later task would be cancelled too
+                raise ClusterLost(f"the workers of {self.where} that held the data every "
+                                  "task needs died with it")
             return Lost("it was cancelled on the cluster")
         try:
             error = future.exception()
@@ -254,8 +262,6 @@ class Cluster:
         """While no task finishes: fail when the scheduler is gone, or when the
         cluster has had no worker for the worker wait; return since when it
         has had none."""
-        if self.client.status != "running":
-            raise self._lost()
         if self.workers:
             return None
         now = time.monotonic()
@@ -374,13 +380,13 @@ def _quiet_dask() -> None:
 def _words(exc: BaseException) -> str:
     """An exception from Dask or the network as a short phrase: its message,
     or its kind when it has none."""
+    known = {"MemoryError": "it sent a message too large to be one of Dask's",
+             "CommClosedError": "the connection was closed",
+             "StreamClosedError": "the connection was closed"}
     text = str(exc).strip()
-    if isinstance(exc, MemoryError) or not text:
-        return {"MemoryError": "it sent a message too large to be one of Dask's",
-                "CommClosedError": "the connection was closed",
-                "TimeoutError": "it timed out"}.get(type(exc).__name__,
-                                                    f"{type(exc).__name__} with no message")
-    return shorten(text)
+    if type(exc).__name__ in known:  # their messages show Dask's internals
+        return known[type(exc).__name__]
+    return shorten(text, WORDS) if text else f"{type(exc).__name__} with no message"
 
 
 def _why(exc: BaseException | None) -> str:
