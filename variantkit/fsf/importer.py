@@ -471,7 +471,9 @@ def pawn_moves(t: Translation) -> list[dict[str, Any]]:
     from its regions, diagonal captures, en passant."""
     moves: list[dict[str, Any]] = [{"step": "forward", "only": "move"}]
     white, black = double_step(t)
-    passing = "pawn" in t.kinds("enPassantTypes")
+    # Fairy-Stockfish's own pawn leaves an en passant cell whatever
+    # `enPassantTypes` says (the key governs pieces defined in Betza).
+    passing = True
     if white or black:
         move = {"ride": "forward", "range": [2, 2], "only": "move",
                 "from-region": t.sided(white, black, "double-step")}
@@ -658,23 +660,45 @@ def shogi_rules(t: Translation, promoted: list[str],
         # Fairy-Stockfish's en passant capture never promotes; the language
         # has no such exception, so the capture must not reach the zone.
         white, black = double_step(t)
-        passed = {(f, r + 1) for f, r in white} & regions["white"] or \
-            {(f, r - 1) for f, r in black} & regions["black"]
+        # White captures on the cells Black's double step passes, and so on.
+        passed = {(f, r - 1) for f, r in black} & regions["white"] or \
+            {(f, r + 1) for f, r in white} & regions["black"]
         if passed:
             raise Unsupported(entry, "promotedPieceType: a pawn's en passant capture into "
                               "the promotion zone does not promote there: not supported")
     zone = t.sided(regions["white"], regions["black"], "promotion")
+    limits = shogi_limits(t, promoted, {**pawn_forms, **piece_forms})
     rules = []
     for forms, mandatory in ((piece_forms, "mandatoryPiecePromotion"),
                              (pawn_forms, "mandatoryPawnPromotion")):
         if not forms:
             continue
         rule: dict[str, Any] = {"regions": zone, "leaving": True, "promotes-to": forms}
+        if limits:
+            rule["limit"] = limits
         if not t.settings.flag(mandatory):
             rule["optional"] = "where-it-can-move" if t.settings.flag("immobilityIllegal") \
                 else dict(zone)
         rules.append(rule)
     return rules
+
+
+def shogi_limits(t: Translation, promoted: list[str], forms: dict[str, str]) -> dict[str, int]:
+    """`promotionLimit` on shogi-style promotion: Fairy-Stockfish counts the
+    target type, here the one promoted form that becomes it."""
+    limits: dict[str, int] = {}
+    targets = {t.piece(item.partition(":")[0]): item.partition(":")[2] for item in promoted
+               if item.partition(":")[2] not in ("", "-")}
+    for item in t.settings.value("promotionLimit").split():
+        letter, _, count = item.partition(":")
+        made = [forms[base] for base, target in targets.items()
+                if target.lower() == letter.lower() and base in forms]
+        if len(made) > 1:
+            raise Unsupported(t.settings.entry("promotionLimit"), f"promotionLimit {item}: "
+                              "several pieces promote to it: not supported")
+        if made and count.isdigit():
+            limits[made[0]] = int(count)
+    return limits
 
 
 def write_hands(t: Translation) -> None:
@@ -841,7 +865,14 @@ def reversible_moves(spec: dict[str, Any]) -> None:
 def write_royals(t: Translation) -> None:
     s = t.settings
     if s.changed("extinctionPseudoRoyal") and s.flag("extinctionPseudoRoyal"):
-        for name in t.pieces("extinctionPieceTypes"):
+        royal = t.pieces("extinctionPieceTypes")
+        chosen = {t.names[k] for side in SIDES for k in t.choices.get(side, [])}
+        if chosen & set(royal):
+            # Fairy-Stockfish lets a pawn promote to a pseudo-royal piece
+            # that would stand attacked; a royal piece here may not.
+            raise Unsupported(s.entry("extinctionPseudoRoyal"), "extinctionPseudoRoyal with a "
+                              "promotion to the royal piece: not supported")
+        for name in royal:
             t.data["pieces"][name]["royal"] = True
     royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
     single = len([n for n in royal]) == 1 and ("\n" not in t.data.get("setup", "")) and \
@@ -912,15 +943,80 @@ def translate(t: Translation) -> None:
             t.data["royal-facing"] = {"lines": ["forward", "backward"]}
         else:
             t.data.pop("royal-facing", None)
-    if s.changed("immobilityIllegal") and (s.flag("pieceDrops") or
-                                           not s.changed("promotedPieceType")):
-        # Only its effect on shogi-style promotion is written (a piece must
-        # promote where it could not move on); drops and moves onto such
-        # cells are not restricted.
-        raise Unsupported(s.entry("immobilityIllegal"), "immobilityIllegal = true: not supported "
-                          "besides promotedPieceType without drops")
     write_end(t, fields)
     write_royals(t)
+    if s.changed("immobilityIllegal") and s.flag("immobilityIllegal"):
+        apply_immobility(t)
+
+
+def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:
+    """For each piece and side, the cells from which it could not move on an
+    empty board, found with the compiled declaration itself."""
+    try:
+        variant = load_text(yaml.safe_dump(t.data, sort_keys=False), f"{t.name}.yaml")
+    except VariantError as error:
+        raise Unsupported(t.settings.entry("immobilityIllegal"),
+                          f"cannot be expressed: {error.problems[0].message}") from None
+    board = variant.board
+    stuck: dict[str, dict[str, frozenset[Cell]]] = {}
+    for name, spec in t.data["pieces"].items():
+        letter = spec["letter"]
+        stuck[name] = {}
+        for side, shown in zip(SIDES, (letter, letter.lower()), strict=True):
+            code = variant.code_of_letter(shown)
+            if code is None:
+                continue
+            cells = (board.names[c] for c in range(board.size)
+                     if not variant.empty_board_reach(code, c, initial=False))
+            stuck[name][side] = frozenset((ord(n[0]) - 97, int(n[1:]) - 1) for n in cells)
+    return stuck
+
+
+def apply_immobility(t: Translation) -> None:
+    """`immobilityIllegal`: no piece is dropped, nor may stay unpromoted,
+    where it could not move on; a piece that could simply move there is not
+    supported (the language has no such rule)."""
+    entry = t.settings.entry("immobilityIllegal")
+    stuck = stuck_cells(t)
+    rules = t.data.get("promotion")
+    rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
+    for name, sides in stuck.items():
+        if not any(sides.values()):
+            continue
+        shogi = next((r for r in rules if name in r.get("promotes-to", {})), None)
+        pawn = next((r for r in rules if name in r.get("pieces", [])), None)
+        if shogi is not None:
+            if "optional" in shogi:
+                shogi["optional"] = "where-it-can-move"
+        elif pawn is not None:
+            zone = pawn["regions"]
+            region_cells = {side: cells_of(t, zone[side]) for side in SIDES}
+            if any(not sides.get(side, frozenset()) <= region_cells[side] for side in SIDES):
+                raise Unsupported(entry, f"immobilityIllegal: {name} could stop where it cannot "
+                                  "move on: not supported")
+            if "optional" in pawn:
+                pawn["optional"] = t.sided(region_cells["white"] - sides.get("white", frozenset()),
+                                           region_cells["black"] - sides.get("black", frozenset()),
+                                           "optional-promotion")
+        else:
+            raise Unsupported(entry, f"immobilityIllegal: {name} could stop where it cannot "
+                              "move on: not supported")
+        drops = t.data["pieces"][name].get("drops", {})
+        if t.settings.flag("pieceDrops"):
+            current = drops.get("regions")
+            allowed = {side: (cells_of(t, current[side]) if current else
+                              rank_cells(t.files, *range(t.ranks))) - sides.get(side, frozenset())
+                       for side in SIDES}
+            drops["regions"] = t.sided(allowed["white"], allowed["black"], f"{name}-drops")
+            t.data["pieces"][name]["drops"] = drops
+
+
+def cells_of(t: Translation, region: str) -> frozenset[Cell]:
+    for cells, named in t.region_names.items():
+        if named == region:
+            return cells
+    raise Unsupported(t.settings.entry("immobilityIllegal"),
+                      f"immobilityIllegal with the parent's region {region!r}: not supported")
 
 
 # --- writing the YAML text ----------------------------------------------------------------
