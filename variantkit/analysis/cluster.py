@@ -290,24 +290,34 @@ class Cluster:
         self.close()
 
 
-def _reach(scheduler: SchedulerAddress, timeout: float) -> None:
-    """Look the host up and open a TCP connection to the port, within
-    `timeout` seconds (the lookup too), or raise a `ClusterError` saying
-    which of the two failed."""
+def _in_thread(call: Callable[[], None], seconds: float) -> BaseException | None:
+    """Run `call` in a thread of its own for at most `seconds`; return what
+    it raised (a `TimeoutError` when it did not finish).  A daemon thread:
+    a host lookup that never returns must not keep the program alive; and
+    its own thread, so that it works whatever event loop the caller runs."""
     outcome: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
 
     def attempt() -> None:
         try:
-            with socket.create_connection((scheduler.host, scheduler.port), timeout):
-                outcome.put(None)
+            call()
+            outcome.put(None)
         except BaseException as exc:  # handed to the caller's thread
             outcome.put(exc)
-    # A daemon thread: a lookup that never returns must not keep the program alive.
     threading.Thread(target=attempt, daemon=True).start()
     try:
-        problem = outcome.get(timeout=timeout + 1)
+        return outcome.get(timeout=seconds)
     except queue.Empty:
-        problem = TimeoutError()
+        return TimeoutError()
+
+
+def _reach(scheduler: SchedulerAddress, timeout: float) -> None:
+    """Look the host up and open a TCP connection to the port, within
+    `timeout` seconds (the lookup too), or raise a `ClusterError` saying
+    which of the two failed."""
+    def connect() -> None:
+        socket.create_connection((scheduler.host, scheduler.port), timeout).close()
+
+    problem = _in_thread(connect, timeout + 1)
     where = f"the cluster at {scheduler}"
     if isinstance(problem, socket.gaierror):
         raise ClusterError(f"cannot reach {where}: the host name '{scheduler.host}' is not "
@@ -336,15 +346,17 @@ def _handshake(scheduler: SchedulerAddress, timeout: float) -> None:
         comm = await connect(scheduler.uri, timeout=timeout)
         await comm.close()
 
+    problem = _in_thread(lambda: asyncio.run(asyncio.wait_for(greet(), HANDSHAKE_WAIT)),
+                         HANDSHAKE_WAIT + 1)
     where = f"the server at {scheduler}"
-    try:
-        asyncio.run(asyncio.wait_for(greet(), HANDSHAKE_WAIT))
-    except TimeoutError:
+    if isinstance(problem, TimeoutError):
         raise ClusterError(f"{where} accepted the connection but did not answer as a Dask "
-                           f"scheduler within {HANDSHAKE_WAIT:g} s: is it one?") from None
-    except Exception as exc:  # garbage from another kind of server: any error at all
+                           f"scheduler within {HANDSHAKE_WAIT:g} s: is it one?")
+    if isinstance(problem, Exception):  # garbage from another kind of server: any error
         raise ClusterError(f"{where} does not answer as a Dask scheduler does (is it another "
-                           f"kind of server?): {_words(exc)}") from None
+                           f"kind of server?): {_words(problem)}")
+    if problem is not None:
+        raise problem
 
 
 @contextlib.contextmanager
