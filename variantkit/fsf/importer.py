@@ -281,7 +281,7 @@ def check_keys(ini: IniFile, section: Section, settings: Settings) -> list[Probl
     for entry in settings.entries.values():
         special = keys.is_piece_key(entry.key) and entry.key in keys.SPECIAL_TYPES
         unsupported = entry.key in keys.UNSUPPORTED and settings.changed(entry.key)
-        if unsupported or keys.MOBILITY.fullmatch(entry.key) or special:
+        if unsupported or special:
             found.append(Problem(f"{entry.key} = {shorten(entry.value)}: not supported",
                                  "fsf-unsupported", ini.source, entry.line))
     return found
@@ -725,6 +725,9 @@ def write_hands(t: Translation) -> None:
         spec = t.data["pieces"][t.names[kind]]
         drops: dict[str, Any] = {}
         cells = dict(region)
+        area = mobility(t, kind)
+        if area is not None:
+            cells = {side: cells[side] & area[side] for side in SIDES}
         if kind == "pawn":
             if not t.settings.flag("promotionZonePawnDrops"):
                 cells = {s: cells[s] - promotion[s] for s in SIDES}
@@ -862,6 +865,44 @@ def reversible_moves(spec: dict[str, Any]) -> None:
         spec["moves"] = moves
 
 
+def mobility(t: Translation, kind: str) -> dict[str, frozenset[Cell]] | None:
+    """A type's `mobilityRegionWhite...`/`...Black` cells, None without them."""
+    name = kind[0].upper() + kind[1:]
+    found = {side: f"mobilityRegion{side.title()}{name}" for side in SIDES}
+    if not any(key in t.settings.entries for key in found.values()):
+        return None
+    every = rank_cells(t.files, *range(t.ranks))
+    return {side: t.cells(key) if key in t.settings.entries else every
+            for side, key in found.items()}
+
+
+def write_mobility(t: Translation) -> None:
+    """`mobilityRegion...`: the piece lands only in its region (`to-region`
+    on each of its moves), and is dropped only there."""
+    for key in t.settings.entries:
+        match = keys.MOBILITY.fullmatch(key)
+        if match:
+            kind = match.group(2)[0].lower() + match.group(2)[1:]
+            if kind not in t.types:
+                raise Unsupported(t.settings.entries[key], f"{key}: no such piece here")
+    for kind in list(t.types):
+        cells = mobility(t, kind)
+        if cells is None:
+            continue
+        spec = t.data["pieces"][t.names[kind]]
+        moves = spec.pop("moves", None)
+        if moves is None:
+            moves = expand(spec.pop("betza", ""))
+        region = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-area")
+        for move in moves:
+            if "to-region" in move or "within" in move:
+                raise Unsupported(t.settings.entry(f"mobilityRegionWhite{kind[0].upper()}"
+                                                   f"{kind[1:]}"), "mobility region on a move "
+                                  "already bound to a region: not supported")
+            move["to-region"] = region
+        spec["moves"] = moves
+
+
 def write_royals(t: Translation) -> None:
     s = t.settings
     if s.changed("extinctionPseudoRoyal") and s.flag("extinctionPseudoRoyal"):
@@ -885,6 +926,7 @@ def write_royals(t: Translation) -> None:
 
 def translate(t: Translation) -> None:
     s = t.settings
+    t.data["name"] = t.name
     board_changed = s.changed("maxRank", "maxFile") or s.parentless
     t.files = ord(s.value("maxFile").strip()[:1]) - 96 if s.value("maxFile").strip()[:1].isalpha() \
         else s.number("maxFile")
@@ -943,6 +985,7 @@ def translate(t: Translation) -> None:
             t.data["royal-facing"] = {"lines": ["forward", "backward"]}
         else:
             t.data.pop("royal-facing", None)
+    write_mobility(t)
     write_end(t, fields)
     write_royals(t)
     if s.changed("immobilityIllegal") and s.flag("immobilityIllegal"):
