@@ -710,9 +710,18 @@ def write_hands(t: Translation) -> None:
         return
     order = sorted((k for k in t.types if not k.startswith("doc:")), key=keys.type_order,
                    reverse=True)
-    hands: dict[str, Any] = {"captures": "to-capturer" if t.settings.flag("capturesToHand")
-                             else "removed",
-                             "order": [t.names[k] for k in order]}
+    hand = re.search(r"\[([^\]]*)\]", str(t.data.get("setup", "")))
+    royal = {spec["letter"].lower() for spec in t.data["pieces"].values() if spec.get("royal")}
+    if hand and royal & set(hand.group(1).lower()):
+        # Fairy-Stockfish never drops a king onto an attacked cell; here a
+        # royal piece in hand may be dropped anywhere its region allows.
+        raise Unsupported(t.settings.entry("startFen", *DROP_KEYS),
+                          "a royal piece in hand with other drop rules: not supported")
+    # The parent's other hand rules (placement's drops-unmoved) stay.
+    hands: dict[str, Any] = dict(t.data.get("hands", {}))
+    hands.update({"captures": "to-capturer" if t.settings.flag("capturesToHand") else "removed",
+                  "order": [t.names[k] for k in order]})
+    hands.pop("must-drop", None)
     if t.settings.flag("mustDrop"):
         hands["must-drop"] = True
     t.data["hands"] = hands
@@ -723,7 +732,10 @@ def write_hands(t: Translation) -> None:
     no_doubled = t.settings.value("dropNoDoubled").strip()
     for kind, piece in t.types.items():
         spec = t.data["pieces"][t.names[kind]]
-        drops: dict[str, Any] = {}
+        # Drop rules of the parent this key table does not cover stay
+        # (placement's bishops on both colours).
+        drops: dict[str, Any] = {k: v for k, v in spec.get("drops", {}).items()
+                                 if k not in ("regions", "per-line", "check")}
         cells = dict(region)
         area = mobility(t, kind)
         if area is not None:
@@ -957,7 +969,11 @@ def translate(t: Translation) -> None:
         else:
             spec.pop("resets-clock", None)
     fields = fen_fields(t)
-    if board_changed or s.changed(*CASTLING_KEYS):
+    # With castlingDroppedPiece (placement) the rights come with the drops,
+    # not with the start position: a new start keeps the parent's castling.
+    castling = s.changed(*CASTLING_KEYS[:-1]) or \
+        (s.changed("startFen") and not s.flag("castlingDroppedPiece"))
+    if board_changed or castling:
         write_castling(t, fields)
     if s.changed("startFen", "castling") or s.parentless or s.changed("pieceDrops"):
         t.data["setup"] = " ".join(fields)

@@ -171,5 +171,8 @@ PARENTS["nocheckatomic"] = {"king": "-", "commoner": "k", "castlingKingPiece": "
                             "extinctionValue": "loss", "extinctionPieceTypes": "k",
                             "blastOnCapture": "true"}
 PARENTS["atomic"] = {**PARENTS["nocheckatomic"], "extinctionPseudoRoyal": "true"}
+PARENTS["placement"] = {"pieceDrops": "true", "capturesToHand": "false", "mustDrop": "true",
+                        "dropRegionWhite": "*1", "dropRegionBlack": "*8",
+                        "castlingDroppedPiece": "true", "dropOppositeColoredBishop": "true"}
 PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
 PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
