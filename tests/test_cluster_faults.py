@@ -114,6 +114,14 @@ def test_dask_s_own_address_setting_is_checked_too() -> None:
                            "'tls://10.0.0.1:1': tls:// needs certificates")
 
 
+def test_a_connect_timeout_setting_that_is_not_a_duration_is_said() -> None:
+    line = one_error_line(variantkit_cli(
+        "perft", "chess", "2", "--cluster", "127.0.0.1:1",
+        env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "-5s"}))
+    assert line == ("error: Dask's distributed.comm.timeouts.connect setting '-5s' is not a "
+                    "positive duration (such as 5s)")
+
+
 def test_an_unknown_host_name_fails_at_once() -> None:
     line = one_error_line(variantkit_cli("perft", "chess", "2", "--cluster",
                                          "tcp://no-scheduler.invalid:8786"))

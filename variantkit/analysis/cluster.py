@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from variantkit.analysis.address import AddressError, SchedulerAddress, parse_address
-from variantkit.errors import shorten
+from variantkit.errors import quote, shorten
 
 INSTALL_HINT = "pip install 'variantkit[cluster]'"
 WAIT_FOR_WORKERS = 60.0    # seconds to wait for the workers a run needs on a running cluster
@@ -84,14 +84,14 @@ def connect_timeout() -> float:
     import dask
     from dask.utils import parse_timedelta
 
+    value = dask.config.get("distributed.comm.timeouts.connect")
     try:
-        seconds = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"))
-    except (TypeError, ValueError, KeyError) as exc:
-        raise ClusterError(f"Dask's distributed.comm.timeouts.connect setting is not a "
-                           f"duration: {shorten(str(exc))}") from None
+        seconds = parse_timedelta(value)
+    except (TypeError, ValueError, KeyError):
+        seconds = None
     if not (isinstance(seconds, (int, float)) and 0 < seconds < float("inf")):
-        raise ClusterError("Dask's distributed.comm.timeouts.connect setting must be a "
-                           "positive duration")
+        raise ClusterError(f"Dask's distributed.comm.timeouts.connect setting "
+                           f"{quote(str(value))} is not a positive duration (such as 5s)")
     return float(seconds)
 
 
@@ -131,10 +131,9 @@ class Cluster:
                         n_workers=workers or cores, threads_per_worker=1,
                         processes=True, dashboard_address="127.0.0.1:0")
                 self.client = Client(self._local, set_as_default=False)
-            except (OSError, ValueError, TimeoutError) as exc:
+            except Exception as exc:  # ports, processes, Dask's settings: any cause
                 self.close()
-                raise ClusterError(f"cannot start a local cluster: {shorten(str(exc))}") \
-                    from None
+                raise ClusterError(f"cannot start a local cluster: {_words(exc)}") from None
             return
         try:
             scheduler = parse_address(str(address), given_as)
