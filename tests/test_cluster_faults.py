@@ -309,8 +309,9 @@ def test_analyze_whose_workers_all_die_writes_what_it_has_and_fails(tmp_path: Pa
     assert run.returncode == 1
     (summary,) = json.loads(figures.read_text())
     # The variant's text was on those workers only: no later game could start.
-    assert summary["stopped_by"] == (f"the workers of the cluster at {live.address} that held "
-                                     "the data every task needs died with it")
+    assert summary["stopped_by"] == (f"the data every task needs is gone from the cluster at "
+                                     f"{live.address} (the workers that held it died, or the "
+                                     "scheduler restarted)")
     assert err == (f"error: {summary['stopped_by']}: the report covers the "
                    f"{summary['played']} of 20 games asked for\n")
 

@@ -246,8 +246,9 @@ class Cluster:
             if self.client.status != "running":
                 raise self._lost()
             if sent.status != "finished":  # so every later task would be cancelled too
-                raise ClusterLost(f"the workers of {self.where} that held the data every "
-                                  "task needs died with it")
+                raise ClusterLost(f"the data every task needs is gone from {self.where} "
+                                  "(the workers that held it died, or the scheduler "
+                                  "restarted)")
             return Lost("it was cancelled on the cluster")
         try:
             error = future.exception()
