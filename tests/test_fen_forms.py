@@ -111,8 +111,9 @@ def test_bad_checks_fields_are_refused(tail: str, message: str) -> None:
 
 # -- Chess960 castling in variants that castle -----------------------------------------
 
-# Chess960 starts whose castlings are not written like a king's step.
-STARTS_960 = [0, 37, 111, 518, 703, 851]
+# Chess960 starts whose castlings are not written like a king's step (185:
+# the king on f1 castles onto its rook's cell g1, f1g1).
+STARTS_960 = [0, 37, 111, 185, 518, 703, 851]
 
 
 @pytest.mark.parametrize("name", ["chess", "crazyhouse", "extinction"])
@@ -145,8 +146,9 @@ def test_rights_write_as_x_fen_or_by_file() -> None:
 
 
 def test_a_castling_written_like_a_king_step_is_refused() -> None:
-    # Start 185 puts the king on f1: its castling to g1 would be written f1g1.
-    fen = variantkit.load("fischerandom").numbered_setup(185)
+    # Start 444 puts the king on f1 and the rook on h1: castling to g1 would
+    # be written f1g1, as the king's step.
+    fen = variantkit.load("fischerandom").numbered_setup(444)
     with pytest.raises(InvalidFenError) as info:
         variantkit.load("chess").new_game(fen)
     assert "castling would be written f1g1, as the king's own move there" in str(info.value)

@@ -367,10 +367,11 @@ def _refuse_ambiguous_castlings(position: Position) -> None:
     """Without `free-castling` a castling is written as the king's move,
     so a castling from where a Chess960 start puts the king must not land
     where the king also goes by itself (`f1g1`): the two moves would be
-    written alike."""
+    written alike.  A king landing on its rook's cell is never alike: the
+    rook stands there whenever the castling is allowed."""
     v = position.variant
     for c in position.castlings:
-        if c.king_to != c.king_from and c not in v.castlings \
+        if c.king_to not in (c.king_from, c.rook_from) and c not in v.castlings \
                 and v.empty_board_reach(c.king_code, c.king_from) >> c.king_to & 1:
             frm, to = v.board.names[c.king_from], v.board.names[c.king_to]
             raise InvalidFenError(
