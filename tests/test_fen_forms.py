@@ -145,6 +145,14 @@ def test_rights_write_as_x_fen_or_by_file() -> None:
     assert legal(game) == set(pyffish.legal_moves("chess", fen, []))
 
 
+def test_shredder_style_keeps_letters_where_files_name_gates() -> None:
+    # Seirawan chess names its gating files in the castling field: a file
+    # there is a gate, so castling keeps its letters.
+    game = variantkit.load("seirawan").new_game()
+    assert game.fen(style="shredder") == game.fen()
+    assert game.fen().split()[2] == "KQBCDFGkqbcdfg"
+
+
 def test_a_castling_written_like_a_king_step_is_refused() -> None:
     # Start 444 puts the king on f1 and the rook on h1: castling to g1 would
     # be written f1g1, as the king's step.

@@ -350,10 +350,7 @@ def _unmoved_or_960(position: Position, rights: str) -> int:
     try:
         return _unmoved(position, rights)
     except InvalidFenError as declared:
-        v = position.variant
-        # Rooks are named by file on grids only, as under `free-castling`.
-        if not v.castlings or v.initial_rights or v.gate_regions != [0, 0] \
-                or not isinstance(v.board.topology, GridTopology):
+        if not _files_name_rooks(position.variant):
             raise
         try:
             unmoved = _free_castling(position, rights)
@@ -361,6 +358,14 @@ def _unmoved_or_960(position: Position, rights: str) -> int:
             raise declared from None
     _refuse_ambiguous_castlings(position)
     return unmoved
+
+
+def _files_name_rooks(v: Variant) -> bool:
+    """Whether a file letter in the castling field may name a castling rook:
+    on a grid (as under `free-castling`), in a variant that castles and
+    whose field names no files for gating or `initial-rights`."""
+    return bool(v.castlings) and not v.initial_rights and v.gate_regions == [0, 0] \
+        and isinstance(v.board.topology, GridTopology)
 
 
 def _refuse_ambiguous_castlings(position: Position) -> None:
@@ -524,12 +529,14 @@ def castling_rights(position: Position, files: bool = False) -> str:
     `initial-rights` and gating rights of unmoved pieces that no written
     castling right covers (`KQBCDFGkqbcdfg`).  A castling right is its
     declared letter, or its rook's file under `free-castling`, with `files`
-    (Shredder-FEN), and where the letter would name another rook (X-FEN)."""
+    (Shredder-FEN, where files name no gating or initial rights), and where
+    the letter would name another rook (X-FEN)."""
     letters: list[list[str]] = [[], []]
     v = position.variant
     covered = 0
     for c in position.castlings:
-        by_file = files or v.free_castling or not _outermost_rook(position, c)
+        by_file = v.free_castling or (files and _files_name_rooks(v)) \
+            or not _outermost_rook(position, c)
         right = _file_right(v.board.names[c.rook_from], c.side) if by_file else c.right
         if right not in letters[c.side] and c.in_place(position):
             letters[c.side].append(right)
