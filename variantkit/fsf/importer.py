@@ -510,6 +510,9 @@ def fen_fields(t: Translation) -> list[str]:
     side = rest[0] if rest[0] in ("w", "b") else "w"
     castle = rest[1] if re.fullmatch(r"[A-Za-z]+|-", rest[1]) else "-"
     passant = rest[2] if re.fullmatch(r"[a-z]\d+|-", rest[2]) else "-"
+    if any("+" in item for item in fields[1:4]):
+        raise Unsupported(t.settings.entry("startFen"), "startFen: a check count before the "
+                          "en passant field: not supported")
     rest = rest[3:]
     checks = rest.pop(0) if "+" in rest[0] else None
     half = rest[0] if rest[0].isdigit() else "0"
@@ -565,6 +568,12 @@ def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
     if rook is None:
         return None
     rook_to = to[wing] - 1 if wing == "k" else to[wing] + 1
+    if abs(to[wing] - king_file) < 2:
+        # The king's castling would read as its ordinary step (or no move).
+        raise Unsupported(t.settings.entry("castlingKingsideFile", "castlingQueensideFile",
+                                           "startFen"),
+                          f"castling right {right!r}: the king moves less than two cells, "
+                          "which the language cannot tell from a king's step: not supported")
     return {"right": right, "king": [cell_name((king_file, rank)), cell_name((to[wing], rank))],
             "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]}
 
@@ -925,14 +934,27 @@ def write_royals(t: Translation) -> None:
             # that would stand attacked; a royal piece here may not.
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "extinctionPseudoRoyal with a "
                               "promotion to the royal piece: not supported")
+        promoted = {item.partition(":")[2].lower()
+                    for item in s.value("promotedPieceType").split()}
+        if {t.data["pieces"][name]["letter"].lower() for name in royal} & promoted:
+            raise Unsupported(s.entry("promotedPieceType"), "promotedPieceType onto a "
+                              "pseudo-royal piece: not supported")
+        if s.number("extinctionPieceCount"):
+            raise Unsupported(s.entry("extinctionPieceCount"), "extinctionPseudoRoyal with "
+                              "extinctionPieceCount: not supported")
         for name in royal:
             t.data["pieces"][name]["royal"] = True
-    royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
-    single = len([n for n in royal]) == 1 and ("\n" not in t.data.get("setup", "")) and \
-        not s.flag("extinctionPseudoRoyal")
-    if single and "royals" not in t.data:
+        # Several pseudo-royal pieces are in check only once one is left;
+        # beside a real king, each is royal (one a side, checked below).
+        t.data["royals"] = {"per-side": "any", "check": "any" if "king" in t.types else "last"}
+        if "king" in t.types and any(
+                t.data["setup"].split()[0].count(case(t.data["pieces"][name]["letter"])) > 1
+                for name in royal for case in (str.upper, str.lower)):
+            raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces "
+                              "beside a king: not supported")
         return
-    if not royal or not single:
+    royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
+    if len(royal) != 1:
         t.data["royals"] = {"per-side": "any"}
 
 
@@ -996,6 +1018,10 @@ def translate(t: Translation) -> None:
             t.data["explosion"] = {"around": "all", **({"immune": immune} if immune else {}),
                                    **({"blast-proof": proof} if proof else {})}
             t.data["royals"] = {"per-side": "any"}
+    if s.flag("pieceDrops") and (s.flag("blastOnCapture") or "explosion" in t.data) and \
+            s.changed("pieceDrops", "blastOnCapture"):
+        raise Unsupported(s.entry("pieceDrops", "blastOnCapture"),
+                          "explosions with pieces in hand: not supported")
     if s.changed("flyingGeneral"):
         if s.flag("flyingGeneral"):
             t.data["royal-facing"] = {"lines": ["forward", "backward"]}
