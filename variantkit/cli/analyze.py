@@ -190,8 +190,13 @@ def _play(variants: list[Variant], settings: Settings, records: list[list[GameRe
           out_path: str | None) -> str | None:
     """Play the games, adding each to `records` as it comes; return why the
     run stopped early (Ctrl-C, the cluster's failure), or None."""
-    try:
+    # Ctrl-C in the middle of an import would leave a half-made module that
+    # the report then fails on: the imports finish first.
+    with interrupts_held() as held:
         _require_extra(out_path)
+    if held:
+        return CTRL_C
+    try:
         from variantkit.analysis.tournament import tournament
 
         with connected(workers, address, worker_wait) as cluster:
