@@ -65,7 +65,7 @@ def test_section_imports_and_its_perft_tree_equals_pyffish(file: str, section: s
 
 @pytest.mark.parametrize(("file", "section"), SECTIONS)
 def test_section_random_games_equal_pyffish(file: str, section: str) -> None:
-    ImportedOracle(section, imported(file, section)).random_games(games=2, max_plies=120, seed=1)
+    ImportedOracle(section, imported(file, section)).random_games(games=2, max_plies=60, seed=1)
 
 
 @pytest.mark.oracle
@@ -113,6 +113,14 @@ def test_a_key_the_language_cannot_express_is_reported_with_its_line() -> None:
     assert [(p.line, p.message) for p in walls] == [(9, "wallingRule = duck: not supported")]
     flip = result["vk-flip"]
     assert isinstance(flip, list) and flip[0].line == 12
+
+
+def test_a_castling_the_language_would_misread_is_refused() -> None:
+    # The king would step from e1 to d1: the same move string as its step.
+    result = import_ini(TEXTS["bad.ini"], "bad.ini", ["vk-short-castle"])
+    short = result["vk-short-castle"]
+    assert isinstance(short, list) and short[0].line == 28
+    assert "less than two cells" in short[0].message
 
 
 def test_misspelt_keys_are_warnings_with_their_line_and_a_suggestion() -> None:
