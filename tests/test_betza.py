@@ -67,6 +67,8 @@ def test_standard_pieces_expand_to_the_chess_primitives() -> None:
     ("hrN", [{"leap": [[2, -1], [1, 2], [-1, -2], [-2, 1]]}]),
     ("fhW", [{"step": "forward"}]),          # split like fsW: fh = f and h
     ("W0", [{"ride": "orthogonal"}]),        # a range of 0 is no limit
+    # A hopper's limit is how far from its start it lands (cannon shogi's pR2).
+    ("pR2", [{"hop": "orthogonal", "range": 2}]),
     ("fmWfceF", [{"step": "forward", "only": "move"},
                  {"step": "forward-diagonal", "only": "capture", "en-passant": "capture"}]),
     ("mRcB", [{"ride": "orthogonal", "only": "move"}, {"ride": "diagonal", "only": "capture"}]),
@@ -210,7 +212,6 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("betza", "part"), [
     ("pN", "'pN': p (hopper) goes with a rider"),
-    ("pR2", "'pR2': a hopper limited in range is not supported"),
     ("nK", "'nK'"),
     ("feF", "e (en passant) needs a capture-only move"),
     ("icW", "'icW': i (initial) moves never capture"),
@@ -218,6 +219,7 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
     ("jN", "'j'"),
     ("Rx", "unknown letter 'x'"),
     ("fm", "modifiers at the end without an atom"),
+    ("gQ3", "'gQ3': a grasshopper limited in range is not supported"),
     ("vsN", "'vsN' selects no direction"),
 ])
 def test_unsupported_notation_is_refused(betza: str, part: str) -> None:
@@ -278,6 +280,9 @@ SF_PIECE_SETS = [
     # and janggi's elephant.
     ("hoppertest", {"A": "mRcpR", "C": "pR", "D": "gQ", "E": "nN", "F": "nZ", "G": "gB"},
      "racdkegr/ppfppfpp/8/8/8/8/PPFPPFPP/RACDKEGR w KQkq - 0 1", ""),
+    # Hoppers limited in range (cannon shogi's mBpBmWpR2 and mRpRmFpB2).
+    ("limitedhoppers", {"A": "pR2", "C": "mBpBmWpR2", "D": "mRpRmFpB2", "E": "pQ3"},
+     "racdkedr/pppppppp/8/8/8/8/PPPPPPPP/RACDKEDR w KQkq - 0 1", ""),
     # h (half): Gethenian's hlN, Khans' mfhNcfW, Xhess's fhmnN; hlN and hrN
     # are not left-right symmetric, so Black is turned as Fairy-Stockfish
     # turns it.

@@ -140,8 +140,9 @@ def test_hopper_modifiers_need_a_hop() -> None:
         flags_of({"ride": "orthogonal", "beyond": 1}, {})
     assert info.value.rule == "hop-modifier"
     with pytest.raises(DeclarationError) as info:
-        flags_of({"hop": "orthogonal", "range": 3}, {})
+        flags_of({"hop": "orthogonal", "range": [2, 3]}, {})
     assert info.value.rule == "hop-modifier"
+    assert flags_of({"hop": "orthogonal", "range": 3}, {}).hop is not None
     with pytest.raises(DeclarationError) as info:
         flags_of({"hop": "orthogonal", "cannot-capture": ["king"]}, {"king": 0}, frozenset({0}))
     assert info.value.rule == "cannot-capture-royal"
@@ -160,8 +161,8 @@ def test_hoppers_in_betza(betza: str, moves: list[dict[str, object]]) -> None:
     assert expand(betza) == moves
 
 
-@pytest.mark.parametrize("betza", ["pN", "gW", "pR3", "p"])
-def test_a_hopper_needs_an_unlimited_rider(betza: str) -> None:
+@pytest.mark.parametrize("betza", ["pN", "gW", "gR3", "p"])
+def test_a_hopper_needs_a_rider(betza: str) -> None:
     with pytest.raises(DeclarationError) as info:
         expand(betza)
     assert info.value.rule == "bad-betza"

@@ -136,9 +136,10 @@ def expand(text: str) -> list[dict[str, Any]]:
             written = text[begin:i + 1]
             if lame and (rider or len(atoms) > 1):
                 raise _error(text, f"'n{c}': n (lame) goes with one leap (D A H G, N C Z)")
-            if hopper and limit:
-                raise _error(text, f"'{written}': a hopper limited in range is not supported "
-                             "(`hop` has no `range`; write `moves`)")
+            if hopper == "g" and limit:
+                # Fairy-Stockfish lands `gQ3` anywhere within the limit, as `pQ3`.
+                raise _error(text, f"'{written}': a grasshopper limited in range is not "
+                             "supported (write pQ3 for a hopper landing within 3 cells)")
             if hopper and not (rider and all(p == 1 for p, _ in atoms)):
                 raise _error(text, f"'{hopper}{c}': {hopper} (hopper) goes with a rider: R, B, "
                              "Q, WW or FF")
@@ -150,7 +151,10 @@ def expand(text: str) -> list[dict[str, Any]]:
                 raise _error(text, f"'{written}' selects no direction")
             move = _primitive(atoms, vectors, rider, limit, lame)
             if hopper:
-                move = {"hop": move["ride"], **({"beyond": 1} if hopper == "g" else {})}
+                # A limit is how far from its start the hopper may land (`pR2`).
+                move = {"hop": move.get("ride", move.get("step")),
+                        **({"range": limit} if limit else {}),
+                        **({"beyond": 1} if hopper == "g" else {})}
             if initial:
                 # Fairy-Stockfish has no initial captures; the cells an
                 # initial move passes may be taken en passant.

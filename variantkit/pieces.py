@@ -488,7 +488,7 @@ def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | Non
         else [spec[kind]]
     if kind == "step":
         low, high = 1, 1
-    elif "range" in spec and kind == "ride":
+    elif "range" in spec and kind in ("ride", "hop"):
         low, high = _range(spec["range"], "range")
     else:
         low, high = 1, board.size
@@ -682,9 +682,10 @@ def _hop(spec: dict[str, Any], piece_index: dict[str, int]) -> Hop | None:
             if key in spec:
                 raise DeclarationError(f"`{key}` goes with `hop`", "hop-modifier")
         return None
-    if "range" in spec:
-        raise DeclarationError("a hop follows whole lines: `range` does not apply (`beyond` "
-                               "limits the landing past the screens)", "hop-modifier")
+    if "range" in spec and _range(spec["range"], "range")[0] != 1:
+        raise DeclarationError("a hop's `range: N` is how far from its start it may land; it "
+                               "takes no least distance (`beyond` limits the landing past the "
+                               "screens)", "hop-modifier")
     return Hop(screens=spec.get("screens", 1), beyond=spec.get("beyond", 0),
                barred=_piece_types(spec, "cannot-hop", piece_index))
 
