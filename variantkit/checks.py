@@ -188,11 +188,11 @@ def _misplaced(variant: Variant, path: tuple[str | int, ...], move: dict[str, An
     """A problem for each modifier of `move` that has no effect."""
     document = variant.document
     kind = next((k for k in PRIMITIVES if k in move), None)
-    if "range" in move and kind != "ride":
+    if "range" in move and kind not in ("ride", "hop"):
         what = f"a {kind}" if kind else "a plane-shift alone"
         yield document.problem(
-            (*path, "range"), f"range has no effect on {what}: it limits how far a ride goes",
-            "modifier-no-effect", key=True)
+            (*path, "range"), f"range has no effect on {what}: it limits how far a ride or a "
+            "hop goes", "modifier-no-effect", key=True)
     if "only" in move and kind == "suborn":
         yield document.problem(
             (*path, "only"), "only has no effect on a suborn, which neither moves nor captures",
