@@ -176,3 +176,17 @@ def test_explain_says_a_hopper_needs_a_position() -> None:
     assert result.exit_code == 0
     assert "0 destinations" in result.output
     assert "its hops need a piece to jump: give --fen to see them" in result.output
+
+
+def test_a_hop_with_a_range_lands_within_it() -> None:
+    """Written in YAML as Betza's pR2 expands: the screen next to it, the
+    landing one beyond, nothing farther."""
+    variant = variantkit.load_text(
+        "variantkit: 1\nname: t\ninherits: chess\ncastling: []\n"
+        "pieces:\n  cannon: {letter: C, moves: [{hop: orthogonal, range: 2}]}\n"
+        "setup: 4k3/8/8/8/8/8/P7/C3K3 w - - 0 1\n")
+    assert not variant.problems
+    moves = {str(m) for m in variant.new_game().legal_moves() if str(m).startswith("a1")}
+    assert moves == {"a1a3"}
+    far = variant.new_game("4k3/8/8/P7/8/8/8/C3K3 w - - 0 1").legal_moves()
+    assert not [m for m in far if str(m).startswith("a1")]
