@@ -944,14 +944,23 @@ def write_royals(t: Translation) -> None:
                               "extinctionPieceCount: not supported")
         for name in royal:
             t.data["pieces"][name]["royal"] = True
-        # Several pseudo-royal pieces are in check only once one is left;
-        # beside a real king, each is royal (one a side, checked below).
-        t.data["royals"] = {"per-side": "any", "check": "any" if "king" in t.types else "last"}
-        if "king" in t.types and any(
-                t.data["setup"].split()[0].count(case(t.data["pieces"][name]["letter"])) > 1
-                for name in royal for case in (str.upper, str.lower)):
+        # Fairy-Stockfish keeps a king out of check always, and pseudo-royal
+        # pieces only once one is left: `check: any` where a side has a king
+        # and at most one of them, `check: last` where it has no king.
+        placement = t.data["setup"].split()[0]
+        king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
+        needs = set()
+        for case in (str.upper, str.lower):
+            count = sum(placement.count(case(t.data["pieces"][n]["letter"])) for n in royal)
+            if king is not None and case(king) in placement and count:
+                # (a king alone is kept out of check under either rule)
+                needs.add("any" if count == 1 else "neither")
+            elif count > 1:
+                needs.add("last")
+        if len(needs) > 1 or "neither" in needs:
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces "
                               "beside a king: not supported")
+        t.data["royals"] = {"per-side": "any", "check": needs.pop() if needs else "any"}
         return
     royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
     if len(royal) != 1:
