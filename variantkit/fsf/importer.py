@@ -1161,7 +1161,8 @@ def yaml_text(name: str, root: str | None, data: dict[str, Any], note: str) -> s
         over, removal = overlay(parent, data)
         for key in ("variantkit", "name", "description"):
             over.pop(key, None)
-        body: dict[str, Any] = {"variantkit": 1, "name": name, "inherits": root}
+        body: dict[str, Any] = {"variantkit": 1, "name": name,
+                                "description": data["description"], "inherits": root}
         if removal:
             body["remove"] = removal
         body.update(over)
@@ -1170,14 +1171,15 @@ def yaml_text(name: str, root: str | None, data: dict[str, Any], note: str) -> s
     ordered = {key: body[key] for key in ORDER if key in body}
     ordered.update({k: v for k, v in body.items() if k not in ordered})
     parts = []
+    header = 0      # the lines that name the file come first, without blank lines
     for key, value in ordered.items():
+        header += key in ("variantkit", "name", "description", "inherits")
         # Leaf lists and mappings inline (`{letter: Q, betza: QN}`), the rest
         # as blocks, as a person writes them.
         flow = None if isinstance(value, (dict, list)) else False
         parts.append(yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=flow,
                                     width=100, allow_unicode=True))
-    head = "".join(parts[:3])
-    return note + head + "".join("\n" + part for part in parts[3:])
+    return note + "".join(parts[:header]) + "".join("\n" + part for part in parts[header:])
 
 
 def import_section(ini: IniFile, name: str, sections: list[Section],
