@@ -262,3 +262,23 @@ def test_list_shows_the_examples_of_a_checkout() -> None:
         assert variantkit.load(path).description in result.output
     assert f"examples/{examples[0].name}" in result.output or str(examples[0]) in result.output
     assert "Examples load by path: variantkit show " in result.output
+
+
+def test_ctrl_c_in_any_command_ends_with_status_130() -> None:
+    """Ctrl-C while a command works that does not handle it itself (here a
+    long perft) ends as the commands that do: one line, status 130, not
+    click's `Aborted!` with status 1."""
+    import signal
+    process = subprocess.Popen(
+        [sys.executable, "-m", "variantkit", "perft", "chess", "6", "--divide"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        process.stdout.readline()            # the command has started counting
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert "stopped (Ctrl-C)" in err
+    assert "Aborted" not in err and "Traceback" not in err

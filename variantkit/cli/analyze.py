@@ -31,6 +31,7 @@ from variantkit.analysis.cluster import (
 )
 from variantkit.analysis.tournament import GameRecord, Settings
 from variantkit.cli.common import (
+    EXIT_INTERRUPTED,
     FiniteFloat,
     check_output,
     cli,
@@ -45,7 +46,6 @@ from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pgn import write_pgn
 from variantkit.variant import Variant
 
-EXIT_INTERRUPTED = 130   # the shell's status for a program stopped by Ctrl-C
 CTRL_C = "Ctrl-C"        # why a run stopped, when the user stopped it
 MAX_WORKER_WAIT = 3600.0  # seconds: --worker-wait is a bound, not a way to wait forever
 

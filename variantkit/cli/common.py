@@ -24,6 +24,7 @@ from variantkit.variant import Variant
 # Loader rules meaning "the file itself could not be read".
 UNREADABLE = frozenset({"file-not-found", "file-unreadable"})
 EXIT_ERROR, EXIT_UNREADABLE = 1, 2
+EXIT_INTERRUPTED = 130   # the shell's status for a program stopped by Ctrl-C
 
 
 def use_color() -> bool:
@@ -200,7 +201,19 @@ def position_options(command: Any) -> Any:
     return command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Program(click.Group):
+    """The command group: Ctrl-C in a command that does not handle it ends
+    the program as the commands that do handle it end it (exit status 130,
+    one line), not with click's `Aborted!` and status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            fail("stopped (Ctrl-C)", EXIT_INTERRUPTED)
+
+
+@click.group(cls=Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(variantkit.__version__, prog_name="variantkit",
                       message=f"%(prog)s, version %(version)s ({variantkit.BUILD} build)")
 def cli() -> None:
