@@ -15,9 +15,13 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "variantkit"
 # What the position core may use: itself, the stages before it (board,
-# pieces) and the plain values and limits every stage shares.
+# pieces), the rule tables it reads and the plain values and limits every
+# stage shares.
 CORE_AND_BEFORE = ("variantkit.core", "variantkit.pieces", "variantkit.betza", "variantkit.board",
-                   "variantkit.values", "variantkit.errors", "variantkit.limits")
+                   "variantkit.tables", "variantkit.values", "variantkit.errors",
+                   "variantkit.limits")
+CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.general",
+        "variantkit.core.conditions"]
 
 
 def module_name(path: Path) -> str:
@@ -71,12 +75,24 @@ def test_no_import_circle() -> None:
     assert cycles == [], f"import circles: {cycles[:5]}"
 
 
-@pytest.mark.parametrize("module", ["variantkit.core.moves", "variantkit.core.position",
-                                    "variantkit.core.general", "variantkit.core.conditions"])
+@pytest.mark.parametrize("module", CORE)
 def test_core_imports_no_later_stage(module: str) -> None:
     later = {m for m in nx.descendants(import_graph(), module)
              if not m.startswith(CORE_AND_BEFORE)}
     assert later == set(), f"{module} reaches {sorted(later)}"
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_reads_its_tables_from_below(module: str) -> None:
+    """Even for type hints, the core takes the tables it reads from a module
+    below it: of the later stages it names only `Variant`, the assembly it
+    is handed (a type-only import, never run)."""
+    path = PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    names = {f"{node.module}.{alias.name}" for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.ImportFrom) and node.module
+             and node.module.startswith("variantkit.")
+             and not node.module.startswith(CORE_AND_BEFORE) for alias in node.names}
+    assert names <= {"variantkit.variant.Variant"}, f"{module} imports {sorted(names)}"
 
 
 def test_the_graph_sees_imports() -> None:

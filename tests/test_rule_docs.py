@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the rule id stands in each kind of call that reports a problem.
-RULE_ARGUMENT = {"DeclarationError": 1, "Problem": 1, "problem": 2, "error": 3,
+RULE_ARGUMENT = {"DeclarationError": 1, "Problem": 1, "problem": 2, "report": 2, "error": 3,
                  "graph_error": 1, "note": 1}
 
 

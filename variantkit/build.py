@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "variantkit.core.position",
     "variantkit.core.general",
     "variantkit.core.conditions",
+    "variantkit.tables",
     "variantkit.castling",
     "variantkit.pieces",
     "variantkit.variant",

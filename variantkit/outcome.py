@@ -23,7 +23,7 @@ from variantkit.pieces import type_of
 from variantkit.values import Outcome
 
 if TYPE_CHECKING:
-    from variantkit.variant import DrawPoints
+    from variantkit.tables import DrawPoints
 
 
 def outcome(position: Position) -> Outcome | None:

@@ -13,7 +13,7 @@ from variantkit.values import Outcome
 if TYPE_CHECKING:
     from variantkit.core.general import GeneralPosition
     from variantkit.core.position import Position
-    from variantkit.variant import EndCondition
+    from variantkit.tables import EndCondition
 
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",

@@ -12,7 +12,8 @@ from variantkit.core.position import Position
 from variantkit.pieces import piece_code
 
 if TYPE_CHECKING:
-    from variantkit.variant import Counting, Variant
+    from variantkit.tables import Counting
+    from variantkit.variant import Variant
 
 
 class GeneralPosition(Position):

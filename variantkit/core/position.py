@@ -30,7 +30,8 @@ from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, Ce
 from variantkit.values import Move
 
 if TYPE_CHECKING:
-    from variantkit.variant import AttackEntry, DropRule, Limits, Promotion, Variant
+    from variantkit.tables import AttackEntry, DropRule, Limits, Promotion
+    from variantkit.variant import Variant
 
 NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes no cells
 # Attacker tests (king moves, castling cells) a node needs before one map of

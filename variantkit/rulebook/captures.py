@@ -1,0 +1,60 @@
+"""What a capture does besides removing the captured piece: explosions
+(`explosion:`), which blow up the cells around it, and petrification
+(`petrify:`), which turns the capturing piece into a wall."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from variantkit.board import Board
+from variantkit.pieces import PieceSet, piece_code
+from variantkit.rulebook.sink import Sink
+
+
+class Explosion(NamedTuple):
+    """What a capture blows up, and what survives it."""
+
+    blast: list[int]               # per cell, the cells a capture there blows up
+    blast_immune: list[int]        # piece codes a blast leaves standing
+    blast_proof: frozenset[int]    # capturers that survive too
+
+
+class Petrify(NamedTuple):
+    """The capturing pieces that turn into walls."""
+
+    codes: frozenset[int]   # pieces that turn into a wall on the cell where they capture
+    royal: list[int]        # those of them that are royal, sorted
+
+
+NO_EXPLOSION = Explosion([], [], frozenset())
+
+
+def compile_explosion(sink: Sink, spec: dict[str, Any], board: Board,
+                      pieces: PieceSet) -> Explosion:
+    """Per cell, the cells a capture there blows up (one step in each
+    `around` direction), and the piece codes that survive a blast."""
+    topology = board.topology
+    directions = topology.directions(spec.get("around", "all"), None)
+    blast = []
+    for cell in range(board.size):
+        bits = 0
+        for d in directions:
+            for ray in topology.rays(cell, d):
+                if ray:
+                    bits |= 1 << ray[0]
+        blast.append(bits)
+    immune = sink.kinds(pieces, ("explosion", "immune"), spec.get("immune", []))
+    proof = sink.kinds(pieces, ("explosion", "blast-proof"), spec.get("blast-proof", []))
+    blast_proof = frozenset(piece_code(t, side) for t in proof for side in range(2))
+    return Explosion(blast, [piece_code(t, side) for t in immune for side in range(2)]
+                     + sorted(blast_proof), blast_proof)
+
+
+def compile_petrify(sink: Sink, names: list[str], pieces: PieceSet, royal_code: list[bool],
+                    hole_mark: str | None) -> Petrify:
+    kinds = sink.kinds(pieces, ("petrify",), names)
+    codes = frozenset(piece_code(t, side) for t in kinds for side in range(2))
+    if codes and hole_mark is None:
+        sink.report(("petrify",), "walls are written in position strings with the hole mark: "
+                 "declare `position-string: {holes: ...}`", "petrify-mark")
+    return Petrify(codes, sorted(c for c in codes if royal_code[c]))

@@ -1,0 +1,76 @@
+"""Castling (`castling:`, `free-castling:`): each declared castling move
+checked against the board and the setup, then derived from the lines
+between king and rook (`variantkit.castling`)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, NamedTuple
+
+from variantkit.board import Board, GridTopology
+from variantkit.castling import Castling, derive_castling
+from variantkit.errors import DeclarationError
+from variantkit.pieces import PieceSet, piece_code
+from variantkit.rulebook.sink import Sink
+
+
+class Castlings(NamedTuple):
+    """The declared castling moves, derived."""
+
+    castlings: list[Castling]
+    # Castling from wherever king and rook start (Chess960): the declared
+    # entries are the standard array's and say which way each right goes.
+    free_castling: bool
+
+
+def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
+                     setup_cells: dict[int, int], royal_code: list[bool],
+                     one_royal: bool) -> Castlings:
+    """Each `castling:` entry whose king and rook the setup (or its
+    `pieces`) provides; a bad entry is a problem at its place."""
+    castlings = []
+    for i, spec in enumerate(data.get("castling", [])):
+        c = sink.located(("castling", i), partial(
+            _castling, sink, board, pieces, setup_cells, royal_code, one_royal, i, spec))
+        if c is not None:
+            castlings.append(c)
+    free_castling = bool(data.get("free-castling", False))
+    if free_castling and not isinstance(board.topology, GridTopology):
+        sink.report(("free-castling",), "free-castling needs a grid board: rights are written "
+                 "by file", "free-castling-board")
+    return Castlings(castlings, free_castling)
+
+
+def _castling(sink: Sink, board: Board, pieces: PieceSet, setup_cells: dict[int, int],
+              royal_code: list[bool], one_royal: bool, index: int,
+              spec: dict[str, Any]) -> Castling | None:
+    cells: list[int] = []
+    for piece in ("king", "rook"):
+        for j, name in enumerate(spec[piece]):
+            cell = sink.located(("castling", index, piece, j), partial(board.cell, name))
+            if cell is None:
+                return None
+            cells.append(cell)
+    k0, k1, r0, r1 = cells
+    if k0 in (r0, k1) or k1 == r1:
+        raise DeclarationError(
+            "castling: king and rook start on different cells, the king moves, and the "
+            "two end on different cells", "castling-cells")
+    if not setup_cells and "pieces" not in spec:
+        return None  # the setup's own problem is reported already
+    king_code, rook_code = setup_cells.get(k0), setup_cells.get(r0)
+    if "pieces" in spec:
+        kinds = sink.kinds(pieces, ("castling", index, "pieces"), spec["pieces"])
+        if len(kinds) < 2:
+            return None
+        side = 0 if spec["right"].isupper() else 1
+        king_code, rook_code = piece_code(kinds[0], side), piece_code(kinds[1], side)
+    if king_code is None or (one_royal and not royal_code[king_code]):
+        raise DeclarationError(
+            f"castling: the setup has no royal piece on {spec['king'][0]}", "castling-setup")
+    if rook_code is None or rook_code & 1 != king_code & 1:
+        raise DeclarationError(
+            f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
+            "castling-setup")
+    return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code,
+                           royal=bool(royal_code[king_code]))

@@ -1,0 +1,250 @@
+"""Per piece code, what the move generator reads: the generators of each
+piece (its compiled components as one side uses them, and as it uses them
+in check), its royalty, passes and clock, and per side the attack lists
+check detection reads.  A piece code is a piece type and a side
+(`variantkit.pieces.piece_code`); codes 0 and 1 are empty cells."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from variantkit.board import Board
+from variantkit.pieces import (
+    CAPTURE,
+    CONVERT,
+    MOVE,
+    SHORT_MASK,
+    CellReach,
+    Component,
+    Flags,
+    PieceSet,
+    piece_code,
+    reach,
+    span,
+    type_of,
+)
+from variantkit.rulebook.sink import Sink
+from variantkit.tables import AttackEntry, Generator, Limits, LoopGenerator, Promotion
+
+
+class Codes(NamedTuple):
+    """The move generator's per-code tables and each side's attack lists."""
+
+    n_codes: int
+    royal_code: list[bool]
+    royal_codes: list[list[int]]   # per side
+    resets_clock: list[bool]
+    pass_codes: list[bool]         # royal pieces that may pass (hand the turn over)
+    generators: list[list[Generator]]
+    # Per from-cell, the landing cells that only primitives declared
+    # `resets-clock: false` reach, or None when all of a piece's moves reset it.
+    clock_kept: list[list[int] | None]
+    # The generators of a side in check: the same list, unless some
+    # primitive is restricted then (`in-check`).
+    check_generators: list[list[Generator]]
+    # The same lists for the move generator's loop: a plain generator
+    # (no first-move, en passant, check or type rule) as (tables, mode,
+    # spans, None), any other as (tables, mode, spans, itself); order
+    # kept, since the first primitive to reach a cell makes its move.
+    # `spans`, for a generator that only captures or converts: per cell,
+    # every cell it may reach (no enemy piece there, nothing to do).
+    loop_generators: list[list[LoopGenerator]]
+    loop_check_generators: list[list[LoopGenerator]]
+    # Pieces whose "not moved yet" status changes their moves, and so
+    # tells positions apart for repetition.
+    unmoved_codes: list[int]
+    attack_components: list[list[AttackEntry]]
+    slider_components: list[list[AttackEntry]]
+    # Hoppers: a piece moving onto their line may give them a screen.
+    hop_components: list[list[AttackEntry]]
+    # Whether a screen's piece type matters: then the legality of a move
+    # is tested on the position after it, where every piece's type is known.
+    typed_screens: bool
+    # Per side: the capture tables of each piece code (and whether they
+    # hold only while the piece is unmoved), when they are all of the
+    # side's attacks and none is a hop.  Then the cells the side attacks
+    # under fewer occupied cells are a superset of those it attacks under
+    # more, and one map per node clears most king moves and castlings.
+    attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None]
+
+
+def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
+                  facing_rule: str) -> Codes:
+    """The generators and attack lists of every piece code; `facing`, under
+    the `forbidden` rule, joins each side's attacks as its royal pieces'."""
+    n_codes = piece_code(len(pieces.types), 0)
+    royal_code = [False] * n_codes
+    royal_codes: list[list[int]] = [[], []]
+    resets_clock = [False] * n_codes
+    pass_codes = [False] * n_codes
+    generators: list[list[Generator]] = [[] for _ in range(n_codes)]
+    attack: list[dict[int, list[int]]] = [{}, {}]
+    for t in pieces.types:
+        for side in range(2):
+            code = piece_code(t.index, side)
+            royal_code[code] = t.royal
+            if t.royal:
+                royal_codes[side].append(code)
+            resets_clock[code] = t.resets_clock
+            pass_codes[code] = t.passes
+            for ci in t.components:
+                comp = pieces.components[ci]
+                f = comp.flags
+                generators[code].append(Generator(
+                    comp.tables[side], f.mode, f.initial, f.en_passant,
+                    f.may_give_check, comp.passed[side], _victims(pieces, f, side),
+                    _limits(comp, side)))
+                if f.mode & CAPTURE:
+                    attack[side].setdefault(ci, []).append(code)
+    clock_kept = [_clock_kept(pieces, board, resets_clock, code) for code in range(n_codes)]
+    if any(comp.flags.in_check != "allowed" for comp in pieces.components):
+        check_generators = [
+            [_in_check_generator(pieces.components[ci], g)
+             for ci, g in zip(pieces.types[type_of(code)].components, gens, strict=True)
+             if pieces.components[ci].flags.in_check != "never"]
+            if code >= 2 else [] for code, gens in enumerate(generators)]
+    else:
+        check_generators = generators
+    loop_generators = _loop_generators(generators)
+    loop_check_generators = loop_generators if check_generators is generators \
+        else _loop_generators(check_generators)
+    unmoved_codes = [code for code in range(2, n_codes)
+                     if any(g.initial for g in generators[code])]
+    comps = pieces.components
+    attack_components: list[list[AttackEntry]] = [
+        [(comps[ci], codes, comps[ci].flags.initial, _barred(comps[ci]))
+         for ci, codes in attack[s].items()] for s in range(2)]
+    if facing is not None and facing_rule == "forbidden":
+        for s in range(2):
+            royals = [piece_code(t.index, s) for t in pieces.types if t.royal]
+            attack_components[s].append((facing, royals, False, ()))
+    slider_components = [
+        [entry for entry in attack_components[s] if any(entry[0].xray_sources[s])]
+        for s in range(2)]
+    hop_components = [
+        [entry for entry in slider_components[s] if entry[0].flags.hop is not None]
+        for s in range(2)]
+    typed_screens = any(entry[3] for side in attack_components for entry in side)
+    attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None] = [
+        None if hop_components[s] or len(attack_components[s]) != len(attack[s])
+        else [[(g.tables, g.initial) for g in generators[code] if g.mode & CAPTURE]
+              if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
+        for s in range(2)]
+    return Codes(n_codes, royal_code, royal_codes, resets_clock, pass_codes, generators,
+                 clock_kept, check_generators, loop_generators, loop_check_generators,
+                 unmoved_codes, attack_components, slider_components, hop_components,
+                 typed_screens, attack_tables)
+
+
+def empty_board_reach(generators: list[list[Generator]], code: int, cell: int,
+                      initial: bool = True) -> int:
+    """Cells a piece (by code) reaches from `cell` with nothing else on
+    the board; `initial=False` leaves out its first-move-only moves."""
+    bits = 0
+    for g in generators[code]:
+        if initial or not g.initial:
+            bits |= reach(g.tables[cell], 1 << cell)
+    return bits
+
+
+def short_moves(codes: Codes, size: int, promotions: list[dict[int, Promotion]]
+                ) -> list[list[bool]]:
+    """Per piece code and cell: whether the piece's moves from there read
+    and reach only cells within SHORT_MASK, and never promote."""
+    return [_short_moves(codes, size, promotions, code) for code in range(codes.n_codes)]
+
+
+def _short_moves(codes: Codes, size: int, promotions: list[dict[int, Promotion]],
+                 code: int) -> list[bool]:
+    touched = [0] * size
+    tables = {id(g.tables): g.tables
+              for generators in (codes.generators, codes.check_generators)
+              for g in generators[code]}
+    for per_cell in tables.values():
+        for cell, table in enumerate(per_cell):
+            touched[cell] |= span(table)
+    promotion = promotions[code & 1].get(code)
+    if promotion is not None:
+        for cell in range(size):
+            if touched[cell] & promotion.region or promotion.start >> cell & 1:
+                touched[cell] = -1
+    return [0 <= bits <= SHORT_MASK for bits in touched]
+
+
+def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal: bool,
+                   explosions: bool) -> None:
+    """`in-check` needs the side's check to be one royal piece's, read
+    where moves are generated (not under several royals or explosions)."""
+    if codes.check_generators is codes.generators or (one_royal and not explosions):
+        return
+    for name, spec in declared.items():
+        for i, move in enumerate(spec.get("moves", [])):
+            if move.get("in-check", "allowed") != "allowed":
+                sink.report(("pieces", name, "moves", i, "in-check"), "`in-check` needs one royal "
+                         "piece per side and no explosions", "bad-in-check")
+
+
+def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
+    return [[(g.tables, g.mode,
+              None if g.mode & MOVE else [span(table) for table in g.tables],
+              None if not g.initial and g.en_passant is None
+              and g.may_give_check and not g.passed and g.mode & CONVERT == 0
+              and g.limits is None else g) for g in gens] for gens in generators]
+
+
+def _in_check_generator(component: Component, generator: Generator) -> Generator:
+    """A generator as its side uses it in check: under `capture-checker`
+    it only captures, and only a lone checking piece."""
+    if component.flags.in_check != "capture-checker":
+        return generator
+    limits = generator.limits or Limits((), 0, ())
+    return generator._replace(mode=generator.mode & CAPTURE,
+                              limits=limits._replace(checkers_only=True))
+
+
+def _barred(component: Component) -> tuple[int, ...]:
+    """Piece codes, of both sides, that may not serve as the component's screens."""
+    hop = component.flags.hop
+    if hop is None:
+        return ()
+    return tuple(piece_code(t, side) for t in sorted(hop.barred) for side in range(2))
+
+
+def _limits(component: Component, side: int) -> Limits | None:
+    barred = _barred(component)
+    immune = tuple(piece_code(t, 1 - side) for t in sorted(component.flags.cannot_capture))
+    if not barred and not immune:
+        return None
+    return Limits(barred, component.shift, immune)
+
+
+def _clock_kept(pieces: PieceSet, board: Board, resets_clock: list[bool],
+                code: int) -> list[int] | None:
+    """Per from-cell, the landing cells that only primitives declared
+    `resets-clock: false` reach (moves there keep the clock running), or
+    None when all of a piece's moves reset it."""
+    comps = [pieces.components[ci] for ci in
+             pieces.types[type_of(code)].components] if code >= 2 else []
+    if not resets_clock[code] or all(c.flags.resets_clock for c in comps):
+        return None
+    side = code & 1
+    kept = []
+    for cell in range(board.size):
+        quiet = loud = 0
+        for comp in comps:
+            reached = reach(comp.tables[side][cell], 1 << cell)
+            if comp.flags.resets_clock:
+                loud |= reached
+            else:
+                quiet |= reached
+        kept.append(quiet & ~loud)
+    return kept
+
+
+def _victims(pieces: PieceSet, flags: Flags, side: int) -> tuple[int, ...]:
+    """Enemy piece codes a suborn may convert: never a royal piece."""
+    if not flags.mode & CONVERT:
+        return ()
+    return tuple(piece_code(t.index, 1 - side) for t in pieces.types
+                 if not t.royal and (flags.suborn_types is None
+                                     or t.index in flags.suborn_types))

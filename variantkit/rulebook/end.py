@@ -1,0 +1,167 @@
+"""How games end (`end:`): the results of checkmate and stalemate, the draw
+rules, insufficient material, checkmate exceptions, the shuttle rule, draws
+decided by points, the declared end conditions and counted endings, as one
+`EndRules` table."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from variantkit.board import Board
+from variantkit.errors import DeclarationError, YamlPath
+from variantkit.pieces import PieceSet, piece_code
+from variantkit.rulebook.sink import Sink
+from variantkit.tables import (
+    Counting,
+    CountLimit,
+    DrawPoints,
+    EndCondition,
+    EndRules,
+    MateException,
+    MaterialPattern,
+    Shuttle,
+)
+
+
+def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet) -> EndRules:
+    """The `end:` section as one table; piece names become codes."""
+    end = EndRules(
+        checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+        draws_go_to=spec.get("draws-go-to"),
+        repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
+        draw_timing=spec.get("draw-timing", "on-occurrence"),
+        automatic_repetition=spec.get("automatic-repetition"),
+        automatic_move_rule=spec.get("automatic-move-rule"),
+        double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
+        repetition_result=spec.get("repetition-result", "draw"),
+        perpetual_check=spec.get("perpetual-check"))
+    for i, pattern in enumerate(spec.get("insufficient-material", [])):
+        if isinstance(pattern, str):
+            white, black = (p.strip() for p in pattern.split(" v "))
+            unknown = [ch for ch in white + black if ch not in pieces.by_letter]
+            if unknown:
+                sink.report(("end", "insufficient-material", i),
+                         f"unknown piece letter '{unknown[0]}'", "unknown-piece")
+            end.insufficient.append(MaterialPattern(exact=(
+                "".join(sorted(white)), "".join(sorted(black)))))
+        else:
+            only = sink.kinds(pieces, ("end", "insufficient-material", i, "only"),
+                              pattern.get("only", []))
+            end.insufficient.append(MaterialPattern(
+                only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+    for i, item in enumerate(spec.get("checkmate-exceptions", [])):
+        key = "given-only-by" if "given-only-by" in item else "series-without"
+        kinds = sink.kinds(pieces, ("end", "checkmate-exceptions", i, key), item[key])
+        end.checkmate_exceptions.append(MateException(
+            "only" if key == "given-only-by" else "series",
+            frozenset(piece_code(k, s) for k in kinds for s in range(2)), item["result"]))
+    if "shuttle" in spec:
+        kinds = sink.kinds(pieces, ("end", "shuttle", "pieces"), spec["shuttle"]["pieces"])
+        end.shuttle = Shuttle(frozenset(piece_code(k, s) for k in kinds for s in range(2)),
+                              spec["shuttle"]["result"])
+    if "draws-decided-by" in spec:
+        end.draw_points = _draw_points(sink, spec["draws-decided-by"], pieces)
+    for i, item in enumerate(spec.get("conditions", [])):
+        condition = sink.located(("end", "conditions", i),
+                                 partial(_end_condition, sink, board, pieces, i, item))
+        if condition is not None:
+            end.conditions.append(condition)
+            if condition.kind == "checks":
+                if end.check_limit is not None:
+                    sink.report(("end", "conditions", i), "only one `checks` condition may be "
+                             "declared: the position string counts one number of checks per "
+                             "side", "bad-end-condition")
+                end.check_limit = condition.count
+    if "counting" in spec:
+        end.counting = sink.located(("end", "counting"),
+                                    partial(_counting, sink, spec["counting"], pieces))
+    return end
+
+
+def _draw_points(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> DrawPoints:
+    """Each piece code's points, and each side's bonus."""
+    values = [0.0] * piece_code(len(pieces.types), 0)
+    for name, points in spec["points"].items():
+        for kind in sink.kinds(pieces, ("end", "draws-decided-by", "points"), [name]):
+            for side in range(2):
+                values[piece_code(kind, side)] = float(points)
+    bonus = spec.get("bonus", {})
+    return DrawPoints(values, (float(bonus.get("white", 0)), float(bonus.get("black", 0))))
+
+
+def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
+    """Compile `end: counting`: piece names become codes and types."""
+    path = ("end", "counting")
+    kinds = sink.kinds(pieces, (*path, "pawns"), spec["pawns"])
+    counting = Counting(pawns=tuple(piece_code(k, side) for k in kinds for side in range(2)))
+    board = spec.get("board")
+    if board is not None:
+        counting.board_moves = board["moves"]
+        counting.board_most = board.get("most-pieces")
+        counting.board_with_pawns = bool(board.get("with-pawns", False))
+    bare = spec.get("bare")
+    if bare is not None:
+        counting.start_at_pieces = bare.get("start", "pieces") == "pieces"
+        counting.last_pawn = bool(bare.get("last-pawn", False))
+        if counting.last_pawn and not counting.start_at_pieces:
+            raise DeclarationError("`last-pawn` starts the count one ply before the "
+                                   "other side would: it needs `start: pieces`",
+                                   "bad-counting", where=("bare", "last-pawn"))
+        for i, entry in enumerate(bare["limits"]):
+            needs = []
+            for name, least in entry.get("pieces", {}).items():
+                kind = pieces.by_name.get(name)
+                if kind is None:
+                    sink.report((*path, "bare", "limits", i, "pieces", name),
+                             f"unknown piece '{name}'", "unknown-piece", key=True)
+                else:
+                    needs.append((kind.index, least))
+            counting.bare.append(CountLimit(tuple(needs), entry["moves"]))
+    return counting
+
+
+def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
+                   spec: dict[str, Any]) -> EndCondition:
+    """One entry of `end: conditions`, its keys checked against its kind."""
+    path = ("end", "conditions", index)
+    result, answer = spec["result"], spec.get("answer")
+    grace = bool(spec.get("grace", False))
+    if answer is not None and "reached" not in spec:
+        raise DeclarationError("`answer` applies to a `reached` condition only",
+                               "bad-end-condition")
+    if grace and "bare" not in spec:
+        raise DeclarationError("`grace` applies to a `bare` condition only",
+                               "bad-end-condition")
+    if "safe" in spec and "reached" not in spec:
+        raise DeclarationError("`safe` applies to a `reached` condition only",
+                               "bad-end-condition")
+    if "at-most" in spec and "extinct" not in spec:
+        raise DeclarationError("`at-most` applies to an `extinct` condition only",
+                               "bad-end-condition")
+    if "checks" in spec:
+        return EndCondition("checks", result, count=spec["checks"])
+    if "bare" in spec:
+        return EndCondition("bare", result, answer=answer, grace=grace)
+    if "extinct" in spec:
+        names = spec["extinct"]
+        codes = None if names == "all" else _side_codes(sink, pieces, (*path, "extinct"), names)
+        return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes,
+                            grace=grace)
+    regions = spec["reached"]
+    masks = []
+    for side in ("white", "black"):
+        bits = sink.located((*path, "reached", side),
+                            partial(board.resolve_region, regions[side]))
+        masks.append(bits or 0)
+    return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+                        grace=grace, safe=bool(spec.get("safe", False)),
+                        codes=_side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]))
+
+
+def _side_codes(sink: Sink, pieces: PieceSet, path: YamlPath,
+                names: list[str]) -> tuple[frozenset[int], frozenset[int]]:
+    """Each side's piece codes of the named pieces."""
+    kinds = sink.kinds(pieces, path, names)
+    return (frozenset(piece_code(k, 0) for k in kinds),
+            frozenset(piece_code(k, 1) for k in kinds))

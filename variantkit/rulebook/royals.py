@@ -1,0 +1,41 @@
+"""The royal pieces (`royals:`, `royal-facing:`): one per side or any
+number, which of them check counts against, and whether they may face each
+other along open lines."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, NamedTuple
+
+from variantkit.pieces import Component, Context, line_attack
+from variantkit.rulebook.sink import Sink
+
+
+class Royals(NamedTuple):
+    """What being royal means in this variant."""
+
+    one_royal: bool      # `per-side: one`
+    check_all: bool      # check is given only when every royal piece is attacked
+    check_last: bool     # royal pieces count for check only while a side has one left
+    facing: Component | None   # the lines along which royal pieces may not face
+    # "forbidden": no move may leave the royal pieces facing (the flying
+    # general); "must-break": a move may bring them face to face, and the
+    # opponent must then break it or pass (janggi's bikjang).
+    facing_rule: str
+
+
+def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals:
+    """`royals:` and `royal-facing:` (its lines compiled like a capture-only ride)."""
+    royals = data.get("royals", {})
+    one_royal = royals.get("per-side", "one") == "one"
+    check_all = royals.get("check", "any") == "all"
+    check_last = royals.get("check", "any") == "last"
+    if (check_all or check_last) and one_royal:
+        sink.report(("royals", "check"), f"`check: {royals['check']}` needs `per-side: any`: with "
+                 f"one royal piece per side, any and {royals['check']} are the same",
+                 "bad-royals")
+    facing = data.get("royal-facing")
+    lines = None if facing is None else sink.located(
+        ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
+    return Royals(one_royal, check_all, check_last, lines,
+                  (facing or {}).get("rule", "forbidden"))

@@ -1,0 +1,197 @@
+"""The plain tables rule compilation hands to the position core.
+
+Every rule family of a declaration (`variantkit.rulebook`) turns its part
+into these values: integers, cell masks and piece codes, nothing that still
+reads the YAML.  They live below the core, which reads them on its hot path
+and imports them from here; a compiled `Variant` holds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from variantkit.pieces import CellReach, Component
+
+# (component, piece codes that have it, attacks only while unmoved,
+# piece codes that may not serve as its screens)
+AttackEntry = tuple[Component, list[int], bool, tuple[int, ...]]
+
+
+class Limits(NamedTuple):
+    """Piece types that change what one generator may do."""
+
+    barred: tuple[int, ...]    # codes (both sides) that may not serve as its screens
+    shift: int                 # where their cells go in a table key
+    immune: tuple[int, ...]    # enemy codes it may not capture
+    # In check under `in-check: capture-checker`: it may only capture a lone
+    # checking piece.
+    checkers_only: bool = False
+
+
+class Generator(NamedTuple):
+    """One compiled component as the pieces of one side use it."""
+
+    tables: list[CellReach]
+    mode: int
+    initial: bool
+    en_passant: str | None
+    may_give_check: bool
+    passed: dict[tuple[int, int], int]
+    victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
+    limits: Limits | None      # piece types it may not hop over or capture
+
+
+# A generator as the move generator's loop reads it (`Variant.loop_generators`).
+LoopGenerator = tuple[list[CellReach], int, list[int] | None, Generator | None]
+
+
+class DropRule(NamedTuple):
+    """What limits the drops of one piece code beyond its region."""
+
+    lines: tuple[int, ...]   # lines (cell masks) on which `per_line` of it may stand
+    per_line: int            # at most this many own pieces of this code per line
+    check: bool              # a drop of it may not give check
+    mate: bool               # a drop of it may not give checkmate
+
+
+class Standing(NamedTuple):
+    """A promotion made standing on a cell (`promotion: {standing: ...}`)."""
+
+    region: int           # where the piece may promote
+    choices: list[int]
+    steps: list[int]      # per cell, the empty cells one step may reach
+    last_anywhere: bool   # the side's last piece of the type promotes anywhere
+    no_attack: bool       # the new piece may not attack an enemy piece
+
+
+class Promotion(NamedTuple):
+    """How one piece code promotes."""
+
+    region: int     # landing here promotes
+    optional: int   # ...except that landing here the piece may also stay as it is
+    choices: list[int]
+    start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
+    capture_only: bool = False  # only a capture promotes (micro shogi)
+
+
+@dataclass
+class MaterialPattern:
+    """A material balance that can never lead to mate."""
+
+    exact: tuple[str, str] | None = None    # sorted letters of each side, king included
+    only: frozenset[int] | None = None      # piece types allowed besides royals
+    one_colour: bool = False
+
+
+@dataclass
+class EndCondition:
+    """One declared way the game ends, tested for each side in turn.
+
+    `kind` is `checks` (the side has given `count` checks), `extinct` (the
+    side has at most `count` pieces of `codes`, or of any kind when `codes`
+    is None), `reached` (a piece of `codes` stands in the side's region) or
+    `bare` (the side has only royal pieces left, and the other side more).
+    `result` is for the side that meets the condition.  `answer`: when
+    White (who moves first) meets it and Black could meet it too with one
+    move, the game goes on; when both meet it, that is the result.
+    `safe` (with `reached`): the piece counts only where no enemy piece
+    attacks it (dobutsu's lion).
+    `grace`: the condition counts for the side to move only when no one move
+    could get it out (for `bare`: when the other side has two or more pieces
+    besides royal ones, so that one capture cannot bare it in reply).
+    """
+
+    kind: str
+    result: str
+    count: int = 0
+    codes: tuple[frozenset[int], frozenset[int]] | None = None
+    regions: tuple[int, int] = (0, 0)
+    answer: str | None = None
+    grace: bool = False
+    safe: bool = False   # `reached`: only where no enemy piece attacks it
+
+
+class MateException(NamedTuple):
+    """A checkmate whose result is not `checkmate`'s (shatar).
+
+    `kind` is `only` (every piece giving the mating check is of `codes`) or
+    `series` (no piece of `codes` gave check in the unbroken series of
+    checks by the mating side that ends in the mate).  `result` is for the
+    mated side."""
+
+    kind: str
+    codes: frozenset[int]
+    result: str
+
+
+class DrawPoints(NamedTuple):
+    """Points that decide a game that would end drawn (janggi's count)."""
+
+    values: list[float]            # per piece code
+    bonus: tuple[float, float]     # added to White's and Black's totals
+
+
+class Shuttle(NamedTuple):
+    """The shuttle rule (janggi's modern rules): the piece codes it watches
+    and the result for the side that shuttles."""
+
+    codes: frozenset[int]
+    result: str
+
+
+@dataclass
+class CountLimit:
+    """One entry of a bare side's count: the moves allowed when the other
+    side has at least so many of each listed piece type."""
+
+    needs: tuple[tuple[int, int], ...]   # (piece type, at least)
+    moves: int
+
+
+@dataclass
+class Counting:
+    """Counted endings (`end: counting`): when a side is short of material
+    its count starts, and the game is drawn once the count passes its limit.
+
+    `board_moves`: the count of a side that has more than its royal piece
+    (none if None), for a side of at most `board_most` pieces, and while
+    `pawns` stand only if `board_with_pawns`.  `bare`: the limits of a side
+    left with its royal piece alone, once no pawns stand; its count starts
+    at the number of pieces on the board (`start_at_pieces`) or at 0.
+    `last_pawn`: a bare side that takes the last pawn starts counting at once.
+    """
+
+    pawns: tuple[int, ...]   # piece codes of both sides
+    board_moves: int | None = None
+    board_most: int | None = None
+    board_with_pawns: bool = False
+    bare: list[CountLimit] = field(default_factory=list)
+    start_at_pieces: bool = True
+    last_pawn: bool = False
+
+
+@dataclass
+class EndRules:
+    """How games end: the results of mate and stalemate, the draw rules and
+    the declared conditions."""
+
+    checkmate: str = "loss"     # for the side to move
+    stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
+    conditions: list[EndCondition] = field(default_factory=list)
+    check_limit: int | None = None   # the `checks` condition's count
+    draws_go_to: str | None = None   # a side that wins every drawn game
+    repetition: int | None = 3
+    move_rule: int | None = None
+    draw_timing: str = "on-occurrence"
+    automatic_repetition: int | None = None
+    automatic_move_rule: int | None = None
+    insufficient: list[MaterialPattern] = field(default_factory=list)
+    double_pass: str | None = None   # the result when both sides pass in a row
+    facing_pass: str | None = None   # the result of a pass while the royals face
+    checkmate_exceptions: list[MateException] = field(default_factory=list)
+    draw_points: DrawPoints | None = None   # decides drawn games by material
+    perpetual_check: str | None = None     # the result for a side checking throughout a repetition
+    shuttle: Shuttle | None = None         # a side moving one piece back and forth
+    counting: Counting | None = None
+    repetition_result: str = "draw"     # for the side to move when repetition ends it
