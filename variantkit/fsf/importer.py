@@ -470,23 +470,16 @@ def pawn_moves(t: Translation) -> list[dict[str, Any]]:
     """Fairy-Stockfish's pawn: a step forward, the double (and triple) step
     from its regions, diagonal captures, en passant."""
     moves: list[dict[str, Any]] = [{"step": "forward", "only": "move"}]
-    white, black = double_step(t)
     # Fairy-Stockfish's own pawn leaves an en passant cell whatever
     # `enPassantTypes` says (the key governs pieces defined in Betza).
-    passing = True
-    if white or black:
-        move = {"ride": "forward", "range": [2, 2], "only": "move",
-                "from-region": t.sided(white, black, "double-step")}
-        if passing:
-            move["en-passant"] = "target"
-        moves.append(move)
-    triple_w, triple_b = t.cells("tripleStepRegionWhite"), t.cells("tripleStepRegionBlack")
-    if triple_w or triple_b:
-        move = {"ride": "forward", "range": [3, 3], "only": "move",
-                "from-region": t.sided(triple_w, triple_b, "triple-step")}
-        if passing:
-            move["en-passant"] = "target"
-        moves.append(move)
+    steps = [(2, double_step(t), "double-step"),
+             (3, (t.cells("tripleStepRegionWhite"), t.cells("tripleStepRegionBlack")),
+              "triple-step")]
+    for length, (white, black), region in steps:
+        if white or black:
+            moves.append({"ride": "forward", "range": [length, length], "only": "move",
+                          "from-region": t.sided(white, black, region),
+                          "en-passant": "target"})
     moves.append({"step": "forward-diagonal", "only": "capture", "en-passant": "capture"})
     return moves
 
