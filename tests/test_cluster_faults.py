@@ -217,6 +217,13 @@ def test_a_cluster_without_workers_is_not_waited_on_forever() -> None:
 # --- a scheduler killed mid-run ---------------------------------------------------------
 
 
+def _long_perft(live: LiveCluster) -> subprocess.Popen[str]:
+    """`variantkit perft` on the cluster, deep enough to be stopped midway."""
+    return subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "6", "--cluster",
+                             live.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=CLI_ENV)
+
+
 def _busy(live: LiveCluster) -> None:
     """Wait until the cluster's workers run tasks; the test's own client is
     closed before anything is killed."""
@@ -231,9 +238,7 @@ def _kill_scheduler(live: LiveCluster) -> None:
 
 def test_perft_without_its_scheduler_says_so_and_gives_no_total() -> None:
     with live_cluster(2) as live:
-        run = subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "6", "--cluster",
-                                live.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=CLI_ENV)
+        run = _long_perft(live)
         try:
             _busy(live)
             _kill_scheduler(live)
@@ -380,9 +385,7 @@ def test_ctrl_c_in_a_huge_run_stops_it_at_once(tmp_path: Path) -> None:
 
 def test_perft_stopped_by_ctrl_c_gives_no_total() -> None:
     with live_cluster(1) as live:
-        run = subprocess.Popen([str(BIN / "variantkit"), "perft", "chess", "6", "--cluster",
-                                live.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=CLI_ENV)
+        run = _long_perft(live)
         try:
             _busy(live)
             out, err = _interrupt(run)
