@@ -282,3 +282,38 @@ def test_ctrl_c_in_any_command_ends_with_status_130() -> None:
     assert process.returncode == 130, err
     assert "stopped (Ctrl-C)" in err
     assert "Aborted" not in err and "Traceback" not in err
+
+
+def test_ctrl_c_while_the_program_is_still_being_imported() -> None:
+    """Ctrl-C before any command runs, while the program's modules are
+    still being imported, ends the same way (it used to print the
+    traceback of the half-done import).  The interrupt is raised from an
+    import hook at a fixed point of the import, so no timing is involved."""
+    script = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'variantkit.game':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from variantkit.cli import main\n"
+        "sys.argv = ['variantkit', 'list']\n"
+        "main()\n")
+    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             timeout=60)
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == "error: stopped (Ctrl-C)\n"
+
+
+def test_importing_the_package_imports_no_generator() -> None:
+    """`import variantkit` (what the program does first) is cheap: the
+    library's names load when first used, so the program's Ctrl-C guard is
+    in place after a few milliseconds, not after the whole library."""
+    script = ("import sys, variantkit, variantkit.cli\n"
+              "print(sorted(m for m in sys.modules if m.startswith('variantkit')))\n"
+              "print(variantkit.render.__module__, variantkit.perft.__module__)\n")
+    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             timeout=60)
+    loaded, homes = process.stdout.splitlines()
+    assert loaded == "['variantkit', 'variantkit.build', 'variantkit.cli']", process.stderr
+    assert homes == "variantkit.svg variantkit.game"

@@ -14,7 +14,7 @@ import variantkit
 from variantkit.board.graph import MAX_CELLS
 from variantkit.display import board_text
 from variantkit.errors import VariantError
-from variantkit.render import render
+from variantkit.svg import render
 from variantkit.variant import Variant
 
 EXAMPLES = Path(__file__).parent.parent / "examples"

@@ -25,7 +25,7 @@ import variantkit
 from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.pieces import type_of
-from variantkit.render import Disk, Hexagon, Rect, Sector, cell_geometry, render
+from variantkit.svg import Disk, Hexagon, Rect, Sector, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -319,7 +319,7 @@ def test_pieces_are_paths_not_font_glyphs(name: str) -> None:
 def test_every_figure_is_drawn_and_named_in_the_schema() -> None:
     import json
 
-    from variantkit.render import GLYPHS, figure
+    from variantkit.svg import GLYPHS, figure
     def glyph_enums(node: object) -> list[set[str]]:
         if isinstance(node, dict):
             found = [set(node["glyph"]["enum"])] if "enum" in node.get("glyph", {}) else []

@@ -11,68 +11,76 @@ The pipeline, one module a stage: `loader` (YAML, schema) -> `board` (cell
 graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `core`
 (the position on integers) -> `outcome` (game end) -> `notation` and `san`
 (position strings, move strings, standard algebraic notation) -> `game`
-(the public `Game`) -> the faces (`cli`, `render`, `engine`, `pgn`, `web`,
-`analysis`); docs/architecture.md draws it.
+(the public `Game`) -> the faces (`cli`, `svg`, `display`, `engine`, `pgn`,
+`web`, `analysis`); docs/architecture.md draws it.
+
+The names below are imported when first used (PEP 562), so that importing
+the package alone is quick: the `variantkit` command starts by importing it,
+and a Ctrl-C in its first moments must find the command's own handler ready
+(cli/__init__.py), not a half-imported library.
 """
 
 from __future__ import annotations
 
-from variantkit.build import choose_build, running_build
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from variantkit.build import choose_build
 
 # Before the first compiled module is imported: VARIANTKIT_PURE=1 (or a
 # compiled build older than its sources) loads them from their .py files.
 choose_build()
 
-from variantkit.core.position import Position
-from variantkit.engine import Engine
-from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
-from variantkit.game import Game, Move, Outcome
-from variantkit.limits import MAX_PERFT_DEPTH
-from variantkit.loader import bundled_names
-from variantkit.pgn import PgnError, iter_games, read_games, read_pgn, write_pgn
-from variantkit.render import render
-from variantkit.variant import Variant, load, load_text
+if TYPE_CHECKING:
+    from variantkit.engine import Engine
+    from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
+    from variantkit.game import Game, Move, Outcome, perft
+    from variantkit.pgn import PgnError, iter_games, read_games, read_pgn, write_pgn
+    from variantkit.svg import render
+    from variantkit.variant import Variant, load, load_text
+
+# Each public name and the module that defines it.
+_HOMES = {
+    "Position": "variantkit.core.position",
+    "Engine": "variantkit.engine",
+    **dict.fromkeys(["IllegalMoveError", "InvalidFenError", "Problem", "VariantError"],
+                    "variantkit.errors"),
+    **dict.fromkeys(["Game", "Move", "Outcome", "perft"], "variantkit.game"),
+    **dict.fromkeys(["PgnError", "iter_games", "read_games", "read_pgn", "write_pgn"],
+                    "variantkit.pgn"),
+    "render": "variantkit.svg",
+    **dict.fromkeys(["Variant", "load", "load_text"], "variantkit.variant"),
+}
 
 __all__ = [
     "BUILD",
     "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
-    "Problem", "Variant", "VariantError", "iter_games", "load", "load_text", "perft",
-    "read_games", "read_pgn", "render", "variants", "write_pgn",
+    "Problem", "Variant", "VariantError", "iter_games", "load", "load_text",
+    "perft", "read_games", "read_pgn", "render", "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
-# "compiled" when the move generator runs compiled with mypyc, "pure" when it
-# runs from its Python sources (docs/build.md).
-BUILD = running_build()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BUILD":
+        # "compiled" when the move generator runs compiled with mypyc, "pure"
+        # when it runs from its Python sources (docs/build.md).
+        from variantkit.build import MOVE_GENERATOR, running_build
+        importlib.import_module(MOVE_GENERATOR)
+        return running_build()
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'variantkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def variants() -> list[str]:
     """Names of the bundled variants."""
+    from variantkit.loader import bundled_names
     return bundled_names()
-
-
-def perft(game: Game, depth: int) -> int:
-    """The number of legal move sequences of `depth` plies from the position
-    (1 at depth 0).  A depth that is not an int raises TypeError; one below 0
-    or above `limits.MAX_PERFT_DEPTH` raises ValueError.  The game is left in
-    its position even when the count is interrupted (Ctrl-C)."""
-    if not isinstance(depth, int) or isinstance(depth, bool):
-        raise TypeError(f"perft depth must be an int, not {type(depth).__name__}")
-    if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ValueError(f"perft depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
-    if depth == 0:
-        return 1
-    return _perft(game.position, depth)
-
-
-def _perft(position: Position, depth: int) -> int:
-    if depth <= 2:   # the last plies in one call, compiled in the compiled build
-        return position.count_legal() if depth == 1 else position.count_legal_pairs()
-    moves = position.legal_internal()
-    nodes = 0
-    for move in moves:
-        position.make_internal(move)
-        try:
-            nodes += _perft(position, depth - 1)
-        finally:
-            position.unmake_internal()
-    return nodes

@@ -17,16 +17,17 @@ from variantkit.core.moves import SIDES, InternalMove
 from variantkit.core.position import Position
 from variantkit.display import board_renderable, status_line
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
+from variantkit.limits import MAX_PERFT_DEPTH
 from variantkit.notation import explain_bad_move, write_fen
 from variantkit.outcome import outcome
-from variantkit.render import render
 from variantkit.san import legal_san, parse_san, san
+from variantkit.svg import render
 from variantkit.values import Move, Outcome
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
 
-__all__ = ["Game", "LegalMoves", "Move", "Outcome"]
+__all__ = ["Game", "LegalMoves", "Move", "Outcome", "perft"]
 
 
 class LegalMoves:
@@ -195,7 +196,7 @@ class Game:
         return write_fen(self.position, style)
 
     def svg(self, **options: Any) -> str:
-        """The position drawn as an SVG document (options: see `variantkit.render`)."""
+        """The position drawn as an SVG document (options: see `variantkit.svg.render`)."""
         return render(self.position, **options)
 
     def outcome(self) -> Outcome | None:
@@ -256,3 +257,31 @@ def _well_formed(move: object) -> bool:
              or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
         and (move.drop is None or isinstance(move.drop, str)) \
         and (move.gate is None or isinstance(move.gate, str))
+
+
+def perft(game: Game, depth: int) -> int:
+    """The number of legal move sequences of `depth` plies from the position
+    (1 at depth 0).  A depth that is not an int raises TypeError; one below 0
+    or above `limits.MAX_PERFT_DEPTH` raises ValueError.  The game is left in
+    its position even when the count is interrupted (Ctrl-C)."""
+    if not isinstance(depth, int) or isinstance(depth, bool):
+        raise TypeError(f"perft depth must be an int, not {type(depth).__name__}")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
+    if depth == 0:
+        return 1
+    return _count_sequences(game.position, depth)
+
+
+def _count_sequences(position: Position, depth: int) -> int:
+    if depth <= 2:   # the last plies in one call, compiled in the compiled build
+        return position.count_legal() if depth == 1 else position.count_legal_pairs()
+    moves = position.legal_internal()
+    nodes = 0
+    for move in moves:
+        position.make_internal(move)
+        try:
+            nodes += _count_sequences(position, depth - 1)
+        finally:
+            position.unmake_internal()
+    return nodes

@@ -2,7 +2,8 @@
 
 VARIANT is a bundled variant name or a path to a variant file everywhere.
 The commands only parse arguments and print; the library does the work.
-Each module below registers its commands on the shared `cli` group:
+Each module below registers its commands on the shared `cli` group
+(`common`), and `commands` gathers them:
 
 - `inspect`: list, validate, perft, moves, show
 - `play`: play, selfplay (the built-in engine)
@@ -13,20 +14,37 @@ Each module below registers its commands on the shared `cli` group:
 - `serve`: serve (the playground in the browser)
 - `analyze`: analyze (a self-play tournament and its balance report on a
   cluster; `perft --workers` uses its cluster too)
+
+This package imports nothing heavy itself: `main` is what the `variantkit`
+command runs first, and a Ctrl-C while the program is still being imported
+must end it as a Ctrl-C during a command does (one line, exit status 130),
+not with a traceback of the half-done import.
 """
 
 from __future__ import annotations
 
-from variantkit.cli import (  # noqa: F401  (registers their commands)
-    analyze,
-    author,
-    fsf,
-    info,
-    inspect,
-    play,
-    render,
-    serve,
-)
-from variantkit.cli.common import cli, main
+import sys
+from typing import Any
 
 __all__ = ["cli", "main"]
+
+# The shell's status for a program stopped by Ctrl-C, and what it says then.
+EXIT_INTERRUPTED = 130
+STOPPED = "stopped (Ctrl-C)"
+
+
+def main() -> None:
+    """The `variantkit` program."""
+    try:
+        from variantkit.cli.commands import run
+    except KeyboardInterrupt:
+        sys.stderr.write(f"error: {STOPPED}\n")
+        sys.exit(EXIT_INTERRUPTED)
+    run()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "cli":   # the click group, for tests and for programs embedding it
+        from variantkit.cli.commands import cli
+        return cli
+    raise AttributeError(f"module 'variantkit.cli' has no attribute {name!r}")

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 import click
 
 import variantkit
+from variantkit.cli import EXIT_INTERRUPTED, STOPPED
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
 from variantkit.game import Game
 from variantkit.variant import Variant
@@ -24,7 +25,6 @@ from variantkit.variant import Variant
 # Loader rules meaning "the file itself could not be read".
 UNREADABLE = frozenset({"file-not-found", "file-unreadable"})
 EXIT_ERROR, EXIT_UNREADABLE = 1, 2
-EXIT_INTERRUPTED = 130   # the shell's status for a program stopped by Ctrl-C
 
 
 def use_color() -> bool:
@@ -210,7 +210,7 @@ class Program(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            fail("stopped (Ctrl-C)", EXIT_INTERRUPTED)
+            fail(STOPPED, EXIT_INTERRUPTED)
 
 
 @click.group(cls=Program, context_settings={"help_option_names": ["-h", "--help"]})

@@ -22,7 +22,7 @@ from variantkit.cli.common import (
     write_output,
 )
 from variantkit.limits import MAX_IMAGE_PIXELS
-from variantkit.render import render
+from variantkit.svg import render
 
 
 @cli.command("render")

@@ -22,7 +22,7 @@ from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, Varian
 from variantkit.game import SIDES, Game, Move
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
-from variantkit.render import render
+from variantkit.svg import render
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError, Variants, source_key, source_text
 
