@@ -1,12 +1,18 @@
-"""The import-fsf command: Fairy-Stockfish ini sections written as variant files.
+"""The import-fsf and export-fsf commands: Fairy-Stockfish ini sections
+written as variant files, and a variant written as an ini section.
 
     variantkit import-fsf FILE.ini [SECTION ...] --out DIR [--force]
+    variantkit export-fsf VARIANT|FILE [-o FILE.ini] [--section NAME] [--force]
 
 One `SECTION.yaml` per section that imports (all sections, or those named).
 A section the language cannot express is listed with the key and its line
 (`variants.ini:412: flipEnclosedPieces = ataxx: not supported`), keys
 Fairy-Stockfish would silently ignore are listed as warnings with their line;
 the command fails only when no section could be imported.
+
+export-fsf prints the section (or writes it to `-o`); a variant that
+Fairy-Stockfish cannot express is refused with one line per reason
+(`shogi: promotion: promotes-to: ...`) and exit status 1.
 """
 
 from __future__ import annotations
@@ -15,9 +21,19 @@ from pathlib import Path
 
 import click
 
-from variantkit.cli.common import EXIT_UNREADABLE, cli, fail, force_option, write_output
+from variantkit.cli.common import (
+    EXIT_ERROR,
+    EXIT_UNREADABLE,
+    check_output,
+    cli,
+    fail,
+    force_option,
+    input_files,
+    load_variant,
+    write_output,
+)
 from variantkit.errors import Problem, quote
-from variantkit.fsf import IniError, import_ini
+from variantkit.fsf import ExportRefused, IniError, export_ini, import_ini
 from variantkit.fsf.ini import MAX_INI_CHARS
 
 
@@ -76,3 +92,29 @@ def import_fsf(ini_file: str, sections: tuple[str, ...], out: str, force: bool) 
     click.echo(f"imported {written} of {len(result)} sections into {out}")
     if written == 0:
         fail("no section could be imported")
+
+
+@cli.command("export-fsf")
+@click.argument("variant")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False),
+              help="Write the section to this file instead of printing it.")
+@click.option("--section", "section", default=None,
+              help="The section's name (default: the variant's; Fairy-Stockfish ignores a "
+                   "section named as one of its own variants).")
+@force_option
+def export_fsf(variant: str, output: str | None, section: str | None, force: bool) -> None:
+    """Write a variant as a Fairy-Stockfish ini section, or list why it cannot be."""
+    loaded = load_variant(variant)
+    check_output(output, input_files(loaded), "w" if force else "x")
+    try:
+        text = export_ini(loaded, section)
+    except ExportRefused as refused:
+        for reason in refused.reasons:
+            click.echo(f"{refused.name}: {reason}", err=True)
+        fail(f"{refused.name} cannot be written for Fairy-Stockfish "
+             f"({len(refused.reasons)} reason{'s' if len(refused.reasons) > 1 else ''})",
+             EXIT_ERROR)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_output(output, text, "w" if force else "x")

@@ -9,16 +9,25 @@
 of problems that keep it out (a key the language cannot express, a parent
 that is not bundled), each located at its ini line; `result.warnings` lists
 the keys Fairy-Stockfish would silently ignore.  Modules: `ini` (reading the
-format), `keys` (the table of keys), `importer` (one section to YAML).
+format), `keys` (the table of keys), `importer` (one section to YAML),
+`exporter` (a variant to one section).
+
+The other way, `export_ini(variant)` writes a variant (a `Variant`, a
+bundled name or a file) as one ini section, or raises `ExportRefused`
+whose `reasons` list every rule Fairy-Stockfish cannot express.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from variantkit.errors import Problem
+from variantkit.fsf.exporter import ExportRefused, export_section
 from variantkit.fsf.importer import check_keys, import_section, settings_of
 from variantkit.fsf.ini import IniError, chain, read_ini
+from variantkit.variant import Variant, load
 
-__all__ = ["ImportResult", "IniError", "import_ini"]
+__all__ = ["ExportRefused", "ImportResult", "IniError", "export_ini", "import_ini"]
 
 
 class ImportResult(dict[str, str | list[Problem]]):
@@ -54,3 +63,15 @@ def import_ini(text: str | bytes, source: str = "<ini>",
                             if p.severity == "warning"]
         result[name] = import_section(ini, name, found, root)
     return result
+
+
+def export_ini(variant: Variant | str | Path, section: str | None = None) -> str:
+    """One variant as a Fairy-Stockfish ini section (named `section`, by
+    default as the variant).
+
+    Raises `ExportRefused` (its `reasons`, one line each) for a variant
+    Fairy-Stockfish cannot play as declared, and `VariantError` for a name
+    or file that does not load."""
+    if not isinstance(variant, Variant):
+        variant = load(variant)
+    return export_section(variant, section)

@@ -1,0 +1,867 @@
+"""A variant written as one Fairy-Stockfish ini section, or every reason it cannot be.
+
+`export_section(variant, section)` reads the variant's declaration (its file
+with `inherits` merged) and writes the keys Fairy-Stockfish reads for each
+rule: the board's size, every piece (a built-in type where its moves are the
+same, else `customPieceN = letter:Betza`), the start position, promotion,
+castling, drops and the end of the game.  Each key is written, none left to
+Fairy-Stockfish's defaults, so the section needs no parent.
+
+What Fairy-Stockfish cannot express is never approximated: a board that is
+not one rectangle (polar, hex, graph, planes, wrap-around), a move Betza
+cannot write in Fairy-Stockfish's subset, a rule it has no key for.  Each
+such rule is one line of `ExportRefused.reasons`.  A piece's moves are
+written as Betza by grouping its move primitives by atom and choosing the
+direction letters (`f`, `rb`, `hl`, ...) that `variantkit.betza` reads back
+into exactly those vectors, then checked by expanding the written string
+again: what is written reads back into the moves declared.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from variantkit.betza import expand, moves_of
+from variantkit.errors import DeclarationError
+from variantkit.fsf import keys
+from variantkit.variant import Variant
+
+Vec = tuple[int, int]
+Directions = Callable[[Any], list[Vec]]
+SIDES = ("white", "black")
+MAX_FILES, MAX_RANKS = 12, 10          # Fairy-Stockfish's largest board
+SECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+# Betza's atom letters by (longer, shorter) offset, and those Fairy-Stockfish
+# can ride and make lame (its Betza subset).
+ATOM_LETTERS: dict[Vec, str] = {
+    (1, 0): "W", (1, 1): "F", (2, 0): "D", (2, 1): "N", (2, 2): "A", (3, 0): "H",
+    (3, 1): "C", (3, 2): "Z", (3, 3): "G",
+}
+RIDEABLE = frozenset({(1, 0), (1, 1), (2, 1)})
+LAME = frozenset({(2, 0), (2, 1), (2, 2), (3, 2)})
+# Direction modifiers, shortest first: each selects a subset of an atom's
+# vectors, read back through `variantkit.betza.expand`.
+DIRECTION_TOKENS = ("", "f", "b", "l", "r", "v", "s", "fh", "bh", "lh", "rh", "hl", "hr",
+                    "fr", "fl", "br", "bl", "rf", "lf", "rb", "lb", "fs", "bs", "lv", "rv")
+# Move keys the Betza writer translates; any other key on a move is refused.
+MOVE_KEYS = frozenset({"step", "ride", "leap", "hop", "path", "range", "only", "initial",
+                       "en-passant", "from-region", "beyond", "resets-clock"})
+PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "description",
+                        "moves", "betza", "demotes-to", "drops"})
+TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
+                      "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
+                      "hands", "must-capture", "explosion", "royal-facing"})
+# How a variant is drawn, not played: nothing to write.
+DRAWING_KEYS = frozenset({"look"})
+END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
+                      "automatic-repetition", "automatic-move-rule", "insufficient-material",
+                      "perpetual-check", "repetition-result", "conditions"})
+
+
+class ExportRefused(ValueError):
+    """The variant uses rules Fairy-Stockfish cannot express: one line each."""
+
+    def __init__(self, name: str, reasons: list[str]) -> None:
+        super().__init__(f"{name}: " + "; ".join(reasons))
+        self.name = name
+        self.reasons = reasons
+
+
+class Refusal(Exception):
+    """One rule that cannot be written (collected, the export goes on)."""
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One vector of a move, White's view, with its conditions."""
+
+    kind: str          # leap, ride, lame (a leap over empty cells), hop, grasshopper
+    vector: Vec
+    limit: int = 0     # a ride's or hop's longest distance; 0: unlimited
+    only: str = ""     # "", "move" or "capture"
+    first: bool = False  # only from the double-step region (Betza `i`)
+    passant: str = ""  # "target" (leaves an en passant cell) or "capture"
+
+
+@dataclass
+class PieceOut:
+    """One piece as it is written: its Fairy-Stockfish key and letter."""
+
+    name: str
+    letter: str        # lower case
+    key: str
+    betza: str
+    atoms: frozenset[Atom]
+
+
+class Exporter:
+    """The export of one variant: `run()` gives the ini lines."""
+
+    def __init__(self, variant: Variant, section: str) -> None:
+        self.variant = variant
+        self.section = section
+        self.data: dict[str, Any] = variant.document.data
+        self.reasons: list[str] = []
+        self.lines: list[str] = []
+        self.files = self.ranks = 0
+        self.pieces: dict[str, PieceOut] = {}
+        self.first_regions: dict[str, set[frozenset[str]]] = {side: set() for side in SIDES}
+
+    # -- helpers ---------------------------------------------------------------
+    def refuse(self, reason: str) -> None:
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+
+    def put(self, key: str, value: object) -> None:
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        self.lines.append(f"{key} = {value}")
+
+    def cells(self, ref: Any) -> frozenset[str]:
+        """A region (by name, or a list of cells) as cell names."""
+        mask = self.variant.board.resolve_region(ref)
+        return frozenset(n for i, n in enumerate(self.variant.board.names) if mask >> i & 1)
+
+    def sided_cells(self, ref: Any) -> dict[str, frozenset[str]]:
+        if isinstance(ref, dict) and set(ref) == set(SIDES):
+            return {side: self.cells(ref[side]) for side in SIDES}
+        return {side: self.cells(ref) for side in SIDES}
+
+    def square_list(self, cells: frozenset[str]) -> str:
+        """Cells as Fairy-Stockfish writes a region: whole ranks as `*N`."""
+        out: list[str] = []
+        rest = set(cells)
+        for rank in range(1, self.ranks + 1):
+            row = {f"{chr(97 + f)}{rank}" for f in range(self.files)}
+            if row <= rest:
+                out.append(f"*{rank}")
+                rest -= row
+        out += sorted(rest, key=lambda c: (int(c[1:]), c[0]))
+        return " ".join(out) or "-"
+
+    def letters(self, names: list[str]) -> str:
+        return "".join(self.pieces[n].letter for n in names if n in self.pieces) or "-"
+
+    # -- the whole section -------------------------------------------------------
+    def run(self) -> list[str]:
+        for key in sorted(set(self.data) - TOP_KEYS - DRAWING_KEYS):
+            self.refuse(f"{key}: no Fairy-Stockfish key for this rule")
+        self.board()
+        if self.reasons:
+            return []
+        self.sides()
+        self.write_pieces()
+        self.put("startFen", self.data["setup"])
+        self.promotion()
+        self.castling()
+        self.hands()
+        self.first_moves()
+        self.rules()
+        self.end()
+        return self.lines
+
+    def board(self) -> None:
+        board = self.data["board"]
+        if "grid" not in board:
+            kind = next(k for k in ("polar", "hex", "graph") if k in board)
+            self.refuse(f"board: a {kind} board; Fairy-Stockfish's board is one rectangle")
+            return
+        grid = board["grid"]
+        if grid.get("planes", 1) != 1:
+            self.refuse("board: several planes; Fairy-Stockfish's board is flat")
+        if grid.get("wrap", "none") != "none":
+            self.refuse("board: wrap-around edges; Fairy-Stockfish's board has no seams")
+        self.files, self.ranks = grid["files"], grid["ranks"]
+        if self.files > MAX_FILES or self.ranks > MAX_RANKS:
+            self.refuse(f"board: {self.files}x{self.ranks}; Fairy-Stockfish's largest is "
+                        f"{MAX_FILES}x{MAX_RANKS}")
+        self.put("maxRank", self.ranks)
+        self.put("maxFile", chr(96 + self.files))
+
+    def sides(self) -> None:
+        sides = self.data.get("sides", {"white": {"forward": "n"}, "black": {"forward": "s"}})
+        if sides["white"]["forward"] != "n" or sides["black"]["forward"] != "s":
+            self.refuse("sides: White must move north and Black south, as in Fairy-Stockfish")
+
+    # -- pieces ------------------------------------------------------------------
+    def write_pieces(self) -> None:
+        declared: dict[str, dict[str, Any]] = self.data["pieces"]
+        royals = [n for n, spec in declared.items() if spec.get("royal")]
+        per_side = self.data.get("royals", {}).get("per-side", "one")
+        king = royals[0] if per_side == "one" and len(royals) == 1 else None
+        used_keys: set[str] = set()
+        custom = 0
+        for name, spec in declared.items():
+            for key in sorted(set(spec) - PIECE_KEYS):
+                self.refuse(f"piece {name}: {key}: no Fairy-Stockfish key for this rule")
+            letter = spec["letter"]
+            if len(letter) != 1:
+                continue          # a promoted form (X~, +X): see promotion
+            try:
+                atoms = self.atoms_of(name, spec)
+                betza = write_betza(atoms)
+            except Refusal as refusal:
+                self.refuse(f"piece {name}: {refusal}")
+                continue
+            builtin = self.piece_key(name, atoms, king, used_keys)
+            if builtin is None:
+                custom += 1
+                if custom > keys.CUSTOM_PIECES:
+                    self.refuse(f"piece {name}: more than {keys.CUSTOM_PIECES} pieces that "
+                                "need their own Betza")
+                    continue
+            written = builtin or f"customPiece{custom}"
+            used_keys.add(written)
+            self.pieces[name] = PieceOut(name, letter.lower(), written, betza, atoms)
+        if per_side == "one" and len(royals) != 1:
+            self.refuse("royals: no royal piece, or several, with one per side")
+        for piece in self.pieces.values():
+            value = piece.letter
+            if piece.key.startswith("customPiece") or \
+                    (piece.key == "king" and piece.atoms != atoms_of_betza("K")):
+                value += ":" + piece.betza
+            self.put(piece.key, value)
+        if king is None:
+            self.put("king", "-")
+
+    def piece_key(self, name: str, atoms: frozenset[Atom], king: str | None,
+                  used: set[str]) -> str | None:
+        """The built-in type with these moves (the king for the royal piece),
+        or None for a custom piece."""
+        if name == king:
+            return "king"
+        for kind, moves in keys.PIECE_TYPES.items():
+            if kind in used or kind in keys.SPECIAL_TYPES:
+                continue
+            if kind == "pawn":
+                # Fairy-Stockfish's pawn with its double step (`doubleStep`).
+                moves += "ifmnD"
+            if atoms == atoms_of_betza(moves):
+                return kind
+        return None
+
+    def atoms_of(self, name: str, spec: dict[str, Any]) -> frozenset[Atom]:
+        """A piece's moves as atoms, checked for what Fairy-Stockfish can play."""
+        atoms: set[Atom] = set()
+        try:
+            moves = moves_of(spec)
+        except DeclarationError as error:
+            raise Refusal(str(error)) from None
+        for move in moves:
+            for key in sorted(set(move) - MOVE_KEYS):
+                raise Refusal(f"{key} on a move: no Betza for it")
+            first = bool(move.get("initial")) or "from-region" in move
+            if "from-region" in move:
+                regions = self.sided_cells(move["from-region"])
+                for side in SIDES:
+                    self.first_regions[side].add(regions[side])
+            elif move.get("initial"):
+                self.initial_region(name, spec)
+            passant = move.get("en-passant", "")
+            for atom in move_atoms(move, grid_directions(self.variant)):
+                atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""), first,
+                               passant))
+        if not atoms:
+            raise Refusal("no moves")
+        self.check_turning(name, atoms)
+        return frozenset(atoms)
+
+    def check_turning(self, name: str, atoms: set[Atom]) -> None:
+        """Fairy-Stockfish turns Black's pieces half a circle; a Black that
+        mirrors them instead moves an asymmetric piece differently."""
+        mirrored = {Atom(a.kind, (-a.vector[0], a.vector[1]), a.limit, a.only, a.first,
+                         a.passant) for a in atoms}
+        turned = self.data.get("sides", {}).get("black", {}).get("turned", False)
+        if mirrored != atoms and not turned:
+            raise Refusal("moves not the same left and right, which Fairy-Stockfish turns "
+                          "for Black where this variant mirrors them (sides: turned)")
+
+    def initial_region(self, name: str, spec: dict[str, Any]) -> None:
+        """An `initial` move as Fairy-Stockfish's double step: allowed from a
+        rank, which is the same while every such piece starts on one rank and
+        never comes back to it."""
+        letter = spec["letter"]
+        placement = self.data["setup"].split()[0].split("[")[0]
+        rows = placement.split("/")
+        for side, shown in zip(SIDES, (letter, letter.lower()), strict=True):
+            ranks = set()
+            for index, row in enumerate(rows):
+                if shown in strip_counts(row):
+                    ranks.add(self.ranks - index)
+            if len(ranks) > 1:
+                raise Refusal("initial moves of pieces that start on several ranks")
+            if ranks:
+                rank = ranks.pop()
+                self.first_regions[side].add(frozenset(
+                    f"{chr(97 + f)}{rank}" for f in range(self.files)))
+        forward_only = all(a.vector[1] > 0 for a in self.atoms_raw(spec))
+        if not forward_only or "hands" in self.data:
+            raise Refusal("initial moves of a piece that could come back to its first rank "
+                          "(Fairy-Stockfish allows them by rank, not by whether it moved)")
+
+    def atoms_raw(self, spec: dict[str, Any]) -> list[Atom]:
+        return [atom for move in moves_of(spec)
+                for atom in move_atoms(move, grid_directions(self.variant))]
+
+    # -- the double step ---------------------------------------------------------------
+    def first_moves(self) -> None:
+        regions = self.first_regions
+        if not regions["white"] and not regions["black"]:
+            self.put("doubleStep", False)
+            return
+        if len(regions["white"]) > 1 or len(regions["black"]) > 1:
+            self.refuse("initial moves from different regions; Fairy-Stockfish has one "
+                        "double-step region per side")
+            return
+        self.put("doubleStep", True)
+        for side in SIDES:
+            cells = next(iter(regions[side]), frozenset())
+            self.put(f"doubleStepRegion{side.title()}", self.square_list(cells))
+        self.put("tripleStepRegionWhite", "-")
+        self.put("tripleStepRegionBlack", "-")
+
+    # -- promotion -----------------------------------------------------------------
+    def promotion(self) -> None:
+        rules = self.data.get("promotion")
+        rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
+        pawns: list[str] = []
+        if len(rules) > 1:
+            self.refuse("promotion: several rules; Fairy-Stockfish has one for pawns")
+        for rule in rules[:1]:
+            for key in sorted(set(rule) - {"pieces", "regions", "choices", "optional", "limit"}):
+                self.refuse(f"promotion: {key}: no Fairy-Stockfish key for this rule")
+            if "pieces" not in rule:
+                continue
+            pawns = rule["pieces"]
+            regions = self.sided_cells(rule["regions"])
+            for side in SIDES:
+                self.put(f"promotionRegion{side.title()}", self.square_list(regions[side]))
+            choices = rule["choices"]
+            if isinstance(choices, dict):
+                for side in SIDES:
+                    self.put(f"promotionPieceTypes{side.title()}",
+                             self.choice_letters(choices[side], pawns))
+            else:
+                self.put("promotionPieceTypes", self.choice_letters(choices, pawns))
+            if "optional" in rule:
+                if rule["optional"] == "where-it-can-move" or \
+                        self.sided_cells(rule["optional"]) != regions:
+                    self.refuse("promotion: optional in part of the region only")
+                self.put("mandatoryPawnPromotion", False)
+            else:
+                self.put("mandatoryPawnPromotion", True)
+            if "limit" in rule:
+                self.put("promotionLimit", " ".join(
+                    f"{self.choice_letters([n], pawns)}:{count}"
+                    for n, count in rule["limit"].items()))
+        if not pawns:
+            self.put("promotionPieceTypes", "-")
+        self.put("promotionPawnTypes", self.letters(pawns))
+
+    def choice_letters(self, names: list[str], pawns: list[str]) -> str:
+        """Promotion choices as letters; a promoted form (`Q~`) stands for
+        its base type, which Fairy-Stockfish marks itself when captures go
+        to the hand."""
+        out = ""
+        for name in names:
+            spec = self.data["pieces"][name]
+            letter = spec["letter"]
+            if letter.endswith("~") and len(letter) == 2:
+                base = next((n for n, s in self.data["pieces"].items()
+                             if s["letter"] == letter[0]), None)
+                to_hand = self.data.get("hands", {}).get("captures") == "to-capturer"
+                same = base is not None and self.same_moves(spec, self.data["pieces"][base])
+                if not (same and to_hand and spec.get("demotes-to") in pawns):
+                    self.refuse(f"piece {name}: a promoted form unlike Fairy-Stockfish's "
+                                "(the same moves as its base, back to the hand as the pawn)")
+                out += letter[0].lower()
+            elif len(letter) == 1:
+                out += letter.lower()
+            else:
+                self.refuse(f"piece {name}: letter {letter}: Fairy-Stockfish's letters are "
+                            "one character")
+        return out or "-"
+
+    def same_moves(self, a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return set(self.atoms_raw(a)) == set(self.atoms_raw(b))
+
+    # -- castling -------------------------------------------------------------------
+    def castling(self) -> None:
+        entries = self.data.get("castling", [])
+        if not entries:
+            self.put("castling", False)
+            return
+        files: dict[str, set[int]] = {"k": set(), "q": set()}
+        king_files: set[int] = set()
+        rook_letters: set[str] = set()
+        king_letters: set[str] = set()
+        board = placement_cells(self.data["setup"], self.ranks)
+        for entry in entries:
+            right = entry["right"]
+            wing = right.lower()
+            white = right.isupper()
+            rank = 1 if white else self.ranks
+            (king_from, king_to), (rook_from, rook_to) = entry["king"], entry["rook"]
+            if wing not in files or "pieces" in entry or \
+                    {int(c[1:]) for c in (king_from, king_to, rook_from, rook_to)} != {rank}:
+                self.refuse(f"castling {right}: not Fairy-Stockfish's (K and Q rights on the "
+                            "first rank)")
+                continue
+            kf, kt, rf, rt = (ord(c[0]) - 97 for c in (king_from, king_to, rook_from, rook_to))
+            outward = 1 if wing == "k" else -1
+            if (rf - kf) * outward <= 0 or rt != kt - outward:
+                self.refuse(f"castling {right}: the rook does not land beside the king on "
+                            "its inner side")
+            files[wing].add(kt)
+            king_files.add(kf)
+            king_letters.add(board.get(king_from, "?").lower())
+            rook_letters.add(board.get(rook_from, "?").lower())
+            beyond = [f"{chr(97 + f)}{rank}" for f in range(rf + outward, self.files)] \
+                if outward == 1 else [f"{chr(97 + f)}{rank}" for f in range(0, rf)]
+            if any(board.get(c, "").lower() == board.get(rook_from, "").lower() for c in beyond):
+                self.refuse(f"castling {right}: not with the outermost rook")
+        if len(files["k"]) > 1 or len(files["q"]) > 1 or len(king_files) != 1 or \
+                len(king_letters) != 1:
+            self.refuse("castling: kings on different files or landing on different files "
+                        "for the two sides")
+            return
+        self.put("castling", True)
+        self.put("castlingKingsideFile", chr(97 + (files["k"] or {self.files - 2}).pop()))
+        self.put("castlingQueensideFile", chr(97 + (files["q"] or {2}).pop()))
+        self.put("castlingKingFile", chr(97 + king_files.pop()))
+        king = king_letters.pop()
+        if king != "k":           # Fairy-Stockfish's default castling king
+            self.put("castlingKingPiece", king)
+        self.put("castlingRookPieces", "".join(sorted(rook_letters)))
+
+    # -- pieces in hand -------------------------------------------------------------
+    def hands(self) -> None:
+        hands = self.data.get("hands")
+        if hands is None:
+            self.put("pieceDrops", False)
+            self.put("capturesToHand", False)
+            return
+        for key in sorted(set(hands) - {"captures", "order", "must-drop"}):
+            self.refuse(f"hands: {key}: no Fairy-Stockfish key for this rule")
+        self.put("pieceDrops", True)
+        self.put("capturesToHand", hands.get("captures", "removed") == "to-capturer")
+        self.put("mustDrop", bool(hands.get("must-drop", False)))
+        everywhere = frozenset(self.variant.board.names)
+        promotion = self.data.get("promotion")
+        pawns = set(promotion.get("pieces", [])) if isinstance(promotion, dict) else set()
+        zone = self.sided_cells(promotion["regions"]) if pawns and isinstance(promotion, dict) \
+            else {side: frozenset() for side in SIDES}
+        others: set[tuple[frozenset[str], frozenset[str]]] = set()
+        pawn_regions: set[tuple[frozenset[str], frozenset[str]]] = set()
+        checks: set[str] = set()
+        for name, spec in self.data["pieces"].items():
+            if name not in self.pieces:
+                continue
+            drops = spec.get("drops", {})
+            for key in sorted(set(drops) - {"regions", "per-line", "check", "mate"}):
+                self.refuse(f"piece {name}: drops: {key}: no Fairy-Stockfish key for this rule")
+            cells = self.sided_cells(drops["regions"]) if "regions" in drops \
+                else {side: everywhere for side in SIDES}
+            (pawn_regions if name in pawns else others).add((cells["white"], cells["black"]))
+            checks.add(drops.get("check", "allowed"))
+            if "per-line" in drops:
+                self.put("dropNoDoubled", self.pieces[name].letter)
+                self.put("dropNoDoubledCount", drops["per-line"]["count"])
+            if drops.get("mate", "allowed") != "allowed":
+                self.refuse(f"piece {name}: drops: mate: {drops['mate']}: not exported "
+                            "(Fairy-Stockfish's shogiPawnDropMateIllegal is for its shogi pawn)")
+        if len(others) > 1 or len(checks) > 1:
+            self.refuse("drops: pieces with different drop rules; Fairy-Stockfish has one "
+                        "drop region for all but pawns")
+            return
+        white, black = others.pop() if others else (everywhere, everywhere)
+        self.put("dropRegionWhite", self.square_list(white))
+        self.put("dropRegionBlack", self.square_list(black))
+        self.put("dropChecks", checks != {"forbidden"})
+        for pawn_white, pawn_black in pawn_regions:
+            self.pawn_drops({"white": white, "black": black},
+                            {"white": pawn_white, "black": pawn_black}, zone)
+
+    def pawn_drops(self, region: dict[str, frozenset[str]], pawn: dict[str, frozenset[str]],
+                   zone: dict[str, frozenset[str]]) -> None:
+        """A pawn's drop cells: the drop region less its first rank and the
+        promotion zone, unless Fairy-Stockfish's two keys allow them."""
+        first = {"white": frozenset(f"{chr(97 + f)}1" for f in range(self.files)),
+                 "black": frozenset(f"{chr(97 + f)}{self.ranks}" for f in range(self.files))}
+        for first_rank, in_zone in itertools.product((False, True), repeat=2):
+            expected = {side: region[side] - (frozenset() if first_rank else first[side])
+                        - (frozenset() if in_zone else zone[side]) for side in SIDES}
+            if expected == pawn:
+                self.put("firstRankPawnDrops", first_rank)
+                self.put("promotionZonePawnDrops", in_zone)
+                return
+        self.refuse("drops: the pawn's drop region is not Fairy-Stockfish's (the drop region "
+                    "with or without the first rank and the promotion zone)")
+
+    # -- rules of play ----------------------------------------------------------------
+    def rules(self) -> None:
+        self.put("mustCapture", bool(self.data.get("must-capture", False)))
+        explosion = self.data.get("explosion")
+        if explosion is not None:
+            pawns = sorted(n for n, p in self.pieces.items() if p.key == "pawn")
+            if explosion.get("around", "all") != "all" or \
+                    sorted(explosion.get("immune", [])) != pawns:
+                self.refuse("explosion: Fairy-Stockfish's blast reaches all eight cells and "
+                            "spares pawns only")
+            self.put("blastOnCapture", True)
+            self.put("blastImmuneTypes", self.letters(explosion.get("blast-proof", [])))
+        facing = self.data.get("royal-facing")
+        if facing is not None:
+            lines = facing["lines"] if isinstance(facing["lines"], list) else [facing["lines"]]
+            if sorted(lines) != ["backward", "forward"] or facing.get("rule", "forbidden") \
+                    != "forbidden":
+                self.refuse("royal-facing: Fairy-Stockfish's flying general is along the file "
+                            "only, and forbidden")
+            self.put("flyingGeneral", True)
+        self.pawn_types()
+
+    def pawn_types(self) -> None:
+        """The pieces that leave an en passant cell, and those whose moves
+        reset the move-rule count."""
+        passing = [n for n, p in self.pieces.items() if any(a.passant for a in p.atoms)]
+        self.put("enPassantTypes", self.letters(passing))
+        resetting = [n for n in self.pieces if self.data["pieces"][n].get("resets-clock")]
+        for name in resetting:
+            for move in moves_of(self.data["pieces"][name]):
+                if "resets-clock" in move:
+                    self.refuse(f"piece {name}: resets-clock on one move; Fairy-Stockfish "
+                                "resets the count on every move the piece cannot take back")
+        self.put("nMoveRuleTypes", self.letters(resetting))
+
+    # -- the end of the game ----------------------------------------------------------
+    def end(self) -> None:
+        end = self.data.get("end", {})
+        for key in sorted(set(end) - END_KEYS):
+            self.refuse(f"end: {key}: no Fairy-Stockfish key for this rule")
+        if end.get("checkmate-exceptions"):
+            self.refuse("end: checkmate-exceptions")
+        self.put("checkmateValue", end.get("checkmate", "loss"))
+        stalemate = end.get("stalemate", "draw")
+        if stalemate == "fewer-pieces":
+            self.put("stalemateValue", "win")
+            self.put("stalematePieceCount", True)
+        else:
+            self.put("stalemateValue", stalemate)
+        self.put("nFoldRule", end.get("repetition") or 0)
+        self.put("nFoldValue", end.get("repetition-result", "draw"))
+        self.put("nMoveRule", end.get("move-rule") or 0)
+        self.put("perpetualCheckIllegal", end.get("perpetual-check") == "loss")
+        self.conditions(end.get("conditions", []))
+
+    def conditions(self, conditions: list[dict[str, Any]]) -> None:
+        extinct: list[dict[str, Any]] = []
+        reached: list[dict[str, Any]] = []
+        checks: list[dict[str, Any]] = []
+        for condition in conditions:
+            kind = next((k for k in ("extinct", "reached", "checks") if k in condition), None)
+            allowed = {"extinct": {"extinct", "at-most", "result"},
+                       "reached": {"reached", "pieces", "result", "safe"},
+                       "checks": {"checks", "result"}}.get(kind or "", set())
+            if kind is None or set(condition) - allowed:
+                what = ", ".join(sorted(set(condition) - allowed))
+                self.refuse(f"end: a condition with {what}: no Fairy-Stockfish key for it")
+                continue
+            {"extinct": extinct, "reached": reached, "checks": checks}[kind].append(condition)
+        self.extinction(extinct)
+        self.flag(reached)
+        if checks and (len(checks) > 1 or checks[0].get("result") != "win"):
+            self.refuse("end: checks: Fairy-Stockfish counts checks to a win only")
+        self.put("checkCounting", bool(checks))
+
+    def extinction(self, extinct: list[dict[str, Any]]) -> None:
+        royals = self.data.get("royals", {})
+        pseudo = [n for n, s in self.data["pieces"].items() if s.get("royal")] \
+            if royals.get("per-side", "one") == "any" else []
+        results = {c["result"] for c in extinct}
+        counts = {c.get("at-most", 0) for c in extinct}
+        if len(results) > 1 or len(counts) > 1:
+            self.refuse("end: extinction conditions with different results or counts; "
+                        "Fairy-Stockfish has one")
+            return
+        names: list[str] = []
+        for condition in extinct:
+            names += ["*"] if condition["extinct"] == "all" else condition["extinct"]
+        if pseudo:
+            if royals.get("check", "any") == "all" or (names and sorted(names) != sorted(pseudo)):
+                self.refuse("royals: several royal pieces that Fairy-Stockfish cannot keep "
+                            "out of check as declared")
+                return
+            if results - {"loss"}:
+                self.refuse("royals: the loss of a royal piece that does not lose")
+            self.put("extinctionPseudoRoyal", True)
+            names, results = pseudo, {"loss"}
+        if not names:
+            self.put("extinctionValue", "none")
+            return
+        self.put("extinctionValue", results.pop())
+        self.put("extinctionPieceTypes", "*" if "*" in names else self.letters(names))
+        self.put("extinctionPieceCount", counts.pop() if counts else 0)
+
+    def flag(self, reached: list[dict[str, Any]]) -> None:
+        if not reached:
+            return
+        if len(reached) > 1 or reached[0]["result"] != "win":
+            self.refuse("end: more than one 'reached' condition, or one that does not win")
+            return
+        condition = reached[0]
+        pieces = condition.get("pieces", sorted(self.pieces))
+        if len(pieces) > 1 and sorted(pieces) != sorted(self.pieces):
+            self.refuse("end: reached: Fairy-Stockfish's flag piece is one type or all")
+        self.put("flagPiece", "*" if len(pieces) > 1 else self.letters(pieces))
+        regions = self.sided_cells(condition["reached"])
+        for side in SIDES:
+            self.put(f"flagRegion{side.title()}", self.square_list(regions[side]))
+        self.put("flagPieceSafe", bool(condition.get("safe", False)))
+
+
+# --- moves as atoms, and atoms as Betza ------------------------------------------------
+
+
+def strip_counts(row: str) -> str:
+    """A placement row without counts, promotion marks or hands."""
+    return "".join(c for c in row if c.isalpha())
+
+
+def placement_cells(setup: str, ranks: int) -> dict[str, str]:
+    """Cell name -> letter of a position string's placement."""
+    rows = setup.split()[0].split("[")[0].split("/")
+    board: dict[str, str] = {}
+    for index, row in enumerate(rows):
+        file, number = 0, ""
+        for char in row + " ":
+            if char.isdigit():
+                number += char
+                continue
+            file += int(number or 0)
+            number = ""
+            if char.isalpha():
+                board[f"{chr(97 + file)}{ranks - index}"] = char
+                file += 1
+    return board
+
+
+def grid_directions(variant: Variant) -> Directions:
+    """The variant's board naming White's vectors of a direction spec."""
+    return lambda spec: directions_of(variant, spec)
+
+
+def directions_of(variant: Variant, spec: Any) -> list[Vec]:
+    """White's vectors of a direction spec (a name, a vector, or a list)."""
+    topology = variant.board.topology
+    specs = [spec] if not isinstance(spec, list) or all(isinstance(x, int) for x in spec) \
+        else spec
+    out: list[Vec] = []
+    for item in specs:
+        for vector in topology.directions(item, "n"):
+            if len(vector) > 2 and vector[2]:
+                raise Refusal("a move between planes")
+            out.append((vector[0], vector[1]))
+    return out
+
+
+def leap_vectors(spec: Any) -> list[Vec]:
+    if all(isinstance(x, int) for x in spec):
+        if len(spec) != 2:
+            raise Refusal("a leap in space")
+        a, b = spec
+        return sorted({(sx * x, sy * y) for x, y in ((a, b), (b, a))
+                       for sx in (1, -1) for sy in (1, -1)})
+    return [(v[0], v[1]) for v in spec]
+
+
+def move_atoms(move: dict[str, Any], directions: Directions) -> list[Atom]:
+    """One primitive's vectors as atoms (without its conditions); `directions`
+    names White's vectors of a direction spec."""
+    low, high = range_of(move.get("range"))
+    if "step" in move:
+        if "range" in move:
+            raise Refusal("a step with a range")
+        return [Atom("leap", v) for v in directions(move["step"])]
+    if "leap" in move:
+        return [Atom("leap", v) for v in leap_vectors(move["leap"])]
+    if "ride" in move:
+        vectors = directions(move["ride"])
+        if low == high and low > 1:
+            return [Atom("lame", (x * low, y * low)) for x, y in vectors]
+        if low != 1:
+            raise Refusal(f"a ride of at least {low} cells")
+        if high == 1:
+            return [Atom("leap", v) for v in vectors]
+        return [Atom("ride", v, high) for v in vectors]
+    if "hop" in move:
+        beyond = move.get("beyond")
+        if beyond not in (None, 1) or (beyond and high):
+            raise Refusal("a hop landing further than just behind its screen")
+        kind = "grasshopper" if beyond else "hop"
+        return [Atom(kind, v, high) for v in directions(move["hop"])]
+    if "path" in move:
+        atoms = []
+        for route in move["path"]:
+            steps = [list(directions(step)[0]) for step in route]
+            total = (sum(s[0] for s in steps), sum(s[1] for s in steps))
+            if steps != lame_route(total):
+                raise Refusal("a path that is not a lame leap as Fairy-Stockfish blocks it")
+            atoms.append(Atom("lame", total))
+        return atoms
+    raise Refusal("a move with no step, ride, leap, hop or path")
+
+
+def range_of(value: Any) -> tuple[int, int]:
+    """(shortest, longest) of a range; 0: unlimited."""
+    if value is None:
+        return 1, 0
+    if isinstance(value, int):
+        return 1, value
+    return value[0], value[1]
+
+
+def lame_route(vector: Vec) -> list[list[int]]:
+    """A lame leap in single steps as Fairy-Stockfish blocks it: straight
+    along the longer side first, then diagonally."""
+    x, y = vector
+    sx, sy = (x > 0) - (x < 0), (y > 0) - (y < 0)
+    if x == 0 or y == 0 or abs(x) == abs(y):
+        return [[sx, sy]] * max(abs(x), abs(y))
+    straight = [sx, 0] if abs(x) > abs(y) else [0, sy]
+    return [straight] * abs(abs(x) - abs(y)) + [[sx, sy]] * min(abs(x), abs(y))
+
+
+def atom_key(vector: Vec) -> Vec:
+    x, y = abs(vector[0]), abs(vector[1])
+    return (max(x, y), min(x, y)) if (x, y) != (0, 0) else (0, 0)
+
+
+def unit(vector: Vec) -> Vec:
+    return ((vector[0] > 0) - (vector[0] < 0), (vector[1] > 0) - (vector[1] < 0))
+
+
+def token_vectors(token: str, letter: str) -> frozenset[Vec]:
+    """The vectors `token` + atom selects, as variantkit.betza reads them."""
+    found: set[Vec] = set()
+    for atom in atoms_of_betza(token + letter):
+        found.add(atom.vector)
+    return frozenset(found)
+
+
+def atoms_of_betza(text: str) -> frozenset[Atom]:
+    """The atoms a Betza string stands for, read by variantkit.betza (on a
+    plain grid: no board is needed to name White's vectors)."""
+    atoms: set[Atom] = set()
+    for move in expand(text):
+        first = bool(move.get("initial"))
+        for atom in move_atoms(move, word_directions):
+            atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""), first,
+                           move.get("en-passant", "")))
+    return frozenset(atoms)
+
+
+WORDS: dict[str, list[Vec]] = {
+    "forward": [(0, 1)], "backward": [(0, -1)], "sideways": [(1, 0), (-1, 0)],
+    "forward-diagonal": [(1, 1), (-1, 1)], "backward-diagonal": [(1, -1), (-1, -1)],
+    "orthogonal": [(0, 1), (0, -1), (1, 0), (-1, 0)],
+    "diagonal": [(1, 1), (-1, 1), (1, -1), (-1, -1)],
+}
+WORDS["all"] = WORDS["orthogonal"] + WORDS["diagonal"]
+
+
+def word_directions(spec: Any) -> list[Vec]:
+    """White's vectors of the direction words and vectors `variantkit.betza`
+    writes."""
+    if isinstance(spec, list) and all(isinstance(x, int) for x in spec):
+        return [(spec[0], spec[1])]
+    if isinstance(spec, list):
+        return [v for item in spec for v in word_directions(item)]
+    return list(WORDS[spec])
+
+
+def write_betza(atoms: frozenset[Atom]) -> str:
+    """Betza for a set of atoms, checked by reading it back."""
+    groups: dict[tuple[str, Vec, int, str, bool, str], set[Vec]] = defaultdict(set)
+    for atom in atoms:
+        groups[(atom.kind, atom_key(atom.vector), atom.limit, atom.only, atom.first,
+                atom.passant)].add(atom.vector)
+    captures_passant = {a.passant == "capture" for a in atoms if a.only == "capture"}
+    if len(captures_passant) > 1:
+        raise Refusal("en passant on some capture-only moves and not others (Betza's e "
+                      "marks them all)")
+    terms = []
+    for (kind, key, limit, only, first, passant), vectors in sorted(groups.items()):
+        terms += betza_terms(kind, key, limit, only, first, passant, vectors)
+    text = "".join(terms)
+    if atoms_of_betza(text) != atoms:
+        raise Refusal(f"moves that Fairy-Stockfish's Betza cannot write (closest: {text})")
+    return text
+
+
+def betza_terms(kind: str, key: Vec, limit: int, only: str, first: bool, passant: str,
+                vectors: set[Vec]) -> list[str]:
+    letter = ATOM_LETTERS.get(key)
+    if letter is None:
+        raise Refusal(f"a leap of {list(key)}, which Betza has no atom for")
+    prefix = ("i" if first else "") + {"move": "m", "capture": "c", "": ""}[only]
+    if passant == "capture":
+        prefix += "e"
+    if kind == "leap":
+        body = letter
+    elif kind == "lame":
+        if key not in LAME:
+            raise Refusal(f"a lame {letter}, which Fairy-Stockfish does not have")
+        prefix += "n"
+        body = letter
+    elif kind == "ride":
+        if key not in RIDEABLE:
+            raise Refusal(f"a {letter} rider, which Fairy-Stockfish does not have")
+        if limit > 9:
+            raise Refusal(f"a ride limited to {limit} cells")
+        body = {"W": "R", "F": "B"}.get(letter, letter * 2) if not limit else f"{letter}{limit}"
+    else:
+        if key not in ((1, 0), (1, 1)) or (kind == "grasshopper" and limit):
+            raise Refusal("a hopper other than along lines (pR, pB, gR, gB)")
+        prefix += "p" if kind == "hop" else "g"
+        rider = {"W": "R", "F": "B"}[letter]
+        body = rider if not limit else f"{rider}{limit}"
+    return [prefix + token + body for token in cover(vectors, letter)]
+
+
+def cover(vectors: set[Vec], letter: str) -> list[str]:
+    """Direction tokens whose selections together are exactly `vectors`."""
+    full = token_vectors("", letter)
+    if vectors == full:
+        return [""]
+    fits = [(t, token_vectors(t, letter)) for t in DIRECTION_TOKENS[1:]]
+    fits = [(t, v) for t, v in fits if v and v <= vectors]
+    chosen: list[str] = []
+    covered: set[Vec] = set()
+    while covered != vectors:
+        best = max(fits, key=lambda item: len(item[1] - covered), default=None)
+        if best is None or not best[1] - covered:
+            raise Refusal(f"directions of {letter} that Betza cannot select")
+        chosen.append(best[0])
+        covered |= best[1]
+    return chosen
+
+
+def export_section(variant: Variant, section: str | None = None) -> str:
+    """The ini section of `variant` (named `section`, by default as the
+    variant), or `ExportRefused` with every reason it cannot be written."""
+    name = section or variant.name
+    if not SECTION_NAME.fullmatch(name):
+        raise ExportRefused(variant.name, [f"section name {name[:40]!r}: letters, digits, "
+                                           "'-' and '_' only"])
+    exporter = Exporter(variant, name)
+    lines = exporter.run()
+    if exporter.reasons:
+        raise ExportRefused(variant.name, exporter.reasons)
+    head = [f"# {variant.name}: {variant.description}".rstrip(),
+            "# Written by `variantkit export-fsf`.", f"[{name}]"]
+    return "\n".join(head + lines) + "\n"
