@@ -270,8 +270,8 @@ def _unmoved(position: Position, rights: str) -> int:
     castling pieces whose rights the string withdraws."""
     v = position.variant
     unmoved = _on_setup_cells(position)
-    if v.drops_unmoved:
-        # Dropped pieces have not moved: castling pieces on their cells may
+    if v.drops_unmoved or v.drops_grant_castling:
+        # Dropped pieces may hold rights: castling pieces on their cells may
         # hold their rights wherever the setup had them.
         for c in v.castlings:
             for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):

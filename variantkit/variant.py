@@ -144,6 +144,7 @@ class Variant:
         self.drops = held.drops
         self.must_drop = held.must_drop
         self.drops_unmoved = held.drops_unmoved
+        self.drops_grant_castling = held.drops_grant_castling
         self.to_hand = held.to_hand
         self.drop_regions = held.drop_regions
         self.drop_rules: list[DropRule | None] = held.drop_rules

@@ -966,6 +966,8 @@ class Position:
             self.place(to, extra or promo)   # `extra`: the type it is dropped as
             if v.drops_unmoved:
                 self.unmoved |= tbit
+            if v.drops_grant_castling:
+                self._grant_castling(to, us)
             self.halfmove = 0
         else:
             captured_cell = extra if kind == EN_PASSANT else to
@@ -1058,6 +1060,17 @@ class Position:
         self.royal[us] = royal
 
     # -- move conversion ----------------------------------------------------
+    def _grant_castling(self, cell: int, us: int) -> None:
+        """A king or rook just dropped on `cell`: each castling of `us` that
+        starts from that cell, its partner standing on its own start cell,
+        gets its right (both pieces count as not moved, whatever the
+        partner did before)."""
+        cells = self.cells
+        for _, c in self.castlings_by_side[us]:
+            if cell in (c.king_from, c.rook_from) and cells[c.king_from] == c.king_code \
+                    and cells[c.rook_from] == c.rook_code:
+                self.unmoved |= c.need
+
     def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
         """The `Move` of an internal move; `mover`, the code of the piece
         that moved, for a move already played (else the piece on its cell)."""

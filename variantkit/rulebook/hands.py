@@ -26,9 +26,12 @@ class Hands(NamedTuple):
     # of their drop regions too).
     drops: bool
     # A side holding pieces must drop one while it can (`must-drop`); a
-    # dropped piece counts as not moved yet (`drops-unmoved`).
+    # dropped piece counts as not moved yet (`drops-unmoved`); a king or rook
+    # dropped on the cell a castling starts from, its partner standing on
+    # its own, gives that castling's right (`drops-grant-castling`).
     must_drop: bool
     drops_unmoved: bool
+    drops_grant_castling: bool
     to_hand: list[int]          # per captured piece code, the code joining the capturer's hand
     drop_regions: list[int]     # per piece code
     drop_rules: list[DropRule | None]
@@ -100,6 +103,7 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
     drop_mate_loses, drop_forms = _drop_options(sink, data["pieces"], pieces, n_codes)
     return Hands(has_hands, all_cells, to_capturer, has_hands and spec.get("drops", True),
                  bool(spec.get("must-drop", False)), bool(spec.get("drops-unmoved", False)),
+                 bool(spec.get("drops-grant-castling", False)),
                  to_hand, drop_regions, drop_rules, hand_codes, balanced, colour_cells,
                  drop_mate_loses, drop_forms)
 
