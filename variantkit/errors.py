@@ -75,6 +75,11 @@ class InvalidFenError(ValueError):
     """A position string that does not describe a position of the variant."""
 
 
+class CastlingFieldError(InvalidFenError):
+    """A position string whose castling field does not fit the variant's
+    castlings (a variant file's setup may be at fault, or its `castling:`)."""
+
+
 class IllegalMoveError(ValueError):
     """A move string that is malformed, unknown or illegal in the position."""
 

@@ -126,6 +126,12 @@ class Document:
                 return self.marks[path[:end]]
         return (self.file, None, None)
 
+    def written_here(self, path: Iterable[str | int]) -> bool:
+        """Whether the node at `path` is written in this file itself (not
+        inherited from a parent file, nor missing)."""
+        mark = self.marks.get(tuple(path))
+        return mark is not None and mark[0] == self.file
+
     def problem(
         self,
         path: Iterable[str | int],

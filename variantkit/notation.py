@@ -22,7 +22,7 @@ from variantkit.castling import Castling, by_side, derive_castling
 from variantkit.core.general import GeneralPosition, empty_position
 from variantkit.core.moves import DROP, SIDES, InternalMove
 from variantkit.core.position import Position
-from variantkit.errors import InvalidFenError, quote
+from variantkit.errors import CastlingFieldError, InvalidFenError, quote
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
 from variantkit.outcome import outcome
 
@@ -192,7 +192,7 @@ def read_fen(variant: Variant, text: object) -> Position:
     else:
         position.unmoved = _unmoved_listed(position, moved)
     if moved is not None and castling_rights(position) != rights:
-        raise InvalidFenError(
+        raise CastlingFieldError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
             f"(they give '{castling_rights(position)}')")
     _set_en_passant(position, ep)
@@ -285,17 +285,17 @@ def _unmoved(position: Position, rights: str) -> int:
     initial = _initial_rights(position, unmoved)
     if rights != "-":
         if len(set(rights)) != len(rights):
-            raise InvalidFenError(f"castling field {quote(rights)} repeats a letter")
+            raise CastlingFieldError(f"castling field {quote(rights)} repeats a letter")
         for letter in rights:
             if letter in initial and letter not in declared:
                 continue
             if letter not in declared:
-                raise InvalidFenError(
+                raise CastlingFieldError(
                     f"unknown castling right {quote(letter)} (this variant has "
                     f"{''.join(sorted(declared | set(initial))) or 'none'})")
             if not any(c.right == letter and unmoved & c.need == c.need
                        for c in v.castlings):
-                raise InvalidFenError(
+                raise CastlingFieldError(
                     f"castling right '{letter}' but its king and rook are not on their cells")
     granted = set() if rights == "-" else set(rights)
     # A piece a right is about has moved unless some right it is part of is
@@ -379,7 +379,7 @@ def _refuse_ambiguous_castlings(position: Position) -> None:
         if c.king_to not in (c.king_from, c.rook_from) and c not in v.castlings \
                 and v.empty_board_reach(c.king_code, c.king_from) >> c.king_to & 1:
             frm, to = v.board.names[c.king_from], v.board.names[c.king_to]
-            raise InvalidFenError(
+            raise CastlingFieldError(
                 f"castling right '{c.right}': castling would be written {frm}{to}, as the "
                 f"king's own move there; a variant that castles from anywhere declares "
                 f"`free-castling` (castling written as the king taking its rook)")
@@ -398,7 +398,7 @@ def _free_castling(position: Position, rights: str) -> int:
     board = v.board
     letters = [] if rights == "-" else list(rights)
     if len(set(letters)) != len(letters):
-        raise InvalidFenError(f"castling field '{rights}' repeats a letter")
+        raise CastlingFieldError(f"castling field '{rights}' repeats a letter")
     castling_pieces = {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}
     unmoved = _on_setup_cells(position)
     for code in castling_pieces:
@@ -418,14 +418,16 @@ def _free_castling(position: Position, rights: str) -> int:
         else:
             continue
         if template.king_to not in [king, *line, *back]:
-            raise InvalidFenError(f"castling right '{letter}': the king is not on its first rank")
+            raise CastlingFieldError(
+                f"castling right '{letter}': the king is not on its first rank")
         letters.remove(letter)
         castlings[index] = derive_castling(board, template.right, (king, template.king_to),
                                            (rook, template.rook_to), position.cells[king],
                                            template.rook_code, royal=bool(template.safe))
         unmoved |= (1 << king) | (1 << rook)
     if letters:
-        raise InvalidFenError(f"castling right '{letters[0]}': no rook of that side stands there")
+        raise CastlingFieldError(
+            f"castling right '{letters[0]}': no rook of that side stands there")
     position.castlings, position.castlings_by_side = castlings, by_side(castlings)
     return unmoved
 

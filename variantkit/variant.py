@@ -22,7 +22,15 @@ from variantkit.board import Board
 from variantkit.castling import Castling, by_side
 from variantkit.checks import run_checks
 from variantkit.core.general import empty_position
-from variantkit.errors import DeclarationError, InvalidFenError, Problem, VariantError
+from variantkit.errors import (
+    CastlingFieldError,
+    DeclarationError,
+    InvalidFenError,
+    Problem,
+    VariantError,
+    YamlPath,
+    quote,
+)
 from variantkit.game import Game
 from variantkit.limits import Budget
 from variantkit.loader import Document, load_document, load_document_text
@@ -215,7 +223,7 @@ class Variant:
             try:
                 self.new_game()
             except InvalidFenError as exc:
-                sink.report(("setup",), f"setup: {exc}", "bad-setup")
+                sink.report(*self._setup_problem(exc), "bad-setup")
         if "numbered-setups" in data and not any(p.severity == "error" for p in self.problems):
             try:
                 self.numbered_setup(0)
@@ -239,6 +247,20 @@ class Variant:
         """Cells a piece (by code) reaches from `cell` with nothing else on
         the board; `initial=False` leaves out its first-move-only moves."""
         return codes.empty_board_reach(self.generators, code, cell, initial)
+
+    def _setup_problem(self, exc: InvalidFenError) -> tuple[YamlPath, str]:
+        """Where a start position that does not read is reported, and how:
+        at `setup`, unless its castling field is at fault, the setup is
+        inherited and this file declares `castling:` itself (the file's own
+        castlings do not fit the parent's field: `KQkq` left for a White-only
+        `castling:`)."""
+        document = self.document
+        if isinstance(exc, CastlingFieldError) and not document.written_here(("setup",)) \
+                and document.written_here(("castling",)):
+            parent = Path(document.locate(("setup",))[0] or "").name
+            return ("castling",), (f"castling does not fit the setup inherited from {parent} "
+                                   f"({quote(self.setup_fen)}): {exc}")
+        return ("setup",), f"setup: {exc}"
 
     def numbered_setup(self, number: int) -> str:
         """The start position numbered `number` among the variant's shuffled
