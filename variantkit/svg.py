@@ -32,6 +32,7 @@ with the same figure as on the board and its count on a badge.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -44,7 +45,8 @@ from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.core.position import Position, position_of
 from variantkit.notation import write_fen
-from variantkit.pieces import type_of
+from variantkit.pieces import piece_code, type_of
+from variantkit.rulebook.look import PIECE_SETS, Look
 
 if TYPE_CHECKING:
     from variantkit.game import Game
@@ -167,9 +169,12 @@ GLYPHS = (*FIGURES, *COMPOUNDS)
 ORTHODOX = ("king", "queen", "rook", "bishop", "knight", "pawn")
 
 
-def figure(glyph: str, size: float, black: bool) -> str:
-    """A piece's figure as SVG, `size` units across, centred on the origin."""
-    face, ink = ("#1e1e1e", "#ffffff") if black else ("#ffffff", "#1e1e1e")
+def figure(glyph: str, size: float, black: bool, face: str | None = None) -> str:
+    """A piece's figure as SVG, `size` units across, centred on the origin;
+    `face` fills its body instead of the side's colour (white lines on it)."""
+    fill, ink = ("#1e1e1e", "#ffffff") if black else ("#ffffff", "#1e1e1e")
+    if face is not None:
+        fill, ink = face, "#ffffff"
     layers = COMPOUNDS.get(glyph, [(glyph, 0.0, 0.0, 1.0)])
     out = [f'<g transform="scale({_num(size / 100)})" stroke-linejoin="round" '
            f'stroke-linecap="round">']
@@ -177,7 +182,7 @@ def figure(glyph: str, size: float, black: bool) -> str:
         out.append(f'<g transform="translate({_num(dx)} {_num(dy)}) scale({scale})">')
         for role, d in FIGURES[name]:
             if role == "body":
-                out.append(f'<path d="{d}" fill="{face}" stroke="#000000" stroke-width="3"/>')
+                out.append(f'<path d="{d}" fill="{fill}" stroke="#000000" stroke-width="3"/>')
             elif role == "line":
                 out.append(f'<path d="{d}" fill="none" stroke="{ink}" stroke-width="2.5"/>')
             else:
@@ -530,7 +535,7 @@ def _graph(topology: GraphTopology, board: Board, flip: bool,
 
 def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str] = (),
            size: float | None = None, targets: Mapping[str, str] | None = None,
-           hand_highlight: str | None = None) -> str:
+           hand_highlight: str | None = None, pieces: str = "traditional") -> str:
     """The position (a `Game`'s or a core position) as an SVG document.
 
     The last move's cells are tinted, the royal piece of a side in check sits
@@ -542,11 +547,18 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
     case in White's hand, lower case in Black's).
     `flip` draws the board from Black's side.  `size` is the image's width
     in pixels (the height follows); by default a square cell is 60 pixels.
-    A ValueError names an unknown cell or kind.
+    `pieces` chooses the piece set of a variant whose `look:` gives its
+    pieces characters: `traditional` (the characters) or `international`
+    (the figure or letter each piece declares instead).
+    A ValueError names an unknown cell, kind or piece set.
     """
     position = position_of(game, "render")
     variant = position.variant
     board = variant.board
+    if pieces not in PIECE_SETS:
+        raise ValueError(f"unknown piece set '{pieces}' (sets: {', '.join(PIECE_SETS)})")
+    look = variant.look
+    paint = Paint(look, pieces, flip)
     marks: dict[int, str] = {}
     for name in highlight:
         marks[_cell_index(board, name)] = "highlight"
@@ -565,7 +577,7 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
     white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
     fairy = sorted({type_of(code) for code in _shown_codes(position)
-                    if variant.pieces.types[type_of(code)].glyph not in ORTHODOX})
+                    if look.figure(variant.pieces.types[type_of(code)], pieces) not in ORTHODOX})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
     hands = _hand_strips(position, geo.width, flip) if variant.has_hands else []
     above = sum(strip.height for strip in hands[:1])
@@ -581,44 +593,56 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
         f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
     ]
     if hands:  # the board (and the legend) go between the two hands
-        out.extend(_hand(position, hands[0], 0.0, hand_highlight))
-        out.extend(_hand(position, hands[1], above + geo.height, hand_highlight))
+        out.extend(_hand(position, hands[0], 0.0, hand_highlight, paint))
+        out.extend(_hand(position, hands[1], above + geo.height, hand_highlight, paint))
         out.append(f'<g class="board" transform="translate(0 {_num(above)})">')
     out.extend(_lines("links", [(a, b, EDGE if kind == "orthogonal" else INK,
                                  "" if kind == "orthogonal" else "4 3")
                                 for a, b, kind in geo.links], 1.5))
-    out.append('<g class="cells">')
     square = all(isinstance(shape, Rect) for shape in geo.shapes)
+    style = look.board if square else "chequered"
+    if style == "points":
+        out.extend(_point_board(board, geo, look))
+    out.append(f'<g class="cells" data-board="{style}">')
     palette = PALETTES[3 if max(board.colours, default=0) >= 2 else 2]
     for cell, shape in enumerate(geo.shapes):
         tag, attrs = shape.element()
-        base = palette[_colour(board, cell) % len(palette)]
+        base = palette[_colour(board, cell) % len(palette)] if style == "chequered" \
+            else look.colour
         mark = marks.get(cell)
-        fill = {"check": CHECK, "last-move": _mix(base, LAST_MOVE, 0.55),
-                "highlight": _mix(base, MARKED, 0.55),
-                **{kind: _mix(base, tint, 0.45) for kind, tint in TARGETS.items()},
-                }.get(mark or "", base)
+        tints = {"check": CHECK, "last-move": LAST_MOVE, "highlight": MARKED, **TARGETS}
+        if style == "points":  # a see-through square around the point, tinted when marked
+            fill, opacity = tints.get(mark or "", base), "0.5" if mark else "0"
+        else:
+            fill = {"check": CHECK, "last-move": _mix(base, LAST_MOVE, 0.55),
+                    "highlight": _mix(base, MARKED, 0.55),
+                    **{kind: _mix(base, tint, 0.45) for kind, tint in TARGETS.items()},
+                    }.get(mark or "", base)
+            opacity = ""
         attrs = {"data-cell": board.names[cell], **attrs, "fill": fill}
+        if opacity:
+            attrs["fill-opacity"] = opacity
         if mark:
             attrs["data-mark"] = mark
         if mark in TARGETS:
             attrs["class"] = f"target-{mark}"
-        if not square:  # cells of one colour can touch at a corner
-            attrs.update({"stroke": EDGE, "stroke-width": "1"})
+        if not square or style == "plain":  # cells of one colour touch
+            attrs.update({"stroke": EDGE if not square else INK, "stroke-width": "1"})
         out.append(f"<{tag}{_attrs(attrs)}/>")
     out.append("</g>")
-    if square:
+    if square and style != "points":
         out.extend(_frames(board, geo))
+    out.extend(_board_marks(board, geo, look, style))
     out.extend(_lines("seams", [(a, b, SEAM, "6 4") for a, b in geo.seams], 4.0))
     out.extend(_labels(geo))
     out.append('<g class="pieces">')
     for cell, code in enumerate(position.cells):
         if code:
-            out.append(_piece(position, cell, code, geo))
+            out.append(_piece(position, cell, code, geo, paint))
     out.extend(_wall(position, cell, geo) for cell in board.cells_of(position.walls))
     out.append("</g>")
     out.extend(_target_marks(marks, geo))
-    out.extend(_legend(position, fairy, geo, sum(strip.height for strip in hands[1:])))
+    out.extend(_legend(position, fairy, geo, paint, sum(strip.height for strip in hands[1:])))
     if hands:
         out.append("</g>")
     out.append("</svg>")
@@ -683,6 +707,101 @@ def _frames(board: Board, geo: Geometry) -> list[str]:
     return out
 
 
+def _point_board(board: Board, geo: Geometry, look: Look) -> list[str]:
+    """A board whose pieces stand on points: per group (plane) a wooden
+    rectangle under its cells, and lines joining the points of neighbouring
+    cells, except across the river (whose edge files it leaves joined) and
+    with a heavier outline around the outermost points."""
+    out = ['<g class="points-board">']
+    lines: list[tuple[Point, Point, str, str]] = []
+    for rows in board.layout:
+        rects = [shape for row in rows for cell in row
+                 if isinstance(shape := geo.shapes[cell], Rect)]
+        x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+        x1, y1 = max(r.x + r.width for r in rects), max(r.y + r.height for r in rects)
+        out.append(f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(x1 - x0)}" '
+                   f'height="{_num(y1 - y0)}" fill="{look.colour}" stroke="{EDGE}" '
+                   f'stroke-width="1.5"/>')
+        xs = [geo.shapes[cell].anchor[0] for row in rows for cell in row]
+        edges = (min(xs), max(xs))
+        river: list[Point] = []
+        for row in rows:
+            lines += [(geo.shapes[a].anchor, geo.shapes[b].anchor, INK, "")
+                      for a, b in itertools.pairwise(row)]
+        for upper, lower in itertools.pairwise(rows):
+            for a, b in zip(upper, lower, strict=False):
+                (ax, ay), (bx, by) = geo.shapes[a].anchor, geo.shapes[b].anchor
+                crosses = look.across_river(a, b)
+                if crosses:
+                    river.append(((ax + bx) / 2, (ay + by) / 2))
+                if not crosses or ax in edges:
+                    lines.append(((ax, ay), (bx, by), INK, ""))
+        points = [geo.shapes[cell].anchor for row in rows for cell in row]
+        px0, py0 = min(x for x, _ in points), min(y for _, y in points)
+        px1, py1 = max(x for x, _ in points), max(y for _, y in points)
+        out.append(f'<rect x="{_num(px0)}" y="{_num(py0)}" width="{_num(px1 - px0)}" '
+                   f'height="{_num(py1 - py0)}" fill="none" stroke="{INK}" stroke-width="2.5"/>')
+        if river and look.river_text:
+            size = 0.42 * UNIT
+            ry = sum(y for _, y in river) / len(river)
+            out.append(f'<text class="river" x="{_num((px0 + px1) / 2)}" '
+                       f'y="{_num(ry + 0.36 * size)}" font-size="{_num(size)}" '
+                       f'font-family="{CHARACTER_FONT}" text-anchor="middle" '
+                       f'fill="{INK}">{_text(look.river_text)}</text>')
+    out.extend(_lines("grid-lines", lines, 1.2))
+    out.append("</g>")
+    return out
+
+
+def _board_marks(board: Board, geo: Geometry, look: Look, style: str) -> list[str]:
+    """The look's marks over the cells (clicks pass through them): each
+    region's diagonals, dots at each region's corners and the corner marks
+    around marked points.  On squares a region's box runs along its cells'
+    edges; on points, through its outermost points."""
+    if not (look.diagonals or look.corner_dots or look.point_marks):
+        return []
+
+    def box(mask: int) -> tuple[float, float, float, float]:
+        shapes = [geo.shapes[cell] for cell in board.cells_of(mask)]
+        rects = [shape for shape in shapes if isinstance(shape, Rect)]
+        if style == "points":
+            xs = [r.anchor[0] for r in rects]
+            ys = [r.anchor[1] for r in rects]
+            return min(xs), min(ys), max(xs), max(ys)
+        return (min(r.x for r in rects), min(r.y for r in rects),
+                max(r.x + r.width for r in rects), max(r.y + r.height for r in rects))
+
+    out = ['<g class="board-marks" pointer-events="none">']
+    diagonals: list[tuple[Point, Point, str, str]] = []
+    for mask in filter(None, look.diagonals):
+        x0, y0, x1, y1 = box(mask)
+        diagonals += [((x0, y0), (x1, y1), INK, ""), ((x0, y1), (x1, y0), INK, "")]
+    out.extend(_lines("diagonals", diagonals, 1.2))
+    for mask in filter(None, look.corner_dots):
+        x0, y0, x1, y1 = box(mask)
+        out += [f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(0.07 * UNIT)}" fill="{INK}"/>'
+                for x in (x0, x1) for y in (y0, y1)]
+    cells = board.cells_of(look.point_marks)
+    if cells:
+        xs = [geo.shapes[cell].anchor[0] for cell in range(board.size)]
+        left, right = min(xs), max(xs)
+        gap, arm = 0.08 * UNIT, 0.16 * UNIT
+        paths = []
+        for cell in cells:
+            x, y = geo.shapes[cell].anchor
+            for sx in (-1, 1):
+                if (sx < 0 and x <= left) or (sx > 0 and x >= right):
+                    continue  # no mark beyond the board's edge
+                for sy in (-1, 1):
+                    paths.append(f"M {_num(x + sx * gap)} {_num(y + sy * (gap + arm))} "
+                                 f"L {_num(x + sx * gap)} {_num(y + sy * gap)} "
+                                 f"L {_num(x + sx * (gap + arm))} {_num(y + sy * gap)}")
+        out.append(f'<path class="point-marks" d="{" ".join(paths)}" fill="none" '
+                   f'stroke="{INK}" stroke-width="1.2"/>')
+    out.append("</g>")
+    return out
+
+
 def _lines(role: str, lines: list[tuple[Point, Point, str, str]], width: float) -> list[str]:
     """A group of straight lines: (from, to, colour, dash pattern or "")."""
     if not lines:
@@ -712,25 +831,87 @@ def _labels(geo: Geometry) -> list[str]:
     return out
 
 
-def _piece(position: Position, cell: int, code: int, geo: Geometry) -> str:
-    """One piece around its cell's anchor: the figure its `glyph:` names, or
-    a lettered disc (white with a black letter for White, the reverse for Black)."""
+def _piece(position: Position, cell: int, code: int, geo: Geometry, paint: Paint) -> str:
+    """One piece around its cell's anchor (see `_piece_body`)."""
     variant = position.variant
     letter = variant.letter_of_code(code)
     x, y = geo.shapes[cell].anchor
     head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
-    return f"{head}{_piece_body(position, code, geo.piece)}</g>"
+    return f"{head}{_piece_body(position, code, geo.piece, paint)}</g>"
 
 
-def _piece_body(position: Position, code: int, size: float) -> str:
-    """A piece's drawing, `size` units across, centred on the origin: the
-    figure its `glyph:` names, or a lettered disc (white with a black letter
-    for White, the reverse for Black)."""
-    kind = position.variant.pieces.types[type_of(code)]
-    if kind.glyph is not None:
-        return figure(kind.glyph, size, bool(code & 1))
-    return _disc(position.variant.letter_of_code(code).upper(), 0.8 * size, bool(code & 1))
+@dataclass(frozen=True)
+class Paint:
+    """How pieces are drawn in one picture: the variant's look, the piece
+    set chosen (`traditional` or `international`) and whether the board is
+    seen from Black's side (pentagons point towards their side's forward)."""
+
+    look: Look
+    pieces: str
+    flip: bool
+
+
+def _piece_body(position: Position, code: int, size: float, paint: Paint) -> str:
+    """A piece's drawing, `size` units across, centred on the origin.  With
+    the look's shape `figures`: the figure its `glyph:` names, or a lettered
+    disc (white with a black letter for White, the reverse for Black).  As
+    a disc or a pentagon: its characters in the piece set drawn, or else its
+    figure, or else its letter."""
+    variant = position.variant
+    kind = variant.pieces.types[type_of(code)]
+    side = code & 1
+    look = paint.look
+    if look.shape == "figures" and kind.index not in look.characters:
+        if kind.glyph is not None:
+            return figure(kind.glyph, size, bool(side))
+        return _disc(variant.letter_of_code(code).upper(), 0.8 * size, bool(side))
+    text = look.text(kind, side, paint.pieces)
+    glyph = look.figure(kind, paint.pieces)
+    ink = look.ink_of(kind, side)
+    if look.shape == "pentagons":
+        body = (f'<polygon points="{PENTAGON}" transform="scale({_num(size / 100)})" '
+                f'fill="{PIECE_FACE}" stroke="{PIECE_EDGE}" stroke-width="3"/>')
+        inner = _inscription(text, glyph, variant.letter_of_code(code).upper(), 0.72 * size,
+                             ink, 0.06 * size)
+        # Each side's pieces point towards its forward: White's up, unless flipped.
+        turned = ' transform="rotate(180)"' if bool(side) != paint.flip else ""
+        return f"<g{turned}>{body}{inner}</g>"
+    r = 0.46 * size
+    body = (f'<circle r="{_num(r)}" fill="{PIECE_FACE}" stroke="{PIECE_EDGE}" '
+            f'stroke-width="{_num(0.04 * size)}"/><circle r="{_num(0.82 * r)}" fill="none" '
+            f'stroke="{ink}" stroke-width="{_num(0.025 * size)}"/>')
+    return body + _inscription(text, glyph, variant.letter_of_code(code).upper(), 1.25 * r, ink)
+
+
+PIECE_FACE, PIECE_EDGE = "#f7e3b5", "#6b4a22"  # discs and pentagons: wood and its edge
+# A shogi piece pointing up, in a 100 x 100 box centred on the origin.
+PENTAGON = "0,-47 31,-33 39,45 -39,45 -31,-33"
+CHARACTER_FONT = ("'Noto Serif CJK SC', 'Source Han Serif', 'Noto Sans CJK SC', "
+                  "'WenQuanYi Micro Hei', SimSun, 'MS Mincho', serif")
+
+
+def _inscription(text: str | None, glyph: str | None, letter: str, room: float, ink: str,
+                 down: float = 0.0) -> str:
+    """What a disc or a pentagon carries, centred `down` units below the
+    origin in a square `room` units across, in the colour `ink`: one or two
+    characters (two stacked, as on a shogi piece), a figure, or the piece's
+    letter."""
+    if text is None and glyph is not None:
+        return (f'<g transform="translate(0 {_num(down)})">'
+                f'{figure(glyph, room, False, ink)}</g>')
+    shown = text if text is not None else letter
+    font = CHARACTER_FONT if text is not None else FONT
+    if len(shown) == 2 and text is not None:  # stacked
+        size = 0.48 * room
+        return "".join(f'<text y="{_num(down + (k - 0.5) * size + 0.36 * size)}" '
+                       f'font-size="{_num(size)}" font-family="{font}" font-weight="bold" '
+                       f'text-anchor="middle" fill="{ink}">{_text(char)}</text>'
+                       for k, char in enumerate(shown))
+    size = (0.72 if len(shown) == 1 else 0.5) * room
+    return (f'<text y="{_num(down + 0.36 * size)}" font-size="{_num(size)}" '
+            f'font-family="{font}" font-weight="bold" text-anchor="middle" '
+            f'fill="{ink}">{_text(shown)}</text>')
 
 
 def _shown_codes(position: Position) -> set[int]:
@@ -774,7 +955,8 @@ def _hand_strips(position: Position, width: float, flip: bool) -> list[HandStrip
     return [HandStrip(side, held[side], per_row, height, width) for side in (top, bottom)]
 
 
-def _hand(position: Position, strip: HandStrip, y: float, hand_highlight: str | None) -> list[str]:
+def _hand(position: Position, strip: HandStrip, y: float, hand_highlight: str | None,
+          paint: Paint) -> list[str]:
     """One side's hand: a tinted strip `y` units from the top, and each
     piece in it with its count."""
     variant = position.variant
@@ -798,7 +980,7 @@ def _hand(position: Position, strip: HandStrip, y: float, hand_highlight: str | 
         mark = ' data-mark="highlight"' if marked else ""
         out.append(f'<g data-hand-piece="{_text(letter)}" data-side="{side}" '
                    f'data-count="{count}"{mark} transform="translate({_num(x)} {_num(cy)})">'
-                   f'{back}{_piece_body(position, code, HAND_PIECE)}{badge}</g>')
+                   f'{back}{_piece_body(position, code, HAND_PIECE, paint)}{badge}</g>')
     out.append("</g>")
     return out
 
@@ -830,9 +1012,10 @@ def _legend_per_row(width: float) -> int:
     return max(1, int((width - UNIT) // LEGEND_ENTRY))
 
 
-def _legend(position: Position, fairy: list[int], geo: Geometry, below: float = 0.0) -> list[str]:
-    """Figure -> name for the pieces that are not chess's own, `below` units
-    under the board."""
+def _legend(position: Position, fairy: list[int], geo: Geometry, paint: Paint,
+            below: float = 0.0) -> list[str]:
+    """Drawing -> name for the pieces not drawn as chess's own figures,
+    `below` units under the board; each drawn as White's, upright."""
     if not fairy:
         return []
     per_row = _legend_per_row(geo.width)
@@ -842,8 +1025,8 @@ def _legend(position: Position, fairy: list[int], geo: Geometry, below: float = 
         x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
         y = geo.height + below + (i // per_row + 0.4) * LEGEND_ROW
         size = 0.28 * UNIT
-        drawing = figure(kind.glyph, 0.6 * UNIT, False) if kind.glyph is not None \
-            else _disc(kind.letter, 0.45 * UNIT, False)
+        upright = Paint(paint.look, paint.pieces, flip=False)
+        drawing = _piece_body(position, piece_code(index, 0), 0.6 * UNIT, upright)
         out.append(f'<g data-legend="{_text(kind.letter)}" transform="translate({_num(x)} '
                    f'{_num(y)})">{drawing}'
                    f'<text x="{_num(0.4 * UNIT)}" y="{_num(0.36 * size)}" '

@@ -3,9 +3,9 @@
 `Variant` is the assembly of the rule compilation: it hands each part of the
 declaration to its rule family in `variantkit.rulebook` (board, sides,
 pieces, royals, codes, promotion, hands, castling, end rules, capture
-effects, aims, first moves, gating, keys), in an order where each family
-finds what it reads already built, and holds the plain tables they return
-(`variantkit.tables`) for the core.  Every problem a family finds is
+effects, aims, first moves, gating, keys, and the drawing's look), in an
+order where each family finds what it reads already built, and holds the
+plain tables they return (`variantkit.tables`) for the core.  Every problem a family finds is
 reported, located, through one `Sink`; the start position is read last, so
 a sound declaration is also checked against its own setup.
 
@@ -46,12 +46,14 @@ from variantkit.rulebook import (
     gating,
     hands,
     keys,
+    look,
     promotion,
     roster,
     royals,
     sides,
 )
 from variantkit.rulebook import board as board_rules
+from variantkit.rulebook.look import Look
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import AttackEntry, DropRule, EndRules, Generator, LoopGenerator
 
@@ -111,6 +113,7 @@ class Variant:
         self.facing_must_break = self.facing is not None and self.facing_rule == "must-break"
         roster.check_pieces(sink, declared, pieces, self.one_royal)
         board_rules.warn_ambiguous_names(sink, board, list(self.letter_codes))
+        self.look: Look = look.compile_look(sink, data.get("look"), board, pieces)
 
         compiled = codes.compile_codes(pieces, board, self.facing, self.facing_rule)
         self.n_codes = compiled.n_codes
