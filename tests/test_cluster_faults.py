@@ -8,7 +8,9 @@ statuses are the ones users see; every wait is bounded."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -394,3 +396,42 @@ def test_perft_stopped_by_ctrl_c_gives_no_total() -> None:
     assert run.returncode == EXIT_INTERRUPTED
     assert clean((out, err)) == "error: stopped: no total\n" and out == ""
 
+
+
+def _worker_processes(run: subprocess.Popen[str]) -> list[psutil.Process]:
+    """The processes a local cluster started (multiprocessing's, not its
+    resource tracker)."""
+    found = []
+    try:
+        for child in psutil.Process(run.pid).children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if any("spawn_main" in part for part in child.cmdline()):
+                    found.append(child)
+    except psutil.Error:
+        pass
+    return found
+
+
+@pytest.mark.parametrize("workers_seen", [1, 2])
+def test_ctrl_c_while_a_local_cluster_starts_stops_the_run(workers_seen: int) -> None:
+    """Ctrl-C pressed as a terminal sends it (to the whole process group)
+    while a local cluster's workers are starting (one, or both, of their
+    processes exist but the cluster is not ready): the run stops, as later,
+    with every worker process gone.  It used to be ignored, and the count
+    went on to its end."""
+    run = subprocess.Popen(
+        [str(BIN / "variantkit"), "perft", "chess", "7", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV,
+        start_new_session=True)
+    try:
+        _wait_until(lambda: len(_worker_processes(run)) >= workers_seen)
+        workers = _worker_processes(run)
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=STOP_LIMIT)
+    finally:
+        _stop(run)
+    assert run.returncode == EXIT_INTERRUPTED, err
+    assert clean((out, err)).splitlines()[-1] in ("error: stopped: no total",
+                                                  "error: stopped (Ctrl-C)")
+    gone, alive = psutil.wait_procs(workers, timeout=STOP_LIMIT)
+    assert alive == []

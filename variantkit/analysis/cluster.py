@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import multiprocessing
 import os
 import queue
 import signal
@@ -116,6 +117,9 @@ class Cluster:
             address = dask.config.get("scheduler-address", None)
             given_as = ADDRESS_SETTING
         self._local: Any = None
+        # The processes this process had before it started a local cluster:
+        # any other child is the cluster's, killed when a run ends abruptly.
+        self._children_before: set[multiprocessing.process.BaseProcess] | None = None
         self.client: Any = None
         self.worker_wait = worker_wait
         cores = os.cpu_count() or 1
@@ -125,15 +129,37 @@ class Cluster:
                                    f"workers ({LOCAL_PER_CORE} a core); give --cluster "
                                    f"ADDRESS for more")
             self.where = "the local cluster"
-            try:
-                with _quiet_workers():
-                    self._local = LocalCluster(
-                        n_workers=workers or cores, threads_per_worker=1,
-                        processes=True, dashboard_address="127.0.0.1:0")
-                self.client = Client(self._local, set_as_default=False)
-            except Exception as exc:  # ports, processes, Dask's settings: any cause
-                self.close()
-                raise ClusterError(f"cannot start a local cluster: {_words(exc)}") from None
+            self._children_before = set(multiprocessing.active_children())
+            problem: Exception | None = None
+            with _quiet_workers():
+                try:
+                    # The scheduler and the connection first, with no
+                    # worker: a Ctrl-C is held until they stand, so that
+                    # there is something whole to stop (a cluster or client
+                    # cut short half-built would be nobody's to close, and
+                    # Dask would hang or fail on them at exit).
+                    with interrupts_held() as held:
+                        self._local = LocalCluster(
+                            n_workers=0, threads_per_worker=1, processes=True,
+                            dashboard_address="127.0.0.1:0")
+                        # Stopped here; Dask's own stop at exit would only
+                        # fail again, loudly, on workers killed half-started.
+                        self._local.shutdown_on_close = False
+                        self.client = Client(self._local, set_as_default=False)
+                    if held:
+                        raise KeyboardInterrupt
+                    self._local.scale(workers or cores)
+                    self._wait_for_workers(workers or cores)
+                except Exception as exc:  # ports, processes, Dask's settings: any cause
+                    problem = exc
+                    self.close(abruptly=True)
+                except BaseException:   # Ctrl-C while the workers start
+                    self.close(abruptly=True)
+                    raise
+            if isinstance(problem, ClusterError):
+                raise problem
+            if problem is not None:
+                raise ClusterError(f"cannot start a local cluster: {_words(problem)}")
             return
         try:
             scheduler = parse_address(str(address), given_as)
@@ -164,7 +190,7 @@ class Cluster:
                         f"{self.where} has no worker after {self.worker_wait:g} s")
                 time.sleep(WORKER_POLL)
         except BaseException:
-            self.close()
+            self.close(abruptly=True)
             raise
 
     @property
@@ -274,7 +300,18 @@ class Cluster:
         return "the local cluster's scheduler" if self._local is not None \
             else f"the scheduler of {self.where}"
 
-    def close(self) -> None:
+    def close(self, abruptly: bool = False) -> None:
+        """Disconnect, and stop a local cluster; `abruptly` (Ctrl-C, an
+        error) kills the local workers first rather than waiting for the
+        tasks they are running."""
+        if abruptly and self._children_before is not None:
+            if self._local is not None:   # so that no worker is started again
+                for nanny in list(self._local.workers.values()):
+                    with contextlib.suppress(Exception):
+                        nanny.close_gracefully()
+            for process in set(multiprocessing.active_children()) - self._children_before:
+                with contextlib.suppress(Exception):   # it may have ended already
+                    process.kill()
         if self.client is not None:
             # It may be gone already (a worker or the scheduler died).
             with contextlib.suppress(Exception):
@@ -286,8 +323,8 @@ class Cluster:
     def __enter__(self) -> Cluster:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(abruptly=kind is not None)
 
 
 def _in_thread(call: Callable[[], None], seconds: float) -> BaseException | None:
@@ -360,20 +397,43 @@ def _handshake(scheduler: SchedulerAddress, timeout: float) -> None:
 
 
 @contextlib.contextmanager
+def interrupts_held() -> Iterator[list[int]]:
+    """Ctrl-C is held, not acted on, for a moment (while something that
+    must not be cut half-way is done); the list tells whether it came.
+    Only the main thread receives signals: elsewhere nothing is held."""
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
 def _quiet_workers() -> Iterator[None]:
-    """What the local workers inherit while they start: they ignore Ctrl-C
-    (a terminal sends it to every process of the foreground group) and leave
-    it to this process to stop the run, and them, cleanly; and they log only
-    what is critical, since the run reports lost work itself."""
+    """What the local workers inherit while they start: logging of only what
+    is critical, since the run reports lost work itself, and a standard
+    error that goes nowhere.
+
+    A terminal sends Ctrl-C to every process of the foreground group, the
+    workers too.  They cannot be made to ignore it (a process inherits an
+    ignored Ctrl-C, but then this one, which must stop the run, would miss
+    one pressed while they start: the threads Dask starts meanwhile would
+    receive and drop it), so a worker just ends, silently, and this process
+    stops the run and kills the others."""
     saved = os.environ.get(WORKER_LOGGING)
     os.environ[WORKER_LOGGING] = "critical"
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    stderr = os.dup(2)
     try:
+        with open(os.devnull, "wb") as nowhere:
+            os.dup2(nowhere.fileno(), 2)
         yield
     finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+        os.dup2(stderr, 2)
+        os.close(stderr)
         if saved is None:
             del os.environ[WORKER_LOGGING]
         else:

@@ -13,9 +13,7 @@ matplotlib) and say how to install it when it is missing.
 from __future__ import annotations
 
 import json
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,6 +26,7 @@ from variantkit.analysis.cluster import (
     ClusterError,
     ClusterLost,
     dask_missing,
+    interrupts_held,
 )
 from variantkit.analysis.tournament import GameRecord, Settings
 from variantkit.cli.common import (
@@ -79,21 +78,6 @@ def connected(workers: int | None, address: str | None,
         fail(str(exc))
     with cluster:
         yield cluster
-
-
-@contextmanager
-def interrupts_held() -> Iterator[list[int]]:
-    """Ctrl-C is held, not acted on, while a report is written (a report cut
-    half-way is worse than a second's wait); the list tells whether it came."""
-    held: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield held
-        return
-    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
-    try:
-        yield held
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
