@@ -5,6 +5,7 @@ deterministic moves everywhere, estimated piece values."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from catalogue import one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
-from variantkit.engine import mobility_values, piece_values
+from variantkit.engine import Limits, SearchInfo, mobility_values, piece_values, time_budget
 
 
 def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:
@@ -147,15 +148,83 @@ def test_time_limit() -> None:
 
 
 def test_repetition_is_a_draw() -> None:
-    # A queen down, White takes the draw a repeated position gives.
+    # A queen down, White takes the draw a position played twice gives.
     game = variantkit.load("chess").new_game("3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1")
     engine = Engine(game.variant)
     engine.best_move(game, depth=1)
     assert engine.info.score < -500
+    for move in ("b1c3", "e8f7", "c3b1", "f7e8") * 2 + ("b1c3", "e8f7"):
+        game.push(move)
+    assert str(engine.best_move(game, depth=1)) == "c3b1"  # back to a position seen twice
+    assert engine.info.score == 0
+
+
+def test_one_earlier_occurrence_is_no_draw() -> None:
+    # Back to a position seen once before, the game goes on: still a queen down.
+    game = variantkit.load("chess").new_game("3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1")
     for move in ("b1c3", "e8f7", "c3b1", "f7e8", "b1c3", "e8f7"):
         game.push(move)
-    assert str(engine.best_move(game, depth=1)) == "c3b1"  # back to a position seen
-    assert engine.info.score == 0
+    engine = Engine(game.variant)
+    engine.best_move(game, depth=1)
+    assert engine.info.score < -500
+
+
+def test_node_limit_and_info_callback() -> None:
+    game = variantkit.load("chess").new_game()
+    engine = Engine(game.variant)
+    seen: list[SearchInfo] = []
+    move = engine.search(game, Limits(nodes=3000), on_info=seen.append)
+    assert move in game.legal_moves()
+    assert engine.info.nodes <= 3000
+    assert [info.depth for info in seen] == list(range(1, len(seen) + 1)) and seen
+    assert all(info.pv and info.nodes > 0 for info in seen)
+
+
+def test_stop_from_another_thread() -> None:
+    game = variantkit.load("trice").new_game()
+    engine = Engine(game.variant)
+    stop = threading.Event()
+    found: list[variantkit.Move] = []
+    worker = threading.Thread(target=lambda: found.append(
+        engine.search(game, Limits(infinite=True), stop)))
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive()  # an infinite search runs until stopped
+    stop.set()
+    worker.join(10)
+    assert not worker.is_alive() and found[0] in game.legal_moves()
+    assert game.move_stack == []
+
+
+def test_searches_a_copy_and_keeps_its_table() -> None:
+    game = variantkit.load("chess").new_game()
+    engine = Engine(game.variant)
+    during: list[str] = []
+    engine.search(game, Limits(depth=3), on_info=lambda info: during.append(game.fen()))
+    first = engine.info.nodes
+    assert during == [game.fen()] * 3
+    engine.search(game, Limits(depth=3))
+    assert engine.info.nodes < first  # the table of the first search helps the second
+    engine.new_game()
+    engine.search(game, Limits(depth=3))
+    assert engine.info.nodes == first
+
+
+def test_a_single_legal_move_is_played_at_once() -> None:
+    game = variantkit.load("chess").new_game("k7/8/8/8/8/8/1q6/K7 w - - 0 1")
+    engine = Engine(game.variant)
+    assert str(engine.search(game, Limits(depth=20))) == "a1b2"
+    assert engine.info.nodes == 0 and engine.info.pv == [game.parse_san("Kxb2")]
+
+
+@pytest.mark.parametrize("limits, stm, budget", [
+    (Limits(movetime=0.5), 0, (0.5, 0.5)),
+    (Limits(wtime=60.05, btime=1.0), 0, (2.0, 6.0)),               # a 30th of the clock
+    (Limits(wtime=1.0, btime=10.05, binc=2.0, movestogo=1), 1, (2.5, 5.0)),  # a quarter at most
+    (Limits(depth=5), 0, None),
+])
+def test_time_budget(limits: Limits, stm: int, budget: tuple[float, float] | None) -> None:
+    assert time_budget(limits, stm) == (pytest.approx(budget) if budget else None)
 
 
 def test_no_move_in_a_finished_game() -> None:

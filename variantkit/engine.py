@@ -22,10 +22,19 @@ keys; a piece without one gets an estimate from its average mobility on the
 empty board, on the scale of the pieces that do declare theirs.  Royal pieces
 carry no value.  A position without legal moves is scored by the variant's
 own `end.checkmate` / `end.stalemate` results; a position that repeats one
-of the game or of the current line, or that reaches the move rule, is a draw.
+of the current line, or one that occurred twice in the game, or that reaches
+the move rule, is a draw (a position seen once before in the game is not:
+reaching it again does not end the game).
+
+`Engine.search` takes `Limits` (depth, nodes, a time per move, a game clock
+with a simple time manager, or none: infinite), a `threading.Event` that
+another thread may set at any moment to stop it with the best move found so
+far, and a callback told of each completed iteration.  It searches a copy of
+the caller's position; the transposition table lives as long as the Engine
+(`new_game` clears it); a position with one legal move is answered at once.
 
 The search only uses the core position's make/unmake, so it works on any
-variant; for a given position and depth it is deterministic.
+variant; for a given position, depth and table it is deterministic.
 
     >>> import variantkit
     >>> from variantkit.engine import Engine
@@ -35,7 +44,10 @@ variant; for a given position and depth it is deterministic.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -75,13 +87,66 @@ TT_LIMIT = 1 << 20          # entries; the table is cleared when full
 # when no piece of the variant declares one (the chess pieces give about 0.4).
 MOBILITY_SCALE = 0.4
 EXACT, LOWER, UPPER = range(3)
+# How often (in nodes) the search looks at the clock and the stop signal.
+CHECK_EVERY = 1024
+# Seconds kept back from a game clock for the time a move takes to travel.
+MOVE_OVERHEAD = 0.05
+# Moves the time manager spreads the clock over when no movestogo is given.
+MOVES_TO_GO = 30
 
 TTEntry = tuple[int, int, int, InternalMove | None]   # depth, score, bound, move
 Key = tuple[int, int, int, int]
 
 
 class _Timeout(Exception):
-    """Raised inside the search when the time limit has passed."""
+    """Raised inside the search when a limit is reached or a stop is asked."""
+
+
+@dataclass
+class Limits:
+    """What bounds one search; all None (and `infinite`) searches until
+    stopped.  Times are in seconds.  `depth` and `nodes` bound the search
+    whatever else is given; `movetime` is the time for this move; the game
+    clock (`wtime`/`btime`, increments `winc`/`binc`, `movestogo` moves to
+    the next time control) is shared out by `time_budget`.  Without any
+    limit and not `infinite`, DEFAULT_DEPTH plies."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None
+    wtime: float | None = None
+    btime: float | None = None
+    winc: float = 0.0
+    binc: float = 0.0
+    movestogo: int | None = None
+    infinite: bool = False
+
+    def clock(self, stm: int) -> tuple[float, float] | None:
+        """The time left and the increment of the side to move (0 White,
+        1 Black), or None without a clock for it."""
+        left = self.btime if stm else self.wtime
+        if left is None:
+            return None
+        return left, self.binc if stm else self.winc
+
+
+def time_budget(limits: Limits, stm: int) -> tuple[float, float] | None:
+    """Seconds for this move as (soft, hard): no new iteration starts
+    after half the soft time, and the search stops at the hard time.  A
+    movetime is used whole; a clock is shared over the moves to go (or
+    MOVES_TO_GO), with most of the increment, never more than a quarter of
+    the time left, MOVE_OVERHEAD kept back.  None when the time is not
+    bounded."""
+    if limits.movetime is not None:
+        return limits.movetime, limits.movetime
+    clock = limits.clock(stm)
+    if clock is None:
+        return None
+    left, increment = clock
+    left = max(left - MOVE_OVERHEAD, 0.01)
+    moves = max(1, min(limits.movestogo or MOVES_TO_GO, MOVES_TO_GO))
+    soft = min(left / moves + 0.75 * increment, left / 4)
+    return soft, min(3 * soft, left / 2)
 
 
 @dataclass
@@ -101,13 +166,22 @@ class SearchInfo:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def mate_in(self) -> int | None:
+        """Moves to a forced end by the variant's rules: positive when the
+        side to move wins, negative when it loses; None for a plain score."""
+        if abs(self.score) < MATE_BOUND:
+            return None
+        moves = (MATE - abs(self.score) + 1) // 2
+        return moves if self.score > 0 else -moves
+
+    @property
     def score_text(self) -> str:
         """`+0.35` (pawns), or a forced end by the variant's rules (checkmate,
         or stalemate where it wins or loses): `win in 2`, `loss in 1` (moves)."""
-        if abs(self.score) < MATE_BOUND:
+        moves = self.mate_in
+        if moves is None:
             return f"{self.score / PAWN:+.2f}"
-        moves = (MATE - abs(self.score) + 1) // 2
-        return f"{'win' if self.score > 0 else 'loss'} in {moves}"
+        return f"{'win' if moves > 0 else 'loss'} in {abs(moves)}"
 
 
 def reach_counts(variant: Variant, code: int) -> list[int]:
@@ -177,40 +251,69 @@ class Engine:
         self._own_evasions = self._own_captures \
             and variant.check_generators is variant.generators
         self.info = SearchInfo()
-        # The search's state, set by best_move.
-        self._position: Position = variant.new_game().position
+        # Kept from one search to the next; `new_game` clears it.
         self._tt: dict[Key, TTEntry] = {}
+        # The search's state, set by `search`.
+        self._position: Position = variant.new_game().position
         self._killers: list[list[InternalMove]] = []
-        self._seen: set[Key] = set()
+        self._line: set[Key] = set()         # the positions of the current line
+        self._game_twice: set[Key] = set()   # positions that occurred twice in the game
         self._deadline: float | None = None
+        self._node_limit = 0
+        self._stop: threading.Event | None = None
         self._nodes = 0
         self._root_best: InternalMove | None = None
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (the transposition table)."""
+        self._tt = {}
 
     def best_move(self, game: Game, depth: int | None = None,
                   time_limit: float | None = None) -> Move:
         """The best move found searching `depth` plies deep; with
         `time_limit`, deepening until that many seconds have passed (up to
-        `depth` if given; one ply always completes); with neither,
-        DEFAULT_DEPTH plies.  `self.info` describes the search.  The game is
-        left as it was.  Raises ValueError when it has no legal move."""
-        position = game.position
+        `depth` if given); with neither, DEFAULT_DEPTH plies.  `self.info`
+        describes the search.  The game is left as it was.  Raises
+        ValueError when it has no legal move."""
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be at least 1, not {depth}")
+        return self.search(game, Limits(depth=depth, movetime=time_limit))
+
+    def search(self, game: Game, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None) -> Move:
+        """The best move within `limits`, deepening one ply at a time; the
+        best move found so far when `stop` is set or a limit is reached
+        (the first move searched when not even one ply completed).
+        `on_info` is called after each completed iteration with its depth,
+        score, nodes, time and principal variation; `self.info` holds the
+        last.  A copy of the game's position is searched.  Raises
+        ValueError when the game has no legal move."""
+        start = time.perf_counter()
+        position = game.position.copy()
         moves = position.legal_internal()
         if not moves:
             raise ValueError("no legal move: the game is over")
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be at least 1, not {depth}")
-        max_depth = depth or (MAX_DEPTH if time_limit else DEFAULT_DEPTH)
-        start = time.perf_counter()
         self._position = position
-        self._tt = {}
-        self._killers = [[] for _ in range(max_depth)]
-        self._seen = _history_keys(position)
-        self._nodes = 0
         self.info = SearchInfo()
-        best, base = moves[0], len(position.history)
+        if len(moves) == 1:  # nothing to choose: answer at once
+            self.info.pv = [position.public_move(moves[0])]
+            return self.info.pv[0]
+        bounded = limits.depth is not None or limits.nodes is not None \
+            or limits.movetime is not None or limits.clock(position.stm) is not None
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH) \
+            if bounded or limits.infinite else DEFAULT_DEPTH
+        budget = time_budget(limits, position.stm)
+        self._deadline = start + budget[1] if budget else None
+        self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self._stop = stop
+        self._killers = [[] for _ in range(max_depth + 1)]
+        self._line = set()
+        self._game_twice = _twice_played(position)
+        self._nodes = 0
+        entry = self._tt.get(_key(position))
+        best = entry[3] if entry is not None and entry[3] in moves else moves[0]
+        base = len(position.history)
         for d in range(1, max_depth + 1):
-            # The first ply always completes, so there is always a move.
-            self._deadline = start + time_limit if time_limit and d > 1 else None
             # Cast: the search sets it, which mypy does not see; narrowed to
             # None here, the compiled build would refuse the move it finds.
             self._root_best = cast(InternalMove | None, None)
@@ -219,16 +322,23 @@ class Engine:
             except _Timeout:  # unwound without unmaking: restore the position
                 while len(position.history) > base:
                     position.unmake_internal()
+                # The first move searched is the last iteration's best; a
+                # move that replaced it was proven better.
+                best = self._root_best or best
                 break
             best = self._root_best or best
-            self.info.depth, self.info.score = d, score
+            elapsed = time.perf_counter() - start
+            self.info = SearchInfo(d, self._nodes, score, elapsed, self._pv(best, d))
+            if on_info is not None:
+                on_info(self.info)
             if abs(score) >= MATE_BOUND:
                 break  # no deeper search finds a shorter mate
-            if time_limit and time.perf_counter() - start > time_limit / 2:
-                break  # the next ply would not finish in time
+            if budget and elapsed > budget[0] / 2:
+                break  # the next ply would likely not finish in time
         self.info.nodes = self._nodes
         self.info.seconds = time.perf_counter() - start
-        self.info.pv = self._pv(best)
+        if not self.info.pv or self.info.pv[0] != position.public_move(best):
+            self.info.pv = self._pv(best, max(self.info.depth, 1))
         return position.public_move(best)
 
     # -- search ----------------------------------------------------------------
@@ -236,7 +346,7 @@ class Engine:
         position = self._position
         self._tick()
         key = _key(position)
-        if ply and (key in self._seen
+        if ply and (key in self._line or key in self._game_twice
                     or (self._move_plies and position.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
         if depth <= 0:
@@ -251,8 +361,7 @@ class Engine:
                         or (bound == UPPER and score <= alpha):
                     return score
         original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
-        added = key not in self._seen  # the root may repeat an earlier position
-        self._seen.add(key)
+        self._line.add(key)
         # The moves come in stages, each generated only when the ones before
         # have not cut the search off.
         searched: set[InternalMove] = set()  # in the first two stages
@@ -275,8 +384,7 @@ class Engine:
                 # Every other legal move, ordered.
                 staged = position.legal_internal()
                 if not staged:
-                    if added:
-                        self._seen.discard(key)
+                    self._line.discard(key)
                     return self._terminal(ply)
                 self._order(staged, tt_move, self._killers[ply])
                 if searched:
@@ -305,8 +413,7 @@ class Engine:
                     if not self._gain(move):
                         self._remember_killer(ply, move)
                     break
-        if added:
-            self._seen.discard(key)
+        self._line.discard(key)
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         if len(self._tt) >= TT_LIMIT:
             self._tt.clear()
@@ -358,9 +465,13 @@ class Engine:
 
     def _tick(self) -> None:
         self._nodes += 1
-        if self._deadline is not None and self._nodes & 255 == 0 \
-                and time.perf_counter() > self._deadline:
+        if self._nodes >= self._node_limit:
             raise _Timeout
+        if self._nodes % CHECK_EVERY == 0:
+            stop = self._stop
+            if (stop is not None and stop.is_set()) or (
+                    self._deadline is not None and time.perf_counter() > self._deadline):
+                raise _Timeout
 
     def _terminal(self, ply: int) -> int:
         """The score of a position without legal moves, by the variant's rules
@@ -445,14 +556,15 @@ class Engine:
             killers.insert(0, move)
             del killers[2:]
 
-    def _pv(self, first: InternalMove) -> list[Move]:
-        """The principal variation: `first`, then the table's moves while legal."""
+    def _pv(self, first: InternalMove, depth: int) -> list[Move]:
+        """The principal variation: `first`, then the table's moves while
+        legal, `depth` moves at most."""
         position, played = self._position, 0
         pv: list[Move] = []
         move: InternalMove | None = first
         seen: set[Key] = set()
         while move is not None and move in position.legal_internal() \
-                and len(pv) < max(self.info.depth, 1):
+                and len(pv) < depth:
             pv.append(position.public_move(move))
             position.make_internal(move)
             played += 1
@@ -496,15 +608,16 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-def _history_keys(position: Position) -> set[Key]:
-    """Keys of the positions played before the current one: reaching one
-    again in the search counts as a draw by repetition."""
-    keys: set[Key] = set()
+def _twice_played(position: Position) -> set[Key]:
+    """Keys of the positions that occurred at least twice in the game,
+    the current one included: reaching one again in the search counts as a
+    draw by repetition."""
+    counts = Counter([_key(position)])
     replay: list[InternalMove] = []
     while position.history:
         replay.append(position.history[-1][0])
         position.unmake_internal()
-        keys.add(_key(position))
+        counts[_key(position)] += 1
     for move in reversed(replay):
         position.make_internal(move)
-    return keys
+    return {key for key, count in counts.items() if count >= 2}
