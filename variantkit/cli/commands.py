@@ -8,6 +8,7 @@ from __future__ import annotations
 from variantkit.cli import (  # noqa: F401  (registers their commands)
     analyze,
     author,
+    engine,
     fsf,
     info,
     inspect,

@@ -1,0 +1,237 @@
+"""The referee of a match between two engines, the built-in one or
+external ones, in any variant: seeded opening plies, colours alternating
+(each opening played once with each colour), the clocks kept, and every
+game judged by variantkit's own rules.  An illegal or missing move and a
+fallen flag lose, with the reason; the results are scored with the Elo
+difference and its 95% interval."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from variantkit.engine import Engine, Limits
+from variantkit.errors import IllegalMoveError
+from variantkit.game import SIDES, Game
+from variantkit.pgn import result_token, write_pgn
+from variantkit.protocols.driver import Clock, ExternalEngine
+from variantkit.variant import Variant
+
+BUILTIN = "builtin"
+# z for a two-sided 95% interval.
+Z95 = 1.96
+
+
+class Player(Protocol):
+    """What the referee asks of an engine."""
+
+    name: str
+
+    def new_game(self, variant: Variant) -> None: ...
+
+    def set_clock(self, base: float, increment: float) -> None: ...
+
+    def move(self, game: Game, clock: Clock, wait: float) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
+class BuiltinPlayer:
+    """The built-in engine, searched in this process."""
+
+    def __init__(self, depth: int | None = None) -> None:
+        self.name = "variantkit" + (f" depth {depth}" if depth else "")
+        self.depth = depth
+        self.engine: Engine | None = None
+
+    def new_game(self, variant: Variant) -> None:
+        if self.engine is None or self.engine.variant is not variant:
+            self.engine = Engine(variant)
+        self.engine.new_game()
+
+    def set_clock(self, base: float, increment: float) -> None:
+        return None
+
+    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+        assert self.engine is not None  # new_game comes first
+        if clock.movetime is not None:
+            limits = Limits(depth=self.depth, movetime=clock.movetime)
+        else:
+            limits = Limits(depth=self.depth, wtime=clock.white, btime=clock.black,
+                            winc=clock.increment, binc=clock.increment)
+        return str(self.engine.search(game, limits))
+
+    def close(self) -> None:
+        return None
+
+
+def player_for(spec: str) -> Player:
+    """`builtin` (or `builtin:DEPTH`), else an external engine
+    (`uci:PATH`, `xboard:PATH`, `usi:PATH`)."""
+    word, _, depth = spec.partition(":")
+    if word == BUILTIN:
+        return BuiltinPlayer(int(depth) if depth.isdigit() else None)
+    return ExternalEngine(spec)
+
+
+@dataclass
+class Settings:
+    """A match's rules: games, time (movetime seconds a move, or a clock of
+    `base` seconds plus `increment`), random opening plies, the seed, the
+    ply at which a game is adjudicated a draw, and the grace in seconds
+    allowed past a time for the pipes' delay."""
+
+    games: int = 2
+    movetime: float | None = 0.2
+    base: float = 60.0
+    increment: float = 0.0
+    opening_plies: int = 0
+    seed: int = 0
+    max_plies: int = 300
+    grace: float = 0.5
+
+
+@dataclass
+class GameResult:
+    """One game: who played White (index 0 or 1 of the pair), the result
+    token, the reason, and the game itself."""
+
+    index: int
+    white: int
+    token: str
+    reason: str
+    game: Game = field(repr=False)
+
+    def score(self, player: int) -> float:
+        """Points of `player` (0 or 1) in this game."""
+        if self.token == "1/2-1/2":
+            return 0.5
+        won = 0 if self.token == "1-0" else 1  # the colour that won
+        return 1.0 if (self.white if won == 0 else 1 - self.white) == player else 0.0
+
+
+def opening(variant: Variant, plies: int, seed: int) -> Game:
+    """A game of `plies` random legal plies, from `seed`; fewer if it ends."""
+    rng = random.Random(seed)
+    game = variant.new_game()
+    for _ in range(plies):
+        moves = sorted(game.legal_moves(), key=str)
+        if not moves or game.outcome() is not None:
+            break
+        game.push(rng.choice(moves))
+    return game
+
+
+def play_game(variant: Variant, players: tuple[Player, Player], white: int,
+              settings: Settings, index: int) -> GameResult:
+    """Game `index`, `players[white]` playing White, judged here."""
+    game = opening(variant, settings.opening_plies, settings.seed * 100_003 + index // 2)
+    for player in players:
+        player.new_game(variant)
+        player.set_clock(settings.base, settings.increment)
+    clocks = [settings.base, settings.base]
+    while True:
+        outcome = game.outcome()
+        if outcome is not None:
+            return GameResult(index, white, result_token(outcome.winner), outcome.reason, game)
+        if game.plies >= settings.max_plies:
+            return GameResult(index, white, "1/2-1/2", "adjudicated: move limit", game)
+        stm = game.position.stm
+        mover = players[white if stm == 0 else 1 - white]
+        allowed = settings.movetime if settings.movetime is not None else clocks[stm]
+        clock = Clock(settings.movetime, clocks[0], clocks[1], settings.increment)
+        start = time.monotonic()
+        text = mover.move(game, clock, allowed + settings.grace)
+        elapsed = time.monotonic() - start
+        loser = SIDES[stm]
+        winner = result_token(SIDES[1 - stm])
+        if text is None or elapsed > allowed + settings.grace:
+            return GameResult(index, white, winner, f"{loser} lost on time "
+                              f"({elapsed:.2f} s for {allowed:.2f} s)", game)
+        try:
+            game.push(text)
+        except (IllegalMoveError, ValueError):
+            return GameResult(index, white, winner,
+                              f"{loser} played an illegal move: {text[:40]!r}", game)
+        if settings.movetime is None:
+            clocks[stm] += settings.increment - elapsed
+
+
+def match(variant: Variant, players: tuple[Player, Player],
+          settings: Settings) -> Iterator[GameResult]:
+    """The games, one at a time; the first player has White in even games."""
+    for index in range(settings.games):
+        yield play_game(variant, players, index % 2, settings, index)
+
+
+def pgn(variant: Variant, result: GameResult, names: tuple[str, str],
+        event: str = "variantkit match") -> str:
+    white = names[result.white]
+    black = names[1 - result.white]
+    return write_pgn(result.game, Event=event, Round=str(result.index + 1), White=white,
+                     Black=black, Result=result.token, Termination=result.reason)
+
+
+@dataclass
+class Score:
+    """The first player's wins, draws and losses, and what follows."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add(self, points: float) -> None:
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.5:
+            self.draws += 1
+        else:
+            self.losses += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def fraction(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    def elo(self) -> tuple[float, float, float]:
+        """The Elo difference and its 95% interval (infinite at 0% or 100%),
+        from the spread of the game scores."""
+        n, p = self.games, self.fraction
+        if not n:
+            return 0.0, -math.inf, math.inf
+        spread = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2
+                  + self.losses * p ** 2) / n
+        margin = Z95 * math.sqrt(spread / n)
+        return elo_of(p), elo_of(p - margin), elo_of(p + margin)
+
+
+def elo_of(fraction: float) -> float:
+    """The Elo difference that predicts this score fraction."""
+    if fraction <= 0:
+        return -math.inf
+    if fraction >= 1:
+        return math.inf
+    return -400 * math.log10(1 / fraction - 1)
+
+
+def table(names: tuple[str, str], score: Score) -> str:
+    """The results as a small text table."""
+    elo, low, high = score.elo()
+    return "\n".join([
+        f"{'engine':<32} {'score':>9} {'W-D-L':>9}",
+        f"{names[0][:32]:<32} {score.wins + score.draws / 2:>4g}/{score.games:<4} "
+        f"{score.wins}-{score.draws}-{score.losses:<5}",
+        f"{names[1][:32]:<32} {score.losses + score.draws / 2:>4g}/{score.games:<4} "
+        f"{score.losses}-{score.draws}-{score.wins:<5}",
+        f"Elo difference {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"])
+
+
+__all__ = ["BUILTIN", "BuiltinPlayer", "GameResult", "Player", "Score", "Settings",
+           "match", "opening", "pgn", "play_game", "player_for", "table"]

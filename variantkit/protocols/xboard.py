@@ -1,0 +1,231 @@
+"""The built-in engine behind CECP v2 (the xboard/WinBoard protocol):
+reads a GUI's commands, keeps the variant, position, clocks and mode it
+sets, thinks on a thread when it is the engine's turn and writes its move.
+
+`variant NAME` takes any bundled variant (`normal` is the default one); on
+a letter-and-number grid it is followed by a `setup` line that tells a GUI
+the board size, the pieces in hand and the start position of a variant it
+does not know.  Errors are answered in CECP's forms: `Illegal move: M`,
+`Error (REASON): COMMAND`, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+from typing import BinaryIO, TextIO
+
+import variantkit
+from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
+from variantkit.errors import IllegalMoveError
+from variantkit.protocols.channel import Channel, LineTooLong
+from variantkit.protocols.host import DEFAULT_VARIANT, REFUSED, Thinking, bounded_int
+from variantkit.protocols.usi import grid_size
+from variantkit.values import Move
+from variantkit.variant import Variant
+
+# CECP's name for the default variant.
+NORMAL = "normal"
+# Commands a GUI may send that change nothing here.
+IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
+                     "name", "rating", "ics", "draw", "hint", "bk",
+                     "otim", "result", "analyze", "exit", "."})
+
+
+def parse_clock(text: str) -> float:
+    """`mm` or `mm:ss` as seconds."""
+    minutes, _, seconds = text.partition(":")
+    return bounded_int(minutes) * 60 + (bounded_int(seconds) if seconds else 0)
+
+
+class XboardSession:
+    """One GUI's CECP session with the built-in engine."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.new(DEFAULT_VARIANT)
+        self.post = True
+        self.movetime: float | None = None   # st
+        self.depth: int | None = None        # sd
+        self.base, self.increment, self.moves_per_session = 300.0, 0.0, 0
+        self.own_time: float | None = None   # time, in seconds
+        self.other_time: float | None = None  # otim
+        self.thinking: Thinking | None = None
+
+    def new(self, name: str) -> None:
+        self.variant = variantkit.load(name)
+        self.engine = Engine(self.variant)
+        self.game = self.variant.new_game()
+        self.force, self.engine_side = False, 1
+
+    def run(self) -> None:
+        while True:
+            try:
+                line = self.channel.read()
+            except LineTooLong as exc:
+                self.channel.write(f"Error (line too long): {exc}")
+                continue
+            if line is None or line == "quit":
+                break
+            if line:
+                self.command(line)
+        self.finish()
+
+    def command(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        try:
+            self.dispatch(word, rest, line)
+        except (ValueError, IndexError):
+            self.channel.write(f"Error (bad arguments): {line[:80]}")
+
+    def dispatch(self, word: str, rest: str, line: str) -> None:
+        if word == "protover":
+            names = ",".join([NORMAL] + [n for n in variantkit.variants() if n != DEFAULT_VARIANT])
+            self.channel.write(
+                "feature done=0",
+                f'feature myname="variantkit {variantkit.__version__}" variants="{names}"',
+                "feature setboard=1 usermove=1 ping=1 time=1 sigint=0 sigterm=0 colors=0 "
+                "analyze=0 draw=0 reuse=1 san=0 done=1")
+        elif word == "new":
+            self.finish()
+            self.new(DEFAULT_VARIANT)
+            self.movetime = self.depth = None
+        elif word == "variant":
+            self.finish()
+            self.choose_variant(rest)
+        elif word == "setboard":
+            self.finish()
+            try:
+                self.game = self.variant.new_game(rest)
+            except REFUSED as exc:
+                self.channel.write(f"Error (illegal position): {' '.join(str(exc).split())[:200]}")
+        elif word == "usermove":
+            self.user_move(rest)
+        elif word == "force":
+            self.finish()
+            self.force = True
+        elif word == "go":
+            self.finish()
+            self.force, self.engine_side = False, self.game.position.stm
+            self.think()
+        elif word == "playother":
+            self.finish()
+            self.force, self.engine_side = False, 1 - self.game.position.stm
+        elif word == "?":
+            if self.thinking is not None:
+                self.thinking.stop.set()
+        elif word == "ping":
+            self.wait()
+            self.channel.write(f"pong {rest}")
+        elif word == "level":
+            mps, base, inc = rest.split()
+            self.moves_per_session = max(0, bounded_int(mps))
+            self.base, self.increment = parse_clock(base), max(0.0, float(bounded_int(inc)))
+            self.movetime = None
+        elif word == "st":
+            self.movetime = max(0.01, min(float(bounded_int(rest)), 1e6))
+        elif word == "sd":
+            self.depth = max(1, min(bounded_int(rest), MAX_DEPTH))
+        elif word == "time":
+            self.own_time = max(0, bounded_int(rest)) / 100
+        elif word == "otim":
+            self.other_time = max(0, bounded_int(rest)) / 100
+        elif word in ("undo", "remove"):
+            self.finish()
+            for _ in range(1 if word == "undo" else 2):
+                if self.game.plies:
+                    self.game.pop()
+        elif word == "post":
+            self.post = True
+        elif word == "nopost":
+            self.post = False
+        elif word not in IGNORED:
+            # A bare move is a move where usermove=1 was refused.
+            self.channel.write(f"Error (unknown command): {line[:80]}")
+
+    def choose_variant(self, name: str) -> None:
+        if name != NORMAL and name not in variantkit.variants():
+            self.channel.write(f"Error (unknown variant): {name[:80]}")
+            return
+        self.new(DEFAULT_VARIANT if name == NORMAL else name)
+        setup = self.setup_line(self.variant)
+        if setup:
+            self.channel.write(setup)
+
+    def setup_line(self, variant: Variant) -> str | None:
+        """`setup (LETTERS) WxH+HAND_fairy FEN` for a GUI that does not know
+        the variant; None off a letter-and-number grid."""
+        size = grid_size(variant)
+        if size is None:
+            return None
+        letters = "".join(t.letter.upper() for t in variant.pieces.types)
+        hand = len(variant.pieces.types) if variant.has_hands else 0
+        return f"setup ({letters}{letters.lower()}) {size[0]}x{size[1]}+{hand}_fairy " \
+               f"{variant.setup_fen}"
+
+    def user_move(self, text: str) -> None:
+        self.finish()
+        try:
+            self.game.push(text)
+        except (IllegalMoveError, ValueError):
+            self.channel.write(f"Illegal move: {text[:40]}")
+            return
+        if not self.announce_end() and not self.force \
+                and self.game.position.stm == self.engine_side:
+            self.think()
+
+    def announce_end(self) -> bool:
+        outcome = self.game.outcome()
+        if outcome is None:
+            return False
+        token = {"white": "1-0", "black": "0-1"}.get(outcome.winner or "", "1/2-1/2")
+        self.channel.write(f"{token} {{{outcome}}}")
+        return True
+
+    def limits(self) -> Limits:
+        if self.movetime is not None:
+            return Limits(depth=self.depth, movetime=self.movetime)
+        own = self.own_time if self.own_time is not None else self.base
+        other = self.other_time if self.other_time is not None else self.base
+        stm = self.game.position.stm
+        moves_done = self.game.plies // 2
+        to_go = self.moves_per_session - moves_done % self.moves_per_session \
+            if self.moves_per_session else None
+        return Limits(depth=self.depth, wtime=other if stm else own, btime=own if stm else other,
+                      winc=self.increment, binc=self.increment, movestogo=to_go)
+
+    def think(self) -> None:
+        if not self.game.legal_moves():
+            self.announce_end()
+            return
+        self.thinking = Thinking(self.engine, self.game, self.limits(), self.info, self.done,
+                                 hold=False)
+
+    def info(self, info: SearchInfo) -> None:
+        if self.post:
+            pv = " ".join(str(m) for m in info.pv)
+            mate = info.mate_in
+            score = info.score if mate is None else (100000 + mate if mate > 0 else -100000 + mate)
+            centiseconds = round(info.seconds * 100)
+            self.channel.write(f"{info.depth} {score} {centiseconds} {info.nodes} {pv}")
+
+    def done(self, move: Move | None) -> None:
+        if move is None:
+            return
+        self.game.push(move)
+        self.channel.write(f"move {move}")
+        self.announce_end()
+
+    def wait(self) -> None:
+        if self.thinking is not None:
+            self.thinking.wait()
+            self.thinking = None
+
+    def finish(self) -> None:
+        if self.thinking is not None:
+            self.thinking.finish()
+            self.thinking = None
+
+
+def serve(source: BinaryIO | None = None, sink: TextIO | None = None) -> None:
+    """Run one session on standard input and output (or the streams given)."""
+    XboardSession(Channel(source or sys.stdin.buffer, sink or sys.stdout)).run()
