@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from variantkit.game import Game
 from variantkit.protocols.channel import MAX_LINE
 from variantkit.protocols.host import DEFAULT_VARIANT
-from variantkit.protocols.uci import Dialect
+from variantkit.protocols.uci import VARIANT_OPTION, Dialect
 from variantkit.protocols.usi import UsiDialect
 from variantkit.protocols.xboard import NORMAL
 from variantkit.variant import Variant
@@ -133,7 +133,7 @@ class ExternalEngine:
                 line = self.process.expect("", deadline - time.monotonic())
                 if line is None:
                     raise EngineFailure(f"{spec}: no {self.dialect.ok} in time")
-                if line.startswith(f"option name {self.dialect.name}_Variant "):
+                if line.startswith(f"option name {VARIANT_OPTION} "):
                     self.variants = line.split(" var ")[1:]
                 elif line.startswith("id name "):
                     self.name = line[8:]
@@ -161,7 +161,7 @@ class ExternalEngine:
                 self.process.send(f"variant {name}")
         else:
             if self.variants:
-                self.process.send(f"setoption name {self.dialect.name}_Variant value {name}")
+                self.process.send(f"setoption name {VARIANT_OPTION} value {name}")
             self.process.send(self.dialect.new_game)
         self.ready()
         self._sent = 0

@@ -27,6 +27,8 @@ from variantkit.protocols.host import (
 from variantkit.values import Move
 from variantkit.variant import Variant
 
+# The option that chooses a bundled variant, in USI as well.
+VARIANT_OPTION = "UCI_Variant"
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
 
 
@@ -120,7 +122,7 @@ class UciSession:
 
     def hello(self) -> None:
         names = " ".join(f"var {name}" for name in self.dialect.variants())
-        variant_option = f"option name {self.dialect.name}_Variant type combo"
+        variant_option = f"option name {VARIANT_OPTION} type combo"
         self.channel.write(
             f"id name variantkit {variantkit.__version__}", "id author the variantkit developers",
             f"{variant_option} default {self.variant.name} {names}",
@@ -134,10 +136,10 @@ class UciSession:
             return
         name, _, value = rest[5:].partition(" value ")
         name, value = name.strip(), value.strip()
-        if name in (f"{self.dialect.name}_Variant", "VariantPath"):
+        if name in (VARIANT_OPTION, "VariantPath"):
             if not value or value == "<empty>":
                 return
-            if name.endswith("_Variant") and value not in self.dialect.variants():
+            if name == VARIANT_OPTION and value not in self.dialect.variants():
                 self.say(f"unknown variant: {value[:80]}")
                 return
             self.finish()
