@@ -115,16 +115,22 @@ class Oracle:
         self.start_fen = pyffish.get_fen(self.name, pyffish.start_fen(self.name), [])
 
     # -- one position ----------------------------------------------------
-    def sf_moves(self, sf_fen: str) -> set[str]:
-        return set(pyffish.legal_moves(self.name, sf_fen, []))
+    def sf_moves(self, sf_fen: str, line: tuple[str, list[str]] | None = None) -> set[str]:
+        """pyffish's legal moves at `sf_fen`, or after `line` (a start string
+        and the moves played from it) where the history decides (janggi:
+        no moves after a pass answered by a pass)."""
+        start, played = line if line is not None else (sf_fen, [])
+        return set(pyffish.legal_moves(self.name, start, played))
 
-    def compare(self, game: Game, sf_fen: str, where: str = "") -> set[str]:
-        """Compare one position; return its legal moves (as move strings)."""
+    def compare(self, game: Game, sf_fen: str, where: str = "",
+                line: tuple[str, list[str]] | None = None) -> set[str]:
+        """Compare one position (reached by `line`, a start string and the
+        moves from it, when given); return its legal moves (as move strings)."""
         where = f"{sf_fen} {where}".strip()
         listed = [str(m) for m in game.legal_moves()]
         ours = set(listed)
         assert len(listed) == len(ours), f"{self.name}: duplicate moves at {where}"
-        theirs = self.sf_moves(sf_fen)
+        theirs = self.sf_moves(sf_fen, line)
         assert ours == theirs, (f"{self.name}: legal moves differ at {where}\n"
                                 f"  missing: {sorted(theirs - ours)}\n"
                                 f"  extra: {sorted(ours - theirs)}")
@@ -152,17 +158,18 @@ class Oracle:
         game = self.variant.new_game(fen)
         sf_fen = self.start_fen if fen is None else fen
         self.compare_fen(game.fen(), sf_fen, "the start")
-        return self._walk(game, sf_fen, depth, [])
+        return self._walk(game, sf_fen, depth, [], sf_fen)
 
-    def _walk(self, game: Game, sf_fen: str, depth: int, path: list[str]) -> int:
-        moves = self.compare(game, sf_fen, f"after {' '.join(path) or 'nothing'}")
+    def _walk(self, game: Game, sf_fen: str, depth: int, path: list[str], root: str) -> int:
+        moves = self.compare(game, sf_fen, f"after {' '.join(path) or 'nothing'}",
+                             (root, path))
         if depth == 1:
             return len(moves)
         nodes = 0
         for move in sorted(moves):
             child = after(self.name, sf_fen, [move])
             game.push(move)
-            nodes += self._walk(game, child, depth - 1, path + [move])
+            nodes += self._walk(game, child, depth - 1, path + [move], root)
             game.pop()
         return nodes
 
@@ -202,7 +209,7 @@ class Oracle:
         played: list[str] = []
         for ply in range(max_plies + 1):
             where = f"after {' '.join(played) or 'nothing'}"
-            moves = self.compare(game, sf_fen, where)
+            moves = self.compare(game, sf_fen, where, (start, played))
             outcome = game.outcome()
             self.compare_result(game, outcome, bool(moves), sf_fen, start, played, where)
             if outcome is not None or not moves or ply == max_plies:

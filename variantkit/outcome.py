@@ -3,7 +3,8 @@ endings, the n-move rule and repetition.
 
 The rules come from the variant's `end:` section.  The declared conditions
 (`end: conditions`) are tested first, in the order written, each for the
-side that has just moved and then for the side to move; then checkmate,
+side that has just moved and then for the side to move; then a pass that
+ended the game (two in a row, or one while the royal pieces face), checkmate,
 insufficient material, stalemate, a count that has run out, and the draws.
 Under `draws-go-to` a drawn result goes to the named side.  Positions are
 compared by a repetition key: placement, side to move, castling rights, the
@@ -46,8 +47,14 @@ def _outcome(position: Position) -> Outcome | None:
             found = condition_outcome(position, condition)
             if found is not None:
                 return found
-    legal = position.legal_internal()
     mover, other = SIDES[position.stm], SIDES[1 - position.stm]
+    # A pass that ends the game leaves no moves: its own end, not stalemate.
+    if position.ended_by_pass():
+        if end.double_pass is not None and _passed_twice(position):
+            return result_for(end.double_pass, mover, other, "double-pass")
+        assert end.facing_pass is not None
+        return result_for(end.facing_pass, mover, other, "facing-pass")
+    legal = position.legal_internal()
     if not legal and position.is_check():
         if _mated_by_losing_drop(position):
             return Outcome(mover, "drop-mate")
@@ -61,11 +68,6 @@ def _outcome(position: Position) -> Outcome | None:
     if isinstance(position, GeneralPosition) and position.counting_limit \
             and position.counting_ply > position.counting_limit:
         return Outcome(None, "counting")
-    if end.double_pass is not None and _passed_twice(position):
-        return result_for(end.double_pass, mover, other, "double-pass")
-    if end.facing_pass is not None and position.history and position.history[-1][0][3] == PASS \
-            and position.royals_face():
-        return result_for(end.facing_pass, mover, other, "facing-pass")
     claim = end.draw_timing == "on-claim"
     # Where draws are claimed, longer counts end the game by themselves
     # first (FIDE: fivefold repetition, seventy-five moves).

@@ -129,9 +129,9 @@ class GeneralPosition(Position):
 
     # -- legality -------------------------------------------------------------
     def legal_internal(self) -> list[InternalMove]:
-        """No moves once a declared end condition holds (as Fairy-Stockfish
-        lists them), else the moves the rules allow."""
-        if self.variant.end.conditions and ended_by_condition(self):
+        """No moves once a declared end condition holds or a pass has ended
+        the game (as Fairy-Stockfish lists them), else the moves the rules allow."""
+        if (self.variant.end.conditions and ended_by_condition(self)) or self.ended_by_pass():
             return []
         return self.allowed_moves()
 

@@ -129,8 +129,22 @@ class Position:
 
     def is_stalemate(self) -> bool:
         """Whether the side to move is not in check and has no legal move
-        (what that means for the result is the variant's `end.stalemate`)."""
-        return not self.is_check() and not self.legal_internal()
+        (what that means for the result is the variant's `end.stalemate`);
+        a game a pass has ended is not stalemate."""
+        return not self.is_check() and not self.legal_internal() and not self.ended_by_pass()
+
+    def ended_by_pass(self) -> bool:
+        """Whether the last move, a pass, ended the game under the variant's
+        `end: double-pass` (a pass answering a pass) or `end: facing-pass`
+        (a pass while the royal pieces face each other).  No side moves
+        after that, as Fairy-Stockfish lists no moves once a game is over."""
+        history = self.history
+        if not history or history[-1][0][3] != PASS:
+            return False
+        end = self.variant.end
+        return (end.double_pass is not None and len(history) >= 2
+                and history[-2][0][3] == PASS) \
+            or (end.facing_pass is not None and self.royals_face())
 
     def copy(self) -> Position:
         """An independent position, history included."""
@@ -296,6 +310,8 @@ class Position:
 
     def legal_internal(self) -> list[InternalMove]:
         v = self.variant
+        if self.ended_by_pass():
+            return []
         moves: list[InternalMove] = []
         self._generate(self.royal[self.stm], moves)
         if v.gate_regions[self.stm]:
@@ -306,7 +322,8 @@ class Position:
         """How many legal moves there are: `len(legal_internal())`, but
         moves that need no test are counted, not built (perft's last ply)."""
         v = self.variant
-        if v.gate_regions[self.stm] or v.must_drop or v.facing_must_break:
+        if v.gate_regions[self.stm] or v.must_drop or v.facing_must_break \
+                or self.ended_by_pass():
             return len(self.legal_internal())   # these rules filter the whole list
         moves: list[InternalMove] = []
         return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
