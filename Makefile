@@ -68,3 +68,15 @@ test: browser
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; }
+
+# The match tests (tests/test_match.py) and benchmarks/match_bench.py play
+# Debian's Fairy-Max (CECP) and Fairy-Stockfish (UCI and USI): installed
+# here when missing (make test runs as root on CI).
+.PHONY: engines bench-match
+test: engines
+engines:
+	@{ test -x /usr/games/fairymax && test -x /usr/games/fairy-stockfish; } || { \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fairymax fairy-stockfish; }
+
+bench-match: $(VENV)/.test-deps engines
+	$(BIN)/python benchmarks/match_bench.py

@@ -218,7 +218,7 @@ def elo_of(fraction: float) -> float:
         return -math.inf
     if fraction >= 1:
         return math.inf
-    return -400 * math.log10(1 / fraction - 1)
+    return 400 * math.log10(fraction / (1 - fraction))
 
 
 def table(names: tuple[str, str], score: Score) -> str:

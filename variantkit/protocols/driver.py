@@ -75,8 +75,9 @@ class Process:
             raise EngineFailure(f"{self.label}: the engine has exited") from None
 
     def expect(self, prefix: str, seconds: float) -> str | None:
-        """The first line starting with `prefix` within `seconds`, None
-        if none came in time; the lines before it are dropped."""
+        """The first line whose first word is `prefix` (any line for "")
+        within `seconds`, None if none came in time; the lines before it
+        are dropped."""
         deadline = time.monotonic() + seconds
         while True:
             left = deadline - time.monotonic()
@@ -88,7 +89,7 @@ class Process:
                 return None
             if line is None:
                 raise EngineFailure(f"{self.label}: the engine has exited")
-            if line == prefix or line.startswith(prefix + " "):
+            if not prefix or line == prefix or line.startswith(prefix + " "):
                 return line
 
     def close(self, quit_line: str) -> None:

@@ -1,0 +1,139 @@
+"""Tests of the match referee (variantkit.analysis.match): the score and
+its Elo interval, openings and colours, adjudication of illegal moves and
+fallen flags, and short real matches through each protocol against
+Debian's Fairy-Max and Fairy-Stockfish (`make engines` installs them)."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import sys
+import time
+
+import pytest
+
+import variantkit
+from variantkit.analysis.match import (
+    BuiltinPlayer,
+    GameResult,
+    Player,
+    Score,
+    Settings,
+    match,
+    opening,
+    player_for,
+)
+from variantkit.game import Game
+from variantkit.pgn import result_token
+from variantkit.protocols.driver import Clock
+from variantkit.variant import Variant
+
+PURE_PASS = False  # the referee and the drivers are pure Python in both builds
+SEARCH_PATH = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
+FAIRYMAX = shutil.which("fairymax", path=SEARCH_PATH)
+FAIRY_STOCKFISH = shutil.which("fairy-stockfish", path=SEARCH_PATH)
+
+
+class Scripted:
+    """A player that answers with fixed moves, or sleeps first."""
+
+    def __init__(self, moves: list[str | None], sleep: float = 0.0) -> None:
+        self.name, self.moves, self.sleep = "scripted", moves, sleep
+
+    def new_game(self, variant: Variant) -> None:
+        return None
+
+    def set_clock(self, base: float, increment: float) -> None:
+        return None
+
+    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+        time.sleep(self.sleep)
+        return self.moves.pop(0)
+
+    def close(self) -> None:
+        return None
+
+
+def test_score_and_elo_interval() -> None:
+    score = Score(6, 2, 2)
+    elo, low, high = score.elo()
+    assert score.fraction == 0.7
+    assert elo == pytest.approx(147.19, abs=0.01)
+    assert low < 0 < elo < high          # ten games prove little
+    assert Score(3, 0, 0).elo()[0] == math.inf
+    assert Score(1, 0, 1).elo()[0] == 0.0
+
+
+def test_openings_are_seeded_and_colours_alternate() -> None:
+    chess = variantkit.load("chess")
+    assert opening(chess, 6, 1).move_stack == opening(chess, 6, 1).move_stack
+    assert opening(chess, 6, 1).move_stack != opening(chess, 6, 2).move_stack
+    fools = Scripted(["f2f3", "g2g4"]), Scripted(["e7e5", "d8h4"])
+    results = list(match(chess, (fools[0], fools[1]), Settings(games=1)))
+    assert (results[0].token, results[0].reason) == ("0-1", "checkmate")
+    assert results[0].score(0) == 0.0 and results[0].score(1) == 1.0
+
+
+def test_an_illegal_move_loses() -> None:
+    chess = variantkit.load("chess")
+    players = (Scripted(["e2e4"]), Scripted(["e7e4"]))
+    [result] = match(chess, players, Settings(games=1))
+    assert result.token == "1-0" and result.reason == "black played an illegal move: 'e7e4'"
+
+
+def test_a_fallen_flag_loses() -> None:
+    chess = variantkit.load("chess")
+    slow = (Scripted(["e2e4"], sleep=0.3), Scripted(["e7e5"]))
+    [result] = match(chess, slow, Settings(games=1, movetime=0.05, grace=0.05))
+    assert result.token == "0-1" and result.reason.startswith("white lost on time")
+    silent = (Scripted(["e2e4"]), Scripted([None]))
+    [result] = match(chess, silent, Settings(games=1, movetime=None, base=1.0))
+    assert result.token == "1-0" and result.reason.startswith("black lost on time")
+
+
+def played_fairly(results: list[GameResult]) -> None:
+    """No illegal move, no fallen flag, and each result the rules' own."""
+    for result in results:
+        assert "illegal" not in result.reason and "time" not in result.reason, result
+        outcome = result.game.outcome()
+        if outcome is None:
+            assert (result.token, result.reason) == ("1/2-1/2", "adjudicated: move limit")
+        else:
+            assert (result.token, result.reason) == (result_token(outcome.winner),
+                                                     outcome.reason)
+
+
+def real_match(variant: str, spec: str, settings: Settings) -> list[GameResult]:
+    players: list[Player] = [BuiltinPlayer(), player_for(spec)]
+    try:
+        return list(match(variantkit.load(variant), (players[0], players[1]), settings))
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_builtin_through_its_own_uci() -> None:
+    spec = f"uci:{sys.executable} -m variantkit uci"
+    played_fairly(real_match("chess", spec, Settings(games=2, movetime=0.05, max_plies=16,
+                                                     opening_plies=2, grace=2.0)))
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
+def test_against_fairymax_by_xboard() -> None:
+    played_fairly(real_match("chess", f"xboard:{FAIRYMAX}",
+                             Settings(games=2, movetime=0.1, max_plies=40, opening_plies=2)))
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_against_fairy_stockfish_by_uci() -> None:
+    # A clock, and a variant that is not chess.
+    played_fairly(real_match("capablanca", f"uci:{FAIRY_STOCKFISH}",
+                             Settings(games=2, movetime=None, base=2.0, increment=0.05,
+                                      max_plies=24, opening_plies=2)))
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_against_fairy_stockfish_by_usi() -> None:
+    played_fairly(real_match("minishogi", f"usi:{FAIRY_STOCKFISH}",
+                             Settings(games=2, movetime=0.05, max_plies=40, opening_plies=2)))
