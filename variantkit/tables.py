@@ -90,7 +90,8 @@ class EndCondition:
 
     `kind` is `checks` (the side has given `count` checks), `extinct` (the
     side has at most `count` pieces of `codes`, or of any kind when `codes`
-    is None), `reached` (a piece of `codes` stands in the side's region) or
+    is None), `reached` (`count` pieces of `codes`, at least one, stand in
+    the side's region) or
     `bare` (the side has only royal pieces left, and the other side more).
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one

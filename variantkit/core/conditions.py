@@ -65,7 +65,7 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
             there |= bb[code] & condition.regions[side]
         if condition.safe:
             there &= ~attacked_cells(position, there, 1 - side)
-        return bool(there)
+        return there.bit_count() >= condition.count
     return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
 
 

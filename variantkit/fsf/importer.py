@@ -55,7 +55,7 @@ DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack
 END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
                       "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
-                      "flagPieceSafe", "checkCounting")
+                      "flagPieceSafe", "flagPieceCount", "checkCounting")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -72,7 +72,7 @@ DEFAULTS: dict[str, str] = {
     "perpetualCheckIllegal": "false", "stalemateValue": "draw", "checkmateValue": "loss",
     "stalematePieceCount": "false", "extinctionValue": "none", "extinctionPieceTypes": "",
     "extinctionPieceCount": "0", "extinctionPseudoRoyal": "false", "flagPiece": "*",
-    "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false",
+    "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false", "flagPieceCount": "1",
     "checkCounting": "false", "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
@@ -82,7 +82,7 @@ DEFAULTS: dict[str, str] = {
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
     "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
     "sittuyinPromotion": "false", "piecePromotionOnCapture": "false", "connectN": "0",
-    "flagPieceCount": "1", "flagPieceBlockedWin": "false", "extinctionClaim": "false",
+    "flagPieceBlockedWin": "false", "extinctionClaim": "false",
     "extinctionOpponentPieceCount": "0", "shogiPawnDropMateIllegal": "false",
     "materialCounting": "none", "countingRule": "none", "castlingDroppedPiece": "false",
     "oppositeCastling": "false", "mustDropType": "*", "cambodianMoves": "false",
@@ -822,6 +822,8 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                                    "pieces": pieces, "result": "win"}
         if s.flag("flagPieceSafe"):
             reached["safe"] = True
+        if s.number("flagPieceCount") > 1:
+            reached["at-least"] = s.number("flagPieceCount")
         found.append(reached)
     return found
 

@@ -75,6 +75,7 @@ SUPPORTED = frozenset({
     "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionPseudoRoyal",
     "flagPiece", "flagRegion", "flagRegionWhite", "flagRegionBlack", "flagPieceSafe",
+    "flagPieceCount",
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
     "immobilityIllegal", "nMoveRuleTypes",
 })
@@ -103,7 +104,7 @@ UNSUPPORTED = frozenset({
     "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nMoveRuleTypesWhite",
     "nMoveRuleTypesBlack", "nFoldValueAbsolute", "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
-    "dupleCheck", "extinctionOpponentPieceCount", "flagPieceCount", "flagPieceBlockedWin",
+    "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
     "flagMove", "connectN", "connectPieceTypes", "connectHorizontal", "connectVertical",
     "connectDiagonal", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
     "connectRegion2Black", "connectNxN", "collinearN", "connectValue", "materialCounting",

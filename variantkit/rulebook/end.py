@@ -139,6 +139,9 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
     if "at-most" in spec and "extinct" not in spec:
         raise DeclarationError("`at-most` applies to an `extinct` condition only",
                                "bad-end-condition")
+    if "at-least" in spec and "reached" not in spec:
+        raise DeclarationError("`at-least` applies to a `reached` condition only",
+                               "bad-end-condition")
     if "checks" in spec:
         return EndCondition("checks", result, count=spec["checks"])
     if "bare" in spec:
@@ -154,7 +157,8 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
         bits = sink.located((*path, "reached", side),
                             partial(board.resolve_region, regions[side]))
         masks.append(bits or 0)
-    return EndCondition("reached", result, regions=(masks[0], masks[1]), answer=answer,
+    return EndCondition("reached", result, count=spec.get("at-least", 1),
+                        regions=(masks[0], masks[1]), answer=answer,
                         grace=grace, safe=bool(spec.get("safe", False)),
                         codes=_side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]))
 
