@@ -29,10 +29,12 @@ from typing import Any
 from variantkit.betza import expand, moves_of
 from variantkit.errors import DeclarationError
 from variantkit.fsf import keys
+from variantkit.fsf.importer import reversible_moves
 from variantkit.variant import Variant
 
 Vec = tuple[int, int]
 Directions = Callable[[Any], list[Vec]]
+Sided = tuple[frozenset[str], frozenset[str]]   # cells for White, for Black
 SIDES = ("white", "black")
 MAX_FILES, MAX_RANKS = 12, 10          # Fairy-Stockfish's largest board
 SECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -56,8 +58,9 @@ PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "de
 TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
                       "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
                       "hands", "must-capture", "explosion", "royal-facing"})
-# How a variant is drawn, not played: nothing to write.
-DRAWING_KEYS = frozenset({"look"})
+# How a variant is drawn and its moves written, not how it is played:
+# nothing to write.
+PRESENTATION_KEYS = frozenset({"look", "notation"})
 END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
                       "automatic-repetition", "automatic-move-rule", "insufficient-material",
                       "perpetual-check", "repetition-result", "conditions"})
@@ -110,7 +113,10 @@ class Exporter:
         self.lines: list[str] = []
         self.files = self.ranks = 0
         self.pieces: dict[str, PieceOut] = {}
-        self.first_regions: dict[str, set[frozenset[str]]] = {side: set() for side in SIDES}
+        # (piece, atom, cells per side) of each move allowed only from a region.
+        self.first_regions: list[tuple[str, Vec, Sided]] = []
+        self.areas: dict[str, Sided] = {}     # a piece's mobility region
+
 
     # -- helpers ---------------------------------------------------------------
     def refuse(self, reason: str) -> None:
@@ -145,11 +151,12 @@ class Exporter:
         return " ".join(out) or "-"
 
     def letters(self, names: list[str]) -> str:
-        return "".join(self.pieces[n].letter for n in names if n in self.pieces) or "-"
+        """A set of pieces as Fairy-Stockfish writes it: their letters."""
+        return "".join(sorted(self.pieces[n].letter for n in names if n in self.pieces)) or "-"
 
     # -- the whole section -------------------------------------------------------
     def run(self) -> list[str]:
-        for key in sorted(set(self.data) - TOP_KEYS - DRAWING_KEYS):
+        for key in sorted(set(self.data) - TOP_KEYS - PRESENTATION_KEYS):
             self.refuse(f"{key}: no Fairy-Stockfish key for this rule")
         self.board()
         if self.reasons:
@@ -204,11 +211,12 @@ class Exporter:
                 continue          # a promoted form (X~, +X): see promotion
             try:
                 atoms = self.atoms_of(name, spec)
-                betza = write_betza(atoms)
+                pawn = "pawn" not in used_keys and atoms in (PAWN, PAWN | {TRIPLE_STEP})
+                betza = "" if pawn else write_betza(atoms)
             except Refusal as refusal:
                 self.refuse(f"piece {name}: {refusal}")
                 continue
-            builtin = self.piece_key(name, atoms, king, used_keys)
+            builtin = "pawn" if pawn else self.piece_key(name, atoms, king, used_keys)
             if builtin is None:
                 custom += 1
                 if custom > keys.CUSTOM_PIECES:
@@ -228,6 +236,13 @@ class Exporter:
             self.put(piece.key, value)
         if king is None:
             self.put("king", "-")
+        for name, cells in self.areas.items():
+            if name not in self.pieces:
+                continue
+            key = self.pieces[name].key
+            for side, side_cells in zip(SIDES, cells, strict=True):
+                self.put(f"mobilityRegion{side.title()}{key[0].upper()}{key[1:]}",
+                         self.square_list(side_cells))
 
     def piece_key(self, name: str, atoms: frozenset[Atom], king: str | None,
                   used: set[str]) -> str | None:
@@ -236,11 +251,8 @@ class Exporter:
         if name == king:
             return "king"
         for kind, moves in keys.PIECE_TYPES.items():
-            if kind in used or kind in keys.SPECIAL_TYPES:
+            if kind in used or kind in keys.SPECIAL_TYPES or kind == "pawn":
                 continue
-            if kind == "pawn":
-                # Fairy-Stockfish's pawn with its double step (`doubleStep`).
-                moves += "ifmnD"
             if atoms == atoms_of_betza(moves):
                 return kind
         return None
@@ -252,20 +264,28 @@ class Exporter:
             moves = moves_of(spec)
         except DeclarationError as error:
             raise Refusal(str(error)) from None
+        areas = {repr(move.get("to-region")) for move in moves}
+        if len(areas) > 1:
+            raise Refusal("to-region on some moves only; Fairy-Stockfish's mobility region "
+                          "holds for all of a piece's moves")
+        if "to-region" in moves[0]:
+            area = self.sided_cells(moves[0]["to-region"])
+            self.areas[name] = (area["white"], area["black"])
         for move in moves:
-            for key in sorted(set(move) - MOVE_KEYS):
+            for key in sorted(set(move) - MOVE_KEYS - {"to-region"}):
                 raise Refusal(f"{key} on a move: no Betza for it")
-            first = bool(move.get("initial")) or "from-region" in move
+            region: Sided | None = None
             if "from-region" in move:
-                regions = self.sided_cells(move["from-region"])
-                for side in SIDES:
-                    self.first_regions[side].add(regions[side])
+                cells = self.sided_cells(move["from-region"])
+                region = (cells["white"], cells["black"])
             elif move.get("initial"):
-                self.initial_region(name, spec)
+                region = self.initial_region(spec)
             passant = move.get("en-passant", "")
             for atom in move_atoms(move, grid_directions(self.variant)):
-                atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""), first,
-                               passant))
+                atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""),
+                               region is not None, passant))
+                if region is not None:
+                    self.first_regions.append((name, atom_key(atom.vector), region))
         if not atoms:
             raise Refusal("no moves")
         self.check_turning(name, atoms)
@@ -281,28 +301,26 @@ class Exporter:
             raise Refusal("moves not the same left and right, which Fairy-Stockfish turns "
                           "for Black where this variant mirrors them (sides: turned)")
 
-    def initial_region(self, name: str, spec: dict[str, Any]) -> None:
+    def initial_region(self, spec: dict[str, Any]) -> Sided:
         """An `initial` move as Fairy-Stockfish's double step: allowed from a
         rank, which is the same while every such piece starts on one rank and
         never comes back to it."""
         letter = spec["letter"]
         placement = self.data["setup"].split()[0].split("[")[0]
         rows = placement.split("/")
-        for side, shown in zip(SIDES, (letter, letter.lower()), strict=True):
-            ranks = set()
-            for index, row in enumerate(rows):
-                if shown in strip_counts(row):
-                    ranks.add(self.ranks - index)
+        found: list[frozenset[str]] = []
+        for shown in (letter, letter.lower()):
+            ranks = {self.ranks - index for index, row in enumerate(rows)
+                     if shown in strip_counts(row)}
             if len(ranks) > 1:
                 raise Refusal("initial moves of pieces that start on several ranks")
-            if ranks:
-                rank = ranks.pop()
-                self.first_regions[side].add(frozenset(
-                    f"{chr(97 + f)}{rank}" for f in range(self.files)))
+            found.append(frozenset(f"{chr(97 + f)}{rank}" for f in range(self.files)
+                                   for rank in ranks))
         forward_only = all(a.vector[1] > 0 for a in self.atoms_raw(spec))
         if not forward_only or "hands" in self.data:
             raise Refusal("initial moves of a piece that could come back to its first rank "
                           "(Fairy-Stockfish allows them by rank, not by whether it moved)")
+        return found[0], found[1]
 
     def atoms_raw(self, spec: dict[str, Any]) -> list[Atom]:
         return [atom for move in moves_of(spec)
@@ -310,20 +328,22 @@ class Exporter:
 
     # -- the double step ---------------------------------------------------------------
     def first_moves(self) -> None:
-        regions = self.first_regions
-        if not regions["white"] and not regions["black"]:
-            self.put("doubleStep", False)
+        """Fairy-Stockfish's double-step region, for every move allowed only
+        from a region, and its pawn's triple-step region."""
+        triple = {cells for name, atom, cells in self.first_regions
+                  if atom == (3, 0) and self.pieces[name].key == "pawn"}
+        double = {cells for name, atom, cells in self.first_regions
+                  if name in self.pieces and not (atom == (3, 0) and
+                                                  self.pieces[name].key == "pawn")}
+        if len(double) > 1 or len(triple) > 1:
+            self.refuse("moves from different regions; Fairy-Stockfish has one double-step "
+                        "region per side (and its pawn one triple-step region)")
             return
-        if len(regions["white"]) > 1 or len(regions["black"]) > 1:
-            self.refuse("initial moves from different regions; Fairy-Stockfish has one "
-                        "double-step region per side")
-            return
-        self.put("doubleStep", True)
-        for side in SIDES:
-            cells = next(iter(regions[side]), frozenset())
-            self.put(f"doubleStepRegion{side.title()}", self.square_list(cells))
-        self.put("tripleStepRegionWhite", "-")
-        self.put("tripleStepRegionBlack", "-")
+        self.put("doubleStep", bool(double))
+        for key, regions in (("doubleStepRegion", double), ("tripleStepRegion", triple)):
+            cells = regions.pop() if regions else (frozenset(), frozenset())
+            for side, side_cells in zip(SIDES, cells, strict=True):
+                self.put(f"{key}{side.title()}", self.square_list(side_cells))
 
     # -- promotion -----------------------------------------------------------------
     def promotion(self) -> None:
@@ -435,7 +455,8 @@ class Exporter:
         self.put("castlingQueensideFile", chr(97 + (files["q"] or {2}).pop()))
         self.put("castlingKingFile", chr(97 + king_files.pop()))
         king = king_letters.pop()
-        if king != "k":           # Fairy-Stockfish's default castling king
+        if not any(p.letter == king and p.key == "king" for p in self.pieces.values()):
+            # By default Fairy-Stockfish castles its king type, whatever its letter.
             self.put("castlingKingPiece", king)
         self.put("castlingRookPieces", "".join(sorted(rook_letters)))
 
@@ -456,7 +477,8 @@ class Exporter:
         pawns = set(promotion.get("pieces", [])) if isinstance(promotion, dict) else set()
         zone = self.sided_cells(promotion["regions"]) if pawns and isinstance(promotion, dict) \
             else {side: frozenset() for side in SIDES}
-        others: set[tuple[frozenset[str], frozenset[str]]] = set()
+        others: set[Sided] = set()
+        with_area: list[tuple[str, Sided]] = []
         pawn_regions: set[tuple[frozenset[str], frozenset[str]]] = set()
         checks: set[str] = set()
         for name, spec in self.data["pieces"].items():
@@ -467,7 +489,11 @@ class Exporter:
                 self.refuse(f"piece {name}: drops: {key}: no Fairy-Stockfish key for this rule")
             cells = self.sided_cells(drops["regions"]) if "regions" in drops \
                 else {side: everywhere for side in SIDES}
-            (pawn_regions if name in pawns else others).add((cells["white"], cells["black"]))
+            pair = (cells["white"], cells["black"])
+            if name in self.areas:
+                with_area.append((name, pair))
+            else:
+                (pawn_regions if name in pawns else others).add(pair)
             checks.add(drops.get("check", "allowed"))
             if "per-line" in drops:
                 self.put("dropNoDoubled", self.pieces[name].letter)
@@ -480,6 +506,12 @@ class Exporter:
                         "drop region for all but pawns")
             return
         white, black = others.pop() if others else (everywhere, everywhere)
+        for name, dropped in with_area:
+            # Fairy-Stockfish drops a piece only inside its mobility region.
+            area_white, area_black = self.areas[name]
+            if name in pawns or dropped != (white & area_white, black & area_black):
+                self.refuse(f"piece {name}: drops outside its region, or a pawn's drops "
+                            "with one")
         self.put("dropRegionWhite", self.square_list(white))
         self.put("dropRegionBlack", self.square_list(black))
         self.put("dropChecks", checks != {"forbidden"})
@@ -530,12 +562,18 @@ class Exporter:
         reset the move-rule count."""
         passing = [n for n, p in self.pieces.items() if any(a.passant for a in p.atoms)]
         self.put("enPassantTypes", self.letters(passing))
-        resetting = [n for n in self.pieces if self.data["pieces"][n].get("resets-clock")]
-        for name in resetting:
-            for move in moves_of(self.data["pieces"][name]):
-                if "resets-clock" in move:
-                    self.refuse(f"piece {name}: resets-clock on one move; Fairy-Stockfish "
-                                "resets the count on every move the piece cannot take back")
+        resetting = []
+        for name in self.pieces:
+            spec = self.data["pieces"][name]
+            # A move's own resets-clock overrides its piece's.
+            declared = [bool(m.get("resets-clock", spec.get("resets-clock", False)))
+                        for m in moves_of(spec)]
+            if spec.get("resets-clock"):
+                resetting.append(name)
+            if declared != fsf_resets(spec):
+                self.refuse(f"piece {name}: resets-clock on moves Fairy-Stockfish does not "
+                            "reset on (it resets on every move of the piece that it cannot "
+                            "take back)")
         self.put("nMoveRuleTypes", self.letters(resetting))
 
     # -- the end of the game ----------------------------------------------------------
@@ -565,7 +603,7 @@ class Exporter:
         for condition in conditions:
             kind = next((k for k in ("extinct", "reached", "checks") if k in condition), None)
             allowed = {"extinct": {"extinct", "at-most", "result"},
-                       "reached": {"reached", "pieces", "result", "safe"},
+                       "reached": {"reached", "pieces", "result", "safe", "at-least"},
                        "checks": {"checks", "result"}}.get(kind or "", set())
             if kind is None or set(condition) - allowed:
                 what = ", ".join(sorted(set(condition) - allowed))
@@ -622,6 +660,7 @@ class Exporter:
         for side in SIDES:
             self.put(f"flagRegion{side.title()}", self.square_list(regions[side]))
         self.put("flagPieceSafe", bool(condition.get("safe", False)))
+        self.put("flagPieceCount", condition.get("at-least", 1))
 
 
 # --- moves as atoms, and atoms as Betza ------------------------------------------------
@@ -782,6 +821,24 @@ def word_directions(spec: Any) -> list[Vec]:
     if isinstance(spec, list):
         return [v for item in spec for v in word_directions(item)]
     return list(WORDS[spec])
+
+
+def fsf_resets(spec: dict[str, Any]) -> list[bool]:
+    """Which moves of a piece reset the move-rule count in Fairy-Stockfish,
+    as the importer writes them: none unless the piece is one of
+    `nMoveRuleTypes`, then those it could not take back."""
+    moves = [{k: v for k, v in move.items() if k != "resets-clock"} for move in moves_of(spec)]
+    if not spec.get("resets-clock"):
+        return [False] * len(moves)
+    piece = {"moves": moves}
+    reversible_moves(piece)
+    return [move.get("resets-clock", True) is not False for move in piece["moves"]]
+
+
+# Fairy-Stockfish's pawn: a step forward, the double step from its region,
+# diagonal captures and en passant; the triple step from its own region.
+PAWN = atoms_of_betza("fmWfceFifmnD")
+TRIPLE_STEP = Atom("lame", (0, 3), 0, "move", True, "target")
 
 
 def write_betza(atoms: frozenset[Atom]) -> str:

@@ -1,0 +1,241 @@
+"""`variantkit export-fsf` and `variantkit.fsf.export_ini`: a variant written
+as a Fairy-Stockfish ini section plays in pyffish exactly as it plays here.
+
+Every bundled variant is exported or refused with its reasons (never a
+crash).  Each one that exports is read by pyffish (`load_variant_config`)
+under a section name of its own and compared with variantkit as the bundled
+variants are (tests/fsf_oracle.py): the move sets and position strings at
+every node of the perft tree, 2 plies in `make test`, 3 under `make oracle`.
+The project's ini files in tests/data/fsf/ go round: import, export, import
+again, and the last import plays as pyffish plays the exported text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyffish
+import pytest
+from click.testing import CliRunner
+from fsf_oracle import Oracle
+
+import variantkit
+from variantkit.cli import cli
+from variantkit.fsf import ExportRefused, export_ini, import_ini
+
+# Not run again on the pure build (tests/conftest.py): the exporter writes
+# text and runs no compiled code; the catalogue tests hold the generator to
+# pyffish on both builds.
+PURE_PASS = False
+DATA = Path(__file__).parent / "data" / "fsf"
+GOOD = ("rules.ini", "drops.ini", "plain.ini")
+
+
+# Measured when the exporter was written: these bundled variants export, and
+# play as pyffish plays the text.  A variant that stops exporting fails here
+# with its reasons; the oracle run exports every bundled variant.
+EXPORTED = (
+    "3check", "5check", "almost", "amazon", "antichess", "atomic", "berolina", "capablanca",
+    "capahouse", "centaur", "chancellor", "chaturanga", "chess", "chessgi", "chigorin",
+    "codrus", "coregal", "crazyhouse", "embassy", "extinction", "gardner", "giveaway",
+    "gothic", "grasshopper", "hoppelpoppel", "janus", "kinglet", "kingofthehill",
+    "knightmate", "loop", "losalamos", "losers", "misere", "modern", "newzealand",
+    "nightrider", "nocastle", "nocheckatomic", "paradigm", "perfect", "raazuvaa",
+    "sortofalmost", "suicide", "tencubed", "threekings", "trice")
+
+
+def exported(name: str) -> ExportedOracle:
+    """A bundled variant exported as `vkx-NAME` and read by pyffish."""
+    variant = variantkit.load(name)
+    try:
+        text = export_ini(variant, f"vkx-{name}")
+    except ExportRefused as refused:
+        pytest.fail(f"{name} refused: {refused.reasons}")
+    pyffish.load_variant_config(text)
+    return ExportedOracle(f"vkx-{name}", variant)
+
+
+class ExportedOracle(Oracle):
+    """A variant against pyffish reading its exported section."""
+
+    def __init__(self, section: str, variant: variantkit.Variant) -> None:
+        self.name = section
+        self.variant = variant
+        self.start_fen = pyffish.get_fen(section, pyffish.start_fen(section), [])
+
+    def divide(self) -> None:
+        """The start compared whole (moves, check, position string), then
+        perft 2 split by first move: cheap enough for every variant in
+        `make test`; the oracle run walks the whole tree deeper."""
+        self.walk(1)
+        game = self.variant.new_game()
+        ours = {}
+        for move in game.legal_moves():
+            game.push(move)
+            ours[str(move)] = len(game.legal_moves())
+            game.pop()
+        theirs = {move: len(pyffish.legal_moves(self.name, self.start_fen, [move]))
+                  for move in pyffish.legal_moves(self.name, self.start_fen, [])}
+        assert ours == theirs, f"{self.name}: perft 2 differs by first move"
+
+
+@pytest.mark.parametrize("name", EXPORTED)
+def test_exported_variant_plays_in_pyffish_as_here(name: str) -> None:
+    exported(name).divide()
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_every_bundled_variant_exports_and_plays_as_here_or_is_refused(name: str) -> None:
+    """The sweep: every bundled variant that exports walks the perft tree to
+    3 plies and plays random games against pyffish; the others give their
+    reasons, one line each."""
+    try:
+        text = export_ini(name, f"vkx-{name}")
+    except ExportRefused as refused:
+        assert name not in EXPORTED and refused.reasons
+        assert all(r.strip() and "\n" not in r for r in refused.reasons), refused.reasons
+        return
+    pyffish.load_variant_config(text)
+    oracle = ExportedOracle(f"vkx-{name}", variantkit.load(name))
+    oracle.walk(3)
+    oracle.random_games(games=2, max_plies=120, seed=1)
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("diplomat", "board: a polar board; Fairy-Stockfish's board is one rectangle"),
+    ("strato", "board: several planes; Fairy-Stockfish's board is flat"),
+])
+def test_boards_fairy_stockfish_has_not_are_refused(name: str, reason: str) -> None:
+    with pytest.raises(ExportRefused) as refused:
+        export_ini(name)
+    assert reason in refused.value.reasons
+
+
+SMALL = """\
+variantkit: 1
+name: tiny
+board:
+  grid: {{files: 4, ranks: 4{grid}}}
+pieces:
+  king: {{letter: K, royal: true, betza: K}}
+  other: {{letter: O, {moves}}}
+setup: 1k2/4/4/O2K w - - 0 1
+end: {{checkmate: loss, stalemate: draw}}
+"""
+
+
+def tiny(moves: str, grid: str = "") -> variantkit.Variant:
+    return variantkit.load_text(SMALL.format(moves=moves, grid=grid), "tiny.yaml")
+
+
+@pytest.mark.parametrize(("moves", "grid", "reason"), [
+    ("betza: R", ", wrap: files", "board: wrap-around edges; Fairy-Stockfish's board has no "
+                                  "seams"),
+    ("moves: [{leap: [4, 1]}]", "", "piece other: a leap of [4, 1], which Betza has no atom "
+                                    "for"),
+    ("betza: DD", "", "piece other: a D rider, which Fairy-Stockfish does not have"),
+    ("betza: nH", "", "piece other: a lame H, which Fairy-Stockfish does not have"),
+    ("moves: [{leap: [[1, 2]]}]", "", "piece other: moves not the same left and right, which "
+     "Fairy-Stockfish turns for Black where this variant mirrors them (sides: turned)"),
+    ("moves: [{step: all, may-give-check: false}]", "",
+     "piece other: may-give-check on a move: no Betza for it"),
+])
+def test_a_rule_fairy_stockfish_cannot_play_is_refused(moves: str, grid: str,
+                                                       reason: str) -> None:
+    with pytest.raises(ExportRefused) as refused:
+        export_ini(tiny(moves, grid))
+    assert reason in refused.value.reasons
+
+
+@pytest.mark.parametrize(("moves", "betza"), [
+    ("moves: [{step: forward}, {leap: [[1, 2], [-1, 2]]}]", "customPiece1 = o:"),
+    ("betza: mRcpR", "cannon = o"),
+    ("moves: [{ride: diagonal, range: 3}, {step: orthogonal, only: move}]",
+     "customPiece1 = o:"),
+    ("moves: [{path: [[[0, 1], [1, 1]], [[0, 1], [-1, 1]]]}]", "customPiece1 = o:"),
+])
+def test_written_betza_plays_as_declared(moves: str, betza: str) -> None:
+    """Moves declared as primitives come back as Betza pyffish reads the same
+    (each under its own section name: pyffish keeps the first of a name)."""
+    section = f"vkx-tiny-{sum(map(ord, moves))}"
+    text = export_ini(tiny(moves), section)
+    assert betza in text
+    pyffish.load_variant_config(text)
+    ExportedOracle(section, tiny(moves)).divide()
+
+
+def test_section_name_is_checked() -> None:
+    with pytest.raises(ExportRefused) as refused:
+        export_ini("chess", "bad]name")
+    assert "letters, digits" in refused.value.reasons[0]
+
+
+# --- import, export, import -------------------------------------------------------------
+
+
+def round_trips() -> list[tuple[str, str]]:
+    found = []
+    for file in GOOD:
+        for section, text in import_ini((DATA / file).read_text(encoding="utf-8"), file).items():
+            if isinstance(text, str):
+                found.append((section, text))
+    return found
+
+
+ROUND_TRIPS = round_trips()
+
+
+@pytest.mark.parametrize(("section", "yaml_text"), ROUND_TRIPS,
+                         ids=[section for section, _ in ROUND_TRIPS])
+def test_import_export_import_gives_the_same_game(section: str, yaml_text: str) -> None:
+    first = variantkit.load_text(yaml_text, f"{section}.yaml")
+    try:
+        ini = export_ini(first, f"{section}-again")
+    except ExportRefused as refused:
+        pytest.fail(f"[{section}] imports but does not export: {refused.reasons}")
+    again = import_ini(ini, "exported.ini")[f"{section}-again"]
+    assert isinstance(again, str), again
+    second = variantkit.load_text(again, f"{section}-again.yaml")
+    # The second import writes the same section as the first: the same rules.
+    assert rules_of(export_ini(second, f"{section}-again")) == rules_of(ini)
+    pyffish.load_variant_config(ini)
+    ExportedOracle(f"{section}-again", second).divide()
+
+
+def rules_of(ini: str) -> list[str]:
+    """An exported section's keys in order, without its comment lines (the
+    description) and custom pieces' slot numbers (pieces are written in the
+    order the file declares them)."""
+    return sorted(re.sub(r"(?<=[cC]ustomPiece)\d+", "", line) for line in ini.splitlines()
+                  if not line.startswith("#"))
+
+
+# --- the command -------------------------------------------------------------------------
+
+
+def test_command_prints_the_section() -> None:
+    result = CliRunner().invoke(cli, ["export-fsf", "losalamos", "--section", "vkx-la"])
+    assert result.exit_code == 0, result.output
+    assert "[vkx-la]" in result.output and "maxFile = f" in result.output
+
+
+def test_command_writes_a_file_and_keeps_an_existing_one(tmp_path: Path) -> None:
+    target = tmp_path / "out.ini"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["export-fsf", "chess", "-o", str(target)]).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith("# chess")
+    again = runner.invoke(cli, ["export-fsf", "chess", "-o", str(target)])
+    assert again.exit_code == 1 and "exists already" in again.output
+    assert runner.invoke(cli, ["export-fsf", "gardner", "-o", str(target),
+                               "--force"]).exit_code == 0
+    assert "[gardner]" in target.read_text(encoding="utf-8")
+
+
+def test_command_lists_the_reasons_and_fails() -> None:
+    result = CliRunner().invoke(cli, ["export-fsf", "diplomat"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert "diplomat: board: a polar board; Fairy-Stockfish's board is one rectangle" in lines
+    assert lines[-1].endswith("diplomat cannot be written for Fairy-Stockfish (1 reason)")
