@@ -122,7 +122,8 @@ def test_builtin_through_its_own_uci() -> None:
 @pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
 def test_against_fairymax_by_xboard() -> None:
     played_fairly(real_match("chess", f"xboard:{FAIRYMAX}",
-                             Settings(games=2, movetime=0.1, max_plies=40, opening_plies=2)))
+                             Settings(games=2, movetime=0.1, max_plies=40, opening_plies=2,
+                                      grace=1.5)))
 
 
 @pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
