@@ -463,3 +463,36 @@ def test_drops_from_the_hands(page: Page, server: str) -> None:
     expect(page.locator('[data-testid="moves"] li')).to_have_count(3)
     expect(page.locator('#board [data-hand-piece="P"]')).to_have_attribute("data-count", "1")
     screenshot(page, "crazyhouse-hands")
+
+
+def test_boards_drawn_as_their_players_know_them(page: Page, server: str) -> None:
+    """Xiangqi's pieces stand on points and are played by clicking the area
+    around a point; the piece set switches between characters and figures;
+    shogi's pentagons are clicked like any piece, and chess has no switch."""
+    open_variant(page, server, "xiangqi")
+    board = page.locator("#board")
+    expect(board.locator('g.cells[data-board="points"]')).to_have_count(1)
+    expect(board.locator('[data-piece="K"] text')).to_have_text("\u5e25")
+    for frm, to in [("h3", "e3"), ("h10", "g8")]:
+        click_move(page, frm, to)
+    game, texts = replay("xiangqi", ["h3e3", "h10g8"])
+    assert shown_moves(page) == texts
+    assert fen(page) == game.fen()
+    screenshot(page, "xiangqi-points")
+    switch = page.get_by_test_id("piece-set")
+    expect(switch).to_be_visible()
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(board.locator('[data-piece="K"] text')).to_have_count(0)  # the king's figure
+    expect(board.locator('[data-piece="A"] text').first).to_have_text("A")
+    screenshot(page, "xiangqi-international")
+    click_move(page, "e3", "e7")  # the cannon captures, figures or characters alike
+    assert fen(page) == replay("xiangqi", ["h3e3", "h10g8", "e3e7"])[0].fen()
+
+    open_variant(page, server, "shogi")
+    expect(board.locator('g.cells[data-board="plain"]')).to_have_count(1)
+    click_move(page, "c3", "c4")
+    expect(board.locator('[data-piece="P"][data-cell="c4"] polygon')).to_have_count(1)
+    screenshot(page, "shogi-pentagons")
+    open_variant(page, server, "chess")
+    expect(page.get_by_test_id("piece-set")).to_be_hidden()

@@ -11,6 +11,12 @@ coordinates (a graph board's) is followed by the same rows of cell names.  In a 
 pieces in hand, Black's hand is written over the board and White's under it
 (`black hand: 2p n`), each piece's letter after its count when it has more
 than one.
+
+With `pieces="traditional"`, a piece whose variant's `look:` gives it
+characters shows them instead of its letter (Black's prefixed with `v` when
+its pieces are pentagons, whose direction tells the sides apart on a real
+board, as Japanese game records do); columns are as wide as the widest
+symbol counted in terminal cells, East Asian characters being two wide.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -25,6 +32,8 @@ from variantkit.core.moves import SIDES
 from variantkit.core.position import Position, position_of
 from variantkit.notation import write_fen
 from variantkit.outcome import outcome
+from variantkit.pieces import type_of
+from variantkit.rulebook.look import PIECE_SETS
 
 if TYPE_CHECKING:
     from variantkit.game import Game
@@ -41,13 +50,15 @@ STYLES = {
 }
 
 
-def board_text(game: Game | Position, color: bool = False) -> str:
+def board_text(game: Game | Position, color: bool = False, pieces: str = "international") -> str:
     """The position (a `Game`'s or a core position) as text: the board, the
     side to move (and check), the FEN.
 
     With `color`, the text carries terminal (ANSI) styling made by rich.
+    `pieces="traditional"` writes the characters the variant's look gives
+    its pieces; `international` (the default) their letters.
     """
-    text = board_renderable(position_of(game, "board_text"))
+    text = board_renderable(position_of(game, "board_text"), pieces=pieces)
     if not color:
         return text.plain
     buffer = io.StringIO()
@@ -58,18 +69,22 @@ def board_text(game: Game | Position, color: bool = False) -> str:
 
 
 def board_renderable(position: Position, marks: dict[int, str] | None = None,
-                     status: bool = True) -> Text:
+                     status: bool = True, pieces: str = "international") -> Text:
     """The same drawing as a styled rich `Text` (its `.plain` is the plain text).
 
     `marks` puts a symbol of its own on some cells (the destinations that
-    `variantkit explain` shows); `status` adds the side to move and the FEN.
+    `variantkit explain` shows); `status` adds the side to move and the FEN;
+    `pieces` is the piece set (see `board_text`).
     """
+    if pieces not in PIECE_SETS:
+        raise ValueError(f"unknown piece set '{pieces}' (sets: {', '.join(PIECE_SETS)})")
     board = position.variant.board
     groups = []
     for i, rows in enumerate(board.layout):
         labels = board.labels[i] if i < len(board.labels) else None
         columns = board.columns[i] if board.columns else None
-        groups.append(_group_lines(position, rows, labels, marks or {}, columns))
+        groups.append(_group_lines(position, rows, labels, marks or {}, columns,
+                                   traditional=pieces == "traditional"))
         if labels is None or not (any(labels[1]) or labels[2]):
             # No coordinates (a graph board): the cells' names, laid out alike.
             groups.append(_group_lines(position, rows, None, {}, columns, names=True))
@@ -110,10 +125,11 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
 def _group_lines(position: Position, rows: list[list[int]],
                  labels: tuple[str, list[str], list[str]] | None,
                  marks: dict[int, str], columns: list[list[int]] | None = None,
-                 names: bool = False) -> tuple[str, list[Text]]:
+                 names: bool = False, traditional: bool = False) -> tuple[str, list[Text]]:
     """One group (plane): its title and its lines, row labels at the left and
     column labels underneath; with `columns`, each cell in its own column.
-    With `names`, each cell shows its name instead of its piece."""
+    With `names`, each cell shows its name instead of its piece; with
+    `traditional`, a piece shows its look's characters where it has them."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
     variant = position.variant
 
@@ -124,10 +140,17 @@ def _group_lines(position: Position, rows: list[list[int]],
             return marks[cell]
         if position.walls >> cell & 1:
             return str(variant.hole_mark)
-        return variant.letter_of_code(position.cells[cell]) if position.cells[cell] else "."
+        code = position.cells[cell]
+        if not code:
+            return "."
+        text = variant.look.text(variant.pieces.types[type_of(code)], code & 1,
+                                 "traditional") if traditional else None
+        if text is None:
+            return variant.letter_of_code(code)
+        return ("v" if code & 1 and variant.look.shape == "pentagons" else "") + text
 
     letters = [[symbol(c) for c in row] for row in rows]
-    width = max([1] + [len(s) for s in col_labels] + [len(s) for r in letters for s in r])
+    width = max([1] + [len(s) for s in col_labels] + [cell_len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
     checked_name = position.checked_cell()
     checked = variant.board.index[checked_name] if checked_name else None
@@ -161,8 +184,8 @@ def _group_lines(position: Position, rows: list[list[int]],
             elif letter == ".":
                 style = STYLES["empty"]
             else:
-                style = STYLES["white" if letter.isupper() else "black"]
-            line.append(letter.center(width), style=style)
+                style = STYLES["black" if position.cells[cell] & 1 else "white"]
+            line.append(_centred(letter, width), style=style)
         line.append(seam)
         lines.append(line)
     if "ranks" in board.wraps:
@@ -174,6 +197,13 @@ def _group_lines(position: Position, rows: list[list[int]],
             footer.append(name.center(width), style=STYLES["label"])
         lines.append(footer)
     return title, lines
+
+
+def _centred(text: str, width: int) -> str:
+    """`text` centred in `width` terminal cells (as str.center, counting
+    the cells each character takes)."""
+    spare = max(0, width - cell_len(text))
+    return " " * (spare // 2) + text + " " * (spare - spare // 2)
 
 
 def hand_text(hand: dict[str, int]) -> str:

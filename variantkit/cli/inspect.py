@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -40,6 +40,7 @@ from variantkit.display import board_text
 from variantkit.errors import VariantError
 from variantkit.game import Game
 from variantkit.limits import MAX_PERFT_DEPTH
+from variantkit.rulebook.look import PIECE_SETS
 
 
 @cli.command("list")
@@ -217,9 +218,21 @@ def moves_command(variant: str, fen: str | None, moves: tuple[str, ...], count: 
 @cli.command()
 @click.argument("variant")
 @position_options
-def show(variant: str, fen: str | None, moves: tuple[str, ...]) -> None:
+@click.option("--pieces", type=click.Choice(PIECE_SETS), default=None,
+              help="Write the characters the variant's look gives its pieces (traditional) "
+                   "or their letters (international); by default the characters when "
+                   "writing to a terminal that shows them.")
+def show(variant: str, fen: str | None, moves: tuple[str, ...], pieces: str | None) -> None:
     """Draw a position, with the side to move and its position string."""
     game = game_for(variant, fen, moves)
-    click.echo(board_text(game, color=use_color()), nl=False)
+    if pieces is None:
+        pieces = "traditional" if _shows_characters(sys.stdout) else "international"
+    click.echo(board_text(game, color=use_color(), pieces=pieces), nl=False)
+
+
+def _shows_characters(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that can write any character (UTF-8)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return stream.isatty() and encoding == "utf8"
 
 

@@ -2,6 +2,7 @@
 
     variantkit render VARIANT [--fen F] [--moves M...] [-o FILE.svg] [--flip]
                       [--highlight CELLS] [--size PIXELS]
+                      [--pieces traditional|international]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from variantkit.cli.common import (
     write_output,
 )
 from variantkit.limits import MAX_IMAGE_PIXELS
+from variantkit.rulebook.look import PIECE_SETS
 from variantkit.svg import render
 
 
@@ -36,17 +38,20 @@ from variantkit.svg import render
                    "repeatable.")
 @click.option("--size", type=FiniteFloat(1, MAX_IMAGE_PIXELS), default=None, metavar="PIXELS",
               help="Width of the image in pixels (default: 60 pixels a square cell).")
+@click.option("--pieces", type=click.Choice(PIECE_SETS), default="traditional",
+              help="The piece set, for a variant whose look gives its pieces characters: "
+                   "the characters (traditional) or figures and letters (international).")
 @force_option
 def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output: str | None,
                    flip: bool, highlights: tuple[str, ...], size: float | None,
-                   force: bool) -> None:
+                   pieces: str, force: bool) -> None:
     """Draw a position as an SVG image: last move and check marked."""
     game = game_for(variant, fen, moves)
     mode = "w" if force else "x"
     check_output(output, input_files(game.variant), mode)
     cells = [name for text in highlights for name in re.split(r"[\s,]+", text) if name]
     try:
-        svg = render(game, flip=flip, highlight=cells, size=size)
+        svg = render(game, flip=flip, highlight=cells, size=size, pieces=pieces)
     except ValueError as exc:
         fail(str(exc))
     if output is None:

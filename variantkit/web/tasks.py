@@ -22,6 +22,7 @@ from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, Varian
 from variantkit.game import SIDES, Game, Move
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
+from variantkit.rulebook.look import PIECE_SETS
 from variantkit.svg import render
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError, Variants, source_key, source_text
@@ -35,10 +36,10 @@ CACHED_GAMES = 8
 # misspelt field is not silently ignored.
 POSITION_FIELDS = frozenset({"source", "start", "moves", "ply"})
 FIELDS = {
-    "position": POSITION_FIELDS | {"select", "drop", "flip"},
+    "position": POSITION_FIELDS | {"select", "drop", "flip", "pieces"},
     "source": frozenset({"source"}),
     "perft": POSITION_FIELDS | {"depth"},
-    "explain": POSITION_FIELDS | {"cell", "drop"},
+    "explain": POSITION_FIELDS | {"cell", "drop", "pieces"},
     "pgn": POSITION_FIELDS,
     "search": POSITION_FIELDS | {"depth", "seconds"},
 }
@@ -85,6 +86,15 @@ def _field(request: Answer, name: str, kind: type | tuple[type, ...],
                              "number", float: "a number"}[k] for k in kinds)
         raise RequestError(f"'{name}' should be {names}, not {type(value).__name__}")
     return value
+
+
+def _piece_set(request: Answer) -> str:
+    """The piece set the drawing asks for (`traditional` by default)."""
+    pieces: str = _field(request, "pieces", str, "traditional")
+    if pieces not in PIECE_SETS:
+        raise RequestError(f"'pieces' should be one of {', '.join(PIECE_SETS)}, "
+                           f"not {quote(pieces)}")
+    return pieces
 
 
 @dataclass
@@ -225,10 +235,11 @@ def position(request: Answer) -> Answer:
     outcome = game.outcome()
     flip = _field(request, "flip", bool, False)
     svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets,
-                 hand_highlight=dropping)
+                 hand_highlight=dropping, pieces=_piece_set(request))
     return {
         "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
         "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
+        "piece_sets": bool(here.variant.look.characters),
         "turn": game.turn, "over": outcome is not None, "moves": here.texts,
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
@@ -266,8 +277,9 @@ def explain(request: Answer) -> Answer:
     here = Position(request)
     game, variant = here.game, here.variant
     dropping = _field(request, "drop", str)
+    pieces = _piece_set(request)
     if dropping is not None:
-        return _explain_drop(here, dropping)
+        return _explain_drop(here, dropping, pieces)
     cell = here.cell(_field(request, "cell", str))
     code = game.position.cells[cell]
     if not code:
@@ -284,12 +296,12 @@ def explain(request: Answer) -> Answer:
              f"legal moves now ({len(legal)}{waiting}): {' '.join(legal) or 'none'}",
              f"on an empty board it reaches ({len(reached)}): "
              + " ".join(variant.board.names[c] for c in reached)]
-    svg = render(alone, highlight=[name],
+    svg = render(alone, highlight=[name], pieces=pieces,
                  targets={variant.board.names[c]: "move" for c in reached})
     return {"ok": True, "text": "\n".join(lines), "svg": svg}
 
 
-def _explain_drop(here: Position, letter: str) -> Answer:
+def _explain_drop(here: Position, letter: str, pieces: str) -> Answer:
     """A piece in hand: its legal drops now, and its drop region (drawn on
     the position, the legal drops marked)."""
     game, variant = here.game, here.variant
@@ -303,7 +315,8 @@ def _explain_drop(here: Position, letter: str) -> Answer:
              f"legal drops now ({len(legal)}{waiting}): {' '.join(sorted(legal)) or 'none'}",
              f"its drop region ({len(region)}): "
              + " ".join(variant.board.names[c] for c in region)]
-    svg = render(game, targets=dict.fromkeys(legal, "drop"), hand_highlight=letter)
+    svg = render(game, targets=dict.fromkeys(legal, "drop"), hand_highlight=letter,
+                 pieces=pieces)
     return {"ok": True, "text": "\n".join(lines), "svg": svg}
 
 

@@ -15,6 +15,7 @@ const state = {
   selected: null,    // the selected cell
   dropping: null,    // the selected piece in hand: its letter as the hand shows it
   flip: false,
+  pieceSet: "traditional",  // or "international": figures and letters for characters
   legal: [],         // legal moves of the shown position
   pieces: {},        // lower-case letter -> piece name
   turn: "white",
@@ -45,6 +46,11 @@ function request(extra) {
                         ply: state.ply}, extra || {});
 }
 
+// How the board is drawn: which way up, and which piece set.
+function view(extra) {
+  return Object.assign({flip: state.flip, pieces: state.pieceSet}, extra || {});
+}
+
 function positionKey() {
   return JSON.stringify([state.source, state.start, state.moves.slice(0, state.ply)]);
 }
@@ -58,8 +64,8 @@ function problemText(p) {
 
 async function refresh() {
   const mine = ++requested;
-  let answer = await api("/api/position", request({select: state.selected,
-                                                    drop: state.dropping, flip: state.flip}));
+  let answer = await api("/api/position", request(view({select: state.selected,
+                                                         drop: state.dropping})));
   if (mine < answered) return;
   if (!answer.ok && state.moves.length && answer.problems.some(
       (p) => p.rule === "illegal-move" || p.rule === "bad-position")
@@ -70,7 +76,7 @@ async function refresh() {
     state.ply = 0;
     state.selected = null;
     state.dropping = null;
-    answer = await api("/api/position", request({flip: state.flip}));
+    answer = await api("/api/position", request(view()));
     if (mine < answered) return;
   }
   answered = mine;
@@ -105,6 +111,7 @@ function show(answer) {
   state.turn = answer.turn;
   state.over = answer.over;
   $("status").textContent = answer.status;
+  $("piece-set").hidden = !answer.piece_sets;
   $("fen").value = answer.fen;
   showMoves(answer.moves);
 }
@@ -433,8 +440,8 @@ async function explain() {
     $("explain-board").replaceChildren();
     return;
   }
-  const answer = await api("/api/explain", request(
-    state.dropping ? {drop: state.dropping} : {cell: state.selected}));
+  const answer = await api("/api/explain", request(Object.assign(
+    {pieces: state.pieceSet}, state.dropping ? {drop: state.dropping} : {cell: state.selected})));
   $("analysis").textContent = answer.ok ? answer.text : problemText(answer.problems[0]);
   $("explain-board").innerHTML = answer.ok ? answer.svg : "";
 }
@@ -458,7 +465,7 @@ async function setFen(event) {
   state.ply = 0;
   state.selected = null;
   state.dropping = null;
-  const answer = await api("/api/position", request({flip: state.flip}));
+  const answer = await api("/api/position", request(view()));
   if (!answer.ok) {
     [state.start, state.moves, state.ply] = previous;
     $("status").textContent = problemText(answer.problems[0]);
@@ -485,8 +492,7 @@ async function typedMove(event) {
   if (!text) return;
   stopSearch();
   const moves = state.moves.slice(0, state.ply).concat([text]);
-  const answer = await api("/api/position", request({moves, ply: moves.length,
-                                                     flip: state.flip}));
+  const answer = await api("/api/position", request(view({moves, ply: moves.length})));
   if (!answer.ok) { $("status").textContent = problemText(answer.problems[0]); return; }
   field.value = "";
   state.moves = answer.played;
@@ -525,6 +531,11 @@ $("variant").addEventListener("change", (event) => chooseVariant(event.target.va
 $("yaml").addEventListener("input", () => { showGutter(lastProblems); onEdit(); });
 $("yaml").addEventListener("scroll", () => { $("gutter").scrollTop = $("yaml").scrollTop; });
 $("flip").addEventListener("click", () => { state.flip = !state.flip; refresh(); });
+$("piece-set").addEventListener("click", () => {
+  state.pieceSet = state.pieceSet === "traditional" ? "international" : "traditional";
+  $("piece-set").setAttribute("aria-pressed", String(state.pieceSet === "international"));
+  refresh();
+});
 $("takeback").addEventListener("click", takeBack);
 $("restart").addEventListener("click", () => {
   stopSearch(); state.start = null; state.moves = []; state.ply = 0; state.selected = null;
