@@ -91,7 +91,8 @@ class EndCondition:
     `kind` is `checks` (the side has given `count` checks), `extinct` (the
     side has at most `count` pieces of `codes`, or of any kind when `codes`
     is None), `reached` (`count` pieces of `codes`, at least one, stand in
-    the side's region) or
+    the side's region), `in-a-row` (pieces of `codes`, or of any kind when
+    `codes` is None, fill one of `rows`) or
     `bare` (the side has only royal pieces left, and the other side more).
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
@@ -111,6 +112,7 @@ class EndCondition:
     answer: str | None = None
     grace: bool = False
     safe: bool = False   # `reached`: only where no enemy piece attacks it
+    rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask
 
 
 class MateException(NamedTuple):

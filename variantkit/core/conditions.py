@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
-           "bare": "bare-king"}
+           "bare": "bare-king", "in-a-row": "in-a-row"}
 
 
 def ended_by_condition(position: GeneralPosition) -> bool:
@@ -58,6 +58,13 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
         if condition.codes is None:
             return position.side_bb[side].bit_count() <= condition.count
         return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
+    if kind == "in-a-row":
+        own = position.side_bb[side]
+        if condition.codes is not None:
+            own = 0
+            for code in condition.codes[side]:
+                own |= bb[code]
+        return any(row & own == row for row in condition.rows)
     if kind == "reached":
         assert condition.codes is not None
         there = 0

@@ -55,7 +55,9 @@ DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack
 END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
                       "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
-                      "flagPieceSafe", "flagPieceCount", "checkCounting")
+                      "flagPieceSafe", "flagPieceCount", "checkCounting", "connectN",
+                      "connectPieceTypes", "connectHorizontal", "connectVertical",
+                      "connectDiagonal", "connectValue")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -73,7 +75,9 @@ DEFAULTS: dict[str, str] = {
     "stalematePieceCount": "false", "extinctionValue": "none", "extinctionPieceTypes": "",
     "extinctionPieceCount": "0", "extinctionPseudoRoyal": "false", "flagPiece": "*",
     "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false", "flagPieceCount": "1",
-    "checkCounting": "false", "blastOnCapture": "false", "blastImmuneTypes": "",
+    "checkCounting": "false", "connectN": "0", "connectPieceTypes": "",
+    "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true",
+    "connectValue": "win", "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
     # Keys the language cannot express, at values that change nothing.
@@ -81,7 +85,7 @@ DEFAULTS: dict[str, str] = {
     "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
     "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
-    "sittuyinPromotion": "false", "piecePromotionOnCapture": "false", "connectN": "0",
+    "sittuyinPromotion": "false", "piecePromotionOnCapture": "false",
     "flagPieceBlockedWin": "false", "extinctionClaim": "false",
     "extinctionOpponentPieceCount": "0", "shogiPawnDropMateIllegal": "false",
     "materialCounting": "none", "countingRule": "none", "castlingDroppedPiece": "false",
@@ -279,9 +283,7 @@ def check_keys(ini: IniFile, section: Section, settings: Settings) -> list[Probl
                                  f"Fairy-Stockfish ignores{hint}", "fsf-unknown-key",
                                  ini.source, entry.line, severity="warning"))
     for entry in settings.entries.values():
-        special = keys.is_piece_key(entry.key) and entry.key in keys.SPECIAL_TYPES
-        unsupported = entry.key in keys.UNSUPPORTED and settings.changed(entry.key)
-        if unsupported or special:
+        if entry.key in keys.UNSUPPORTED and settings.changed(entry.key):
             found.append(Problem(f"{entry.key} = {shorten(entry.value)}: not supported",
                                  "fsf-unsupported", ini.source, entry.line))
     return found
@@ -425,7 +427,9 @@ def moves_of(t: Translation, kind: str) -> None:
     if kind == "pawn":
         spec["moves"] = pawn_moves(t)
         return
-    if re.search(r"[ei]", piece.betza):
+    if not piece.betza:
+        spec["moves"] = []      # Fairy-Stockfish's immobile type
+    elif re.search(r"[ei]", piece.betza):
         spec["moves"] = special_betza(t, kind, piece.betza)
     else:
         spec["betza"] = piece.betza
@@ -825,7 +829,40 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         if s.number("flagPieceCount") > 1:
             reached["at-least"] = s.number("flagPieceCount")
         found.append(reached)
+    if s.number("connectN"):
+        found.append(in_a_row(t))
     return found
+
+
+# The lines of Fairy-Stockfish's connect keys, as directions: one way along
+# each line finds every run on it.
+CONNECT_LINES = (("connectHorizontal", ["e"]), ("connectVertical", ["n"]),
+                 ("connectDiagonal", ["ne", "nw"]))
+
+
+def in_a_row(t: Translation) -> dict[str, Any]:
+    """`connectN`: the side that has just moved with N pieces in a row ends
+    the game, `connectValue` its result."""
+    s = t.settings
+    value = s.value("connectValue").strip()
+    if value not in VALUES:
+        raise Unsupported(s.entry("connectValue"), f"connectValue = {shorten(value)}: "
+                          "not supported")
+    row: dict[str, Any] = {"in-a-row": s.number("connectN")}
+    if "connectPieceTypes" in s.entries:
+        if "*" in s.value("connectPieceTypes"):
+            # (Fairy-Stockfish reads `*` here as no piece type at all.)
+            raise Unsupported(s.entry("connectPieceTypes"), "connectPieceTypes = *: "
+                              "not supported")
+        row["pieces"] = t.pieces("connectPieceTypes")
+    lines = [d for key, directions in CONNECT_LINES if s.flag(key) for d in directions]
+    if not lines:
+        raise Unsupported(s.entry("connectHorizontal", "connectVertical", "connectDiagonal"),
+                          "connectN without any line: not supported")
+    if len(lines) < 4:
+        row["lines"] = lines
+    row["result"] = value
+    return row
 
 
 DIRECTIONS: dict[str, set[Cell]] = {
@@ -975,6 +1012,12 @@ def translate(t: Translation) -> None:
         write_board(t)
     t.types, t.names = root_types(t.data, s)
     t.types_changed = apply_pieces(t) or s.parentless
+    # A special type another piece's letter has replaced is gone, as in
+    # Fairy-Stockfish.
+    special = next((kind for kind in t.types if kind in keys.SPECIAL_TYPES), None)
+    if special is not None:
+        entry = s.entries[special]
+        raise Unsupported(entry, f"{entry.key} = {shorten(entry.value)}: not supported")
     if (t.types_changed or board_changed or s.changed(*PROMOTION_KEYS, *PAWN_KEYS, *DROP_KEYS,
                                                        *CASTLING_KEYS)) \
             and s.facts is None and not s.parentless:

@@ -30,11 +30,12 @@ PIECE_TYPES: dict[str, str] = {
 CUSTOM_PIECES = 25           # customPiece1 .. customPiece25
 CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
 # Built-in types whose moves depend on more than their Betza (the janggi
-# cannon's screens, a piece that never moves): not supported when defined.
+# cannon's screens): not supported when defined.  The immobile type has no
+# moves at all (`moves: []`).
 # The soldier keeps to its file only short of `soldierPromotionRank`, which
 # is not supported: without it the soldier is `fsW` everywhere.
 SPECIAL_TYPES = frozenset({"janggiCannon", "janggiElephant", "banner",
-                           "clobber", "breakthrough", "immobile"})
+                           "clobber", "breakthrough"})
 GLYPHS = {"king": "king", "queen": "queen", "rook": "rook", "bishop": "bishop",
           "knight": "knight", "pawn": "pawn", "archbishop": "archbishop",
           "chancellor": "chancellor", "amazon": "amazon", "cannon": "cannon",
@@ -75,7 +76,8 @@ SUPPORTED = frozenset({
     "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionPseudoRoyal",
     "flagPiece", "flagRegion", "flagRegionWhite", "flagRegionBlack", "flagPieceSafe",
-    "flagPieceCount",
+    "flagPieceCount", "connectN", "connectPieceTypes", "connectHorizontal", "connectVertical",
+    "connectDiagonal", "connectValue",
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
     "immobilityIllegal", "nMoveRuleTypes",
 })
@@ -105,9 +107,8 @@ UNSUPPORTED = frozenset({
     "nMoveRuleTypesBlack", "nFoldValueAbsolute", "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
-    "flagMove", "connectN", "connectPieceTypes", "connectHorizontal", "connectVertical",
-    "connectDiagonal", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
-    "connectRegion2Black", "connectNxN", "collinearN", "connectValue", "materialCounting",
+    "flagMove", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
+    "connectRegion2Black", "connectNxN", "collinearN", "materialCounting",
     "adjudicateFullBoard", "countingRule", "castlingWins",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",

@@ -139,11 +139,19 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
     if "at-most" in spec and "extinct" not in spec:
         raise DeclarationError("`at-most` applies to an `extinct` condition only",
                                "bad-end-condition")
+    if "lines" in spec and "in-a-row" not in spec:
+        raise DeclarationError("`lines` applies to an `in-a-row` condition only",
+                               "bad-end-condition")
     if "at-least" in spec and "reached" not in spec:
         raise DeclarationError("`at-least` applies to a `reached` condition only",
                                "bad-end-condition")
     if "checks" in spec:
         return EndCondition("checks", result, count=spec["checks"])
+    if "in-a-row" in spec:
+        codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
+            if "pieces" in spec else None
+        return EndCondition("in-a-row", result, count=spec["in-a-row"], codes=codes,
+                            rows=_rows(board, spec["in-a-row"], spec.get("lines", ["all"])))
     if "bare" in spec:
         return EndCondition("bare", result, answer=answer, grace=grace)
     if "extinct" in spec:
@@ -161,6 +169,22 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
                         regions=(masks[0], masks[1]), answer=answer,
                         grace=grace, safe=bool(spec.get("safe", False)),
                         codes=_side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]))
+
+
+def _rows(board: Board, length: int, lines: list[Any]) -> tuple[int, ...]:
+    """Every run of `length` cells along a line of one of the `lines`
+    directions (each run once, whichever end it is found from), as masks."""
+    rows = set()
+    directions = [d for spec in lines for d in board.topology.directions(spec, None)]
+    for cell in range(board.size):
+        for direction in directions:
+            for ray in board.rays(cell, direction):
+                if len(ray) >= length - 1:
+                    rows.add(board.mask([cell, *ray[:length - 1]]))
+    if not rows:
+        raise DeclarationError(f"no line of the board holds {length} cells in a row",
+                               "bad-end-condition", where=("in-a-row",))
+    return tuple(sorted(rows))
 
 
 def _side_codes(sink: Sink, pieces: PieceSet, path: YamlPath,
