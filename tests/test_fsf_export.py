@@ -185,6 +185,18 @@ def round_trips() -> list[tuple[str, str]]:
 
 
 ROUND_TRIPS = round_trips()
+# The sections that went round when the exporter was written (the files gain
+# sections with rules Fairy-Stockfish has and the exporter does not write
+# yet: those are refused with their reasons, never written wrong).
+GO_ROUND = frozenset({
+    "vk-small", "vk-leapers", "vk-camel-king", "vk-berolina", "vk-wide-pawns",
+    "vk-castle-far", "vk-checks", "vk-losers", "vk-race", "vk-hill", "vk-extinct",
+    "vk-royal-queen", "vk-suicide", "vk-blast", "vk-generals", "vk-child-of-small",
+    "vk-slow-pawns", "vk-king-file", "vk-three-checks", "vk-queen-flag",
+    "vk-split-promotion", "vk-promoting-knights", "vk-shogi-optional", "vk-two-queens",
+    "vk-house", "vk-dropper", "vk-nifu", "vk-pockets", "vk-must-drop", "vk-shogi-ish",
+    "vk-stuck-drops", "vk-minimal", "vk-fairy-army", "vk-pawn-ends", "vk-fenced",
+    "vk-homecoming"})
 
 
 @pytest.mark.parametrize(("section", "yaml_text"), ROUND_TRIPS,
@@ -194,7 +206,9 @@ def test_import_export_import_gives_the_same_game(section: str, yaml_text: str) 
     try:
         ini = export_ini(first, f"{section}-again")
     except ExportRefused as refused:
-        pytest.fail(f"[{section}] imports but does not export: {refused.reasons}")
+        assert section not in GO_ROUND, f"[{section}] no longer exports: {refused.reasons}"
+        assert all(r.strip() and "\n" not in r for r in refused.reasons), refused.reasons
+        return
     again = import_ini(ini, "exported.ini")[f"{section}-again"]
     assert isinstance(again, str), again
     second = variantkit.load_text(again, f"{section}-again.yaml")

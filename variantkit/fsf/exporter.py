@@ -116,6 +116,8 @@ class Exporter:
         # (piece, atom, cells per side) of each move allowed only from a region.
         self.first_regions: list[tuple[str, Vec, Sided]] = []
         self.areas: dict[str, Sided] = {}     # a piece's mobility region
+        self.form_targets: dict[str, str] = {}  # a +X form -> the letter of its type
+        self.immobility = False                  # immobilityIllegal is written
 
 
     # -- helpers ---------------------------------------------------------------
@@ -202,12 +204,15 @@ class Exporter:
         per_side = self.data.get("royals", {}).get("per-side", "one")
         king = royals[0] if per_side == "one" and len(royals) == 1 else None
         used_keys: set[str] = set()
+        shogi_forms: list[str] = []
         custom = 0
         for name, spec in declared.items():
             for key in sorted(set(spec) - PIECE_KEYS):
                 self.refuse(f"piece {name}: {key}: no Fairy-Stockfish key for this rule")
             letter = spec["letter"]
             if len(letter) != 1:
+                if letter.startswith("+"):
+                    shogi_forms.append(name)
                 continue          # a promoted form (X~, +X): see promotion
             try:
                 atoms = self.atoms_of(name, spec)
@@ -226,6 +231,8 @@ class Exporter:
             written = builtin or f"customPiece{custom}"
             used_keys.add(written)
             self.pieces[name] = PieceOut(name, letter.lower(), written, betza, atoms)
+        for name in shogi_forms:
+            custom = self.promoted_type(name, used_keys, custom)
         if per_side == "one" and len(royals) != 1:
             self.refuse("royals: no royal piece, or several, with one per side")
         for piece in self.pieces.values():
@@ -243,6 +250,39 @@ class Exporter:
             for side, side_cells in zip(SIDES, cells, strict=True):
                 self.put(f"mobilityRegion{side.title()}{key[0].upper()}{key[1:]}",
                          self.square_list(side_cells))
+
+    def promoted_type(self, name: str, used: set[str], custom: int) -> int:
+        """A shogi-style promoted form (`+R`): the type with its moves, a new
+        one under a free letter where no piece has them.  Returns the custom
+        pieces used so far."""
+        try:
+            atoms = self.atoms_of(name, self.data["pieces"][name])
+        except Refusal as refusal:
+            self.refuse(f"piece {name}: {refusal}")
+            return custom
+        same = next((p for p in self.pieces.values() if p.atoms == atoms), None)
+        if same is not None:
+            self.form_targets[name] = same.letter
+            return custom
+        taken = {p.letter for p in self.pieces.values()} | \
+            {s["letter"][-1].lower() for s in self.data["pieces"].values()}
+        letter = next((c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken), None)
+        builtin = self.piece_key(name, atoms, None, used)
+        if builtin is None:
+            custom += 1
+        if letter is None or custom > keys.CUSTOM_PIECES:
+            self.refuse(f"piece {name}: no letter or slot left for its promoted type")
+            return custom
+        try:
+            betza = write_betza(atoms)
+        except Refusal as refusal:
+            self.refuse(f"piece {name}: {refusal}")
+            return custom
+        key = builtin or f"customPiece{custom}"
+        used.add(key)
+        self.pieces[name] = PieceOut(name, letter, key, betza, atoms)
+        self.form_targets[name] = letter
+        return custom
 
     def piece_key(self, name: str, atoms: frozenset[Atom], king: str | None,
                   used: set[str]) -> str | None:
@@ -268,6 +308,8 @@ class Exporter:
         if len(areas) > 1:
             raise Refusal("to-region on some moves only; Fairy-Stockfish's mobility region "
                           "holds for all of a piece's moves")
+        if not moves:
+            raise Refusal("no moves")
         if "to-region" in moves[0]:
             area = self.sided_cells(moves[0]["to-region"])
             self.areas[name] = (area["white"], area["black"])
@@ -347,20 +389,24 @@ class Exporter:
 
     # -- promotion -----------------------------------------------------------------
     def promotion(self) -> None:
+        """One region for every rule: choices for the pawns, and
+        shogi-style promotion (`promotedPieceType`) for the others."""
         rules = self.data.get("promotion")
         rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
+        pawn_rules = [r for r in rules if "pieces" in r]
+        piece_rules = [r for r in rules if "promotes-to" in r]
+        regions = [self.sided_cells(r["regions"]) for r in rules]
+        if len(pawn_rules) > 1 or any(r != regions[0] for r in regions):
+            self.refuse("promotion: rules with different regions, or several for pawns; "
+                        "Fairy-Stockfish has one promotion region")
+        if regions:
+            for side in SIDES:
+                self.put(f"promotionRegion{side.title()}", self.square_list(regions[0][side]))
         pawns: list[str] = []
-        if len(rules) > 1:
-            self.refuse("promotion: several rules; Fairy-Stockfish has one for pawns")
-        for rule in rules[:1]:
+        for rule in pawn_rules:
             for key in sorted(set(rule) - {"pieces", "regions", "choices", "optional", "limit"}):
                 self.refuse(f"promotion: {key}: no Fairy-Stockfish key for this rule")
-            if "pieces" not in rule:
-                continue
             pawns = rule["pieces"]
-            regions = self.sided_cells(rule["regions"])
-            for side in SIDES:
-                self.put(f"promotionRegion{side.title()}", self.square_list(regions[side]))
             choices = rule["choices"]
             if isinstance(choices, dict):
                 for side in SIDES:
@@ -368,20 +414,70 @@ class Exporter:
                              self.choice_letters(choices[side], pawns))
             else:
                 self.put("promotionPieceTypes", self.choice_letters(choices, pawns))
-            if "optional" in rule:
-                if rule["optional"] == "where-it-can-move" or \
-                        self.sided_cells(rule["optional"]) != regions:
-                    self.refuse("promotion: optional in part of the region only")
-                self.put("mandatoryPawnPromotion", False)
-            else:
-                self.put("mandatoryPawnPromotion", True)
+            option = rule.get("optional")
+            if option is not None and (option == "where-it-can-move" or
+                                       self.sided_cells(option) != regions[0]):
+                self.refuse("promotion: optional in part of the region only")
+            self.put("mandatoryPawnPromotion", "optional" not in rule)
             if "limit" in rule:
                 self.put("promotionLimit", " ".join(
                     f"{self.choice_letters([n], pawns)}:{count}"
                     for n, count in rule["limit"].items()))
-        if not pawns:
+        if not pawn_rules:
             self.put("promotionPieceTypes", "-")
         self.put("promotionPawnTypes", self.letters(pawns))
+        self.shogi_promotion(piece_rules, regions[0] if regions else {})
+        for name, spec in self.data["pieces"].items():
+            if spec["letter"].startswith("+") and not any(
+                    name in r["promotes-to"].values() for r in piece_rules):
+                self.refuse(f"piece {name}: a promoted form no piece promotes to")
+
+    def shogi_promotion(self, rules: list[dict[str, Any]],
+                        region: dict[str, frozenset[str]]) -> None:
+        """`promotes-to` rules: Fairy-Stockfish's promotedPieceType, its
+        pawn's promotion mandatory or not apart from the other pieces'."""
+        pairs: list[str] = []
+        optional: dict[str, set[str]] = {"pawn": set(), "piece": set()}
+        to_hand = self.data.get("hands", {}).get("captures") == "to-capturer"
+        for rule in rules:
+            for key in sorted(set(rule) - {"regions", "leaving", "promotes-to", "optional"}):
+                self.refuse(f"promotion: {key}: no Fairy-Stockfish key for this rule")
+            if not rule.get("leaving"):
+                self.refuse("promotion: promotes-to without leaving: Fairy-Stockfish promotes "
+                            "on moves into, within and out of the region")
+            option = rule.get("optional")
+            if option is None:
+                mode = "mandatory"
+            elif option == "where-it-can-move":
+                mode = "where-it-can-move"
+            elif self.sided_cells(option) == region:
+                mode = "optional"
+            else:
+                mode = "partly"
+                self.refuse("promotion: optional in part of the region only")
+            for base, form in rule["promotes-to"].items():
+                spec = self.data["pieces"][form]
+                if base not in self.pieces or form not in self.form_targets:
+                    continue
+                if spec["letter"] != "+" + self.data["pieces"][base]["letter"] or \
+                        (to_hand and spec.get("demotes-to") != base):
+                    self.refuse(f"piece {form}: a promoted form unlike Fairy-Stockfish's "
+                                "(written +X for its base X, back to the hand as X)")
+                pairs.append(f"{self.pieces[base].letter}:{self.form_targets[form]}")
+                optional["pawn" if self.pieces[base].key == "pawn" else "piece"].add(mode)
+        if not pairs:
+            return
+        self.put("promotedPieceType", " ".join(sorted(pairs)))
+        for group, key in (("pawn", "mandatoryPawnPromotion"),
+                           ("piece", "mandatoryPiecePromotion")):
+            if len(optional[group]) > 1:
+                self.refuse("promotion: pieces whose promotion is mandatory and pieces "
+                            "whose is not, beyond Fairy-Stockfish's pawn and piece keys")
+            elif optional[group]:
+                self.put(key, optional[group] == {"mandatory"})
+        if "where-it-can-move" in optional["pawn"] | optional["piece"]:
+            self.put("immobilityIllegal", True)
+            self.immobility = True
 
     def choice_letters(self, names: list[str], pawns: list[str]) -> str:
         """Promotion choices as letters; a promoted form (`Q~`) stands for
@@ -473,27 +569,21 @@ class Exporter:
         self.put("capturesToHand", hands.get("captures", "removed") == "to-capturer")
         self.put("mustDrop", bool(hands.get("must-drop", False)))
         everywhere = frozenset(self.variant.board.names)
-        promotion = self.data.get("promotion")
-        pawns = set(promotion.get("pieces", [])) if isinstance(promotion, dict) else set()
-        zone = self.sided_cells(promotion["regions"]) if pawns and isinstance(promotion, dict) \
+        rules = self.data.get("promotion")
+        rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
+        zone = self.sided_cells(rules[0]["regions"]) if rules \
             else {side: frozenset() for side in SIDES}
-        others: set[Sided] = set()
-        with_area: list[tuple[str, Sided]] = []
-        pawn_regions: set[tuple[frozenset[str], frozenset[str]]] = set()
+        declared: dict[str, Sided] = {}
         checks: set[str] = set()
         for name, spec in self.data["pieces"].items():
-            if name not in self.pieces:
+            if name not in self.pieces or len(spec["letter"]) != 1:
                 continue
             drops = spec.get("drops", {})
             for key in sorted(set(drops) - {"regions", "per-line", "check", "mate"}):
                 self.refuse(f"piece {name}: drops: {key}: no Fairy-Stockfish key for this rule")
             cells = self.sided_cells(drops["regions"]) if "regions" in drops \
                 else {side: everywhere for side in SIDES}
-            pair = (cells["white"], cells["black"])
-            if name in self.areas:
-                with_area.append((name, pair))
-            else:
-                (pawn_regions if name in pawns else others).add(pair)
+            declared[name] = (cells["white"], cells["black"])
             checks.add(drops.get("check", "allowed"))
             if "per-line" in drops:
                 self.put("dropNoDoubled", self.pieces[name].letter)
@@ -501,33 +591,53 @@ class Exporter:
             if drops.get("mate", "allowed") != "allowed":
                 self.refuse(f"piece {name}: drops: mate: {drops['mate']}: not exported "
                             "(Fairy-Stockfish's shogiPawnDropMateIllegal is for its shogi pawn)")
-        if len(others) > 1 or len(checks) > 1:
-            self.refuse("drops: pieces with different drop rules; Fairy-Stockfish has one "
-                        "drop region for all but pawns")
-            return
-        white, black = others.pop() if others else (everywhere, everywhere)
-        for name, dropped in with_area:
-            # Fairy-Stockfish drops a piece only inside its mobility region.
-            area_white, area_black = self.areas[name]
-            if name in pawns or dropped != (white & area_white, black & area_black):
-                self.refuse(f"piece {name}: drops outside its region, or a pawn's drops "
-                            "with one")
+        if len(checks) > 1:
+            self.refuse("drops: check forbidden for some pieces only")
+        dead = {name: self.stuck_cells(name) if self.immobility else (frozenset(), frozenset())
+                for name in declared}
+        # Fairy-Stockfish's one drop region, less the cells where a piece could
+        # not move on (immobilityIllegal) and its pawn's first rank and zone.
+        plain = [n for n in declared if self.pieces[n].key != "pawn" and n not in self.areas]
+        white = frozenset().union(*(declared[n][0] | dead[n][0] for n in plain)) \
+            if plain else everywhere
+        black = frozenset().union(*(declared[n][1] | dead[n][1] for n in plain)) \
+            if plain else everywhere
+        for name, (drop_white, drop_black) in declared.items():
+            area = self.areas.get(name, (everywhere, everywhere))
+            expected = ((white & area[0]) - dead[name][0], (black & area[1]) - dead[name][1])
+            if self.pieces[name].key == "pawn":
+                self.pawn_drops((white, black), (drop_white, drop_black), dead[name], zone)
+            elif (drop_white, drop_black) != expected:
+                self.refuse(f"piece {name}: dropped where Fairy-Stockfish's one drop region "
+                            "does not say (it drops every piece in the same region, in its "
+                            "mobility region, and never where it could not move on)")
         self.put("dropRegionWhite", self.square_list(white))
         self.put("dropRegionBlack", self.square_list(black))
         self.put("dropChecks", checks != {"forbidden"})
-        for pawn_white, pawn_black in pawn_regions:
-            self.pawn_drops({"white": white, "black": black},
-                            {"white": pawn_white, "black": pawn_black}, zone)
 
-    def pawn_drops(self, region: dict[str, frozenset[str]], pawn: dict[str, frozenset[str]],
+    def stuck_cells(self, name: str) -> Sided:
+        """The cells from which a piece could not move on an empty board."""
+        letter = self.data["pieces"][name]["letter"]
+        found = []
+        for shown in (letter, letter.lower()):
+            code = self.variant.code_of_letter(shown)
+            names = self.variant.board.names
+            found.append(frozenset() if code is None else frozenset(
+                names[cell] for cell in range(len(names))
+                if not self.variant.empty_board_reach(code, cell, initial=False)))
+        return found[0], found[1]
+
+    def pawn_drops(self, region: Sided, pawn: Sided, dead: Sided,
                    zone: dict[str, frozenset[str]]) -> None:
         """A pawn's drop cells: the drop region less its first rank and the
-        promotion zone, unless Fairy-Stockfish's two keys allow them."""
+        promotion zone, unless Fairy-Stockfish's two keys allow them, and
+        less the cells where it could not move on."""
         first = {"white": frozenset(f"{chr(97 + f)}1" for f in range(self.files)),
                  "black": frozenset(f"{chr(97 + f)}{self.ranks}" for f in range(self.files))}
         for first_rank, in_zone in itertools.product((False, True), repeat=2):
-            expected = {side: region[side] - (frozenset() if first_rank else first[side])
-                        - (frozenset() if in_zone else zone[side]) for side in SIDES}
+            expected = tuple(region[i] - (frozenset() if first_rank else first[side])
+                             - (frozenset() if in_zone else zone[side]) - dead[i]
+                             for i, side in enumerate(SIDES))
             if expected == pawn:
                 self.put("firstRankPawnDrops", first_rank)
                 self.put("promotionZonePawnDrops", in_zone)
