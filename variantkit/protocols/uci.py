@@ -232,8 +232,16 @@ class UciSession:
             limits.winc, limits.binc = limits.winc + seconds, limits.binc + seconds
             limits.wtime = (limits.wtime or 0.0) + seconds
             limits.btime = (limits.btime or 0.0) + seconds
-        else:  # a time in milliseconds
-            setattr(limits, name, number / 1000 + (getattr(limits, name) or 0.0))
+        elif name == "movetime":
+            limits.movetime = number / 1000
+        elif name == "wtime":
+            limits.wtime = number / 1000 + (limits.wtime or 0.0)
+        elif name == "btime":
+            limits.btime = number / 1000 + (limits.btime or 0.0)
+        elif name == "winc":
+            limits.winc += number / 1000
+        else:
+            limits.binc += number / 1000
 
     def info(self, info: SearchInfo) -> None:
         mate = info.mate_in
