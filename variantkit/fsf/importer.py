@@ -1053,7 +1053,10 @@ def translate(t: Translation) -> None:
         write_hands(t)
     if s.changed("mustCapture"):
         t.data["must-capture"] = s.flag("mustCapture")
-    if s.changed("blastOnCapture", "blastImmuneTypes"):
+    # New types: the blast's lists are written again (a parent's `pawn`
+    # may be gone).
+    if s.changed("blastOnCapture", "blastImmuneTypes") or \
+            (t.types_changed and "explosion" in t.data):
         if not s.flag("blastOnCapture"):
             t.data.pop("explosion", None)
         else:
