@@ -26,7 +26,7 @@ from variantkit.analysis.match import (
 )
 from variantkit.game import Game
 from variantkit.pgn import result_token
-from variantkit.protocols.driver import Clock
+from variantkit.protocols.driver import RESIGN, Clock, EngineFailure
 from variantkit.variant import Variant
 
 PURE_PASS = False  # the referee and the drivers are pure Python in both builds
@@ -90,6 +90,22 @@ def test_a_fallen_flag_loses() -> None:
     silent = (Scripted(["e2e4"]), Scripted([None]))
     [result] = match(chess, silent, Settings(games=1, movetime=None, base=1.0))
     assert result.token == "1-0" and result.reason.startswith("black lost on time")
+
+
+class Failing(Scripted):
+    """A player whose engine has died."""
+
+    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+        raise EngineFailure("uci:gone: the engine has exited")
+
+
+def test_a_resignation_or_a_dead_engine_loses() -> None:
+    chess = variantkit.load("chess")
+    [result] = match(chess, (Scripted(["e2e4"]), Scripted([RESIGN])), Settings(games=1))
+    assert (result.token, result.reason) == ("1-0", "black resigned")
+    [result] = match(chess, (Failing([]), Scripted([])), Settings(games=1))
+    assert (result.token, result.reason) == (
+        "0-1", "white's engine failed: uci:gone: the engine has exited")
 
 
 def played_fairly(results: list[GameResult]) -> None:

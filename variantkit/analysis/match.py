@@ -1,9 +1,10 @@
 """The referee of a match between two engines, the built-in one or
 external ones, in any variant: seeded opening plies, colours alternating
 (each opening played once with each colour), the clocks kept, and every
-game judged by variantkit's own rules.  An illegal or missing move and a
-fallen flag lose, with the reason; the results are scored with the Elo
-difference and its 95% interval."""
+game judged by variantkit's own rules.  An illegal or missing move, a
+fallen flag, a resignation and an engine that fails lose, with the
+reason; the results are scored with the Elo difference and its 95%
+interval."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from variantkit.engine import Engine, Limits
 from variantkit.errors import IllegalMoveError
 from variantkit.game import SIDES, Game
 from variantkit.pgn import result_token, write_pgn
-from variantkit.protocols.driver import Clock, ExternalEngine
+from variantkit.protocols.driver import RESIGN, Clock, EngineFailure, ExternalEngine
 from variantkit.variant import Variant
 
 BUILTIN = "builtin"
@@ -144,11 +145,16 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
         mover = players[white if stm == 0 else 1 - white]
         allowed = settings.movetime if settings.movetime is not None else clocks[stm]
         clock = Clock(settings.movetime, clocks[0], clocks[1], settings.increment)
-        start = time.monotonic()
-        text = mover.move(game, clock, allowed + settings.grace)
-        elapsed = time.monotonic() - start
         loser = SIDES[stm]
         winner = result_token(SIDES[1 - stm])
+        start = time.monotonic()
+        try:
+            text = mover.move(game, clock, allowed + settings.grace)
+        except EngineFailure as exc:
+            return GameResult(index, white, winner, f"{loser}'s engine failed: {exc}", game)
+        elapsed = time.monotonic() - start
+        if text == RESIGN:
+            return GameResult(index, white, winner, f"{loser} resigned", game)
         if text is None or elapsed > allowed + settings.grace:
             return GameResult(index, white, winner, f"{loser} lost on time "
                               f"({elapsed:.2f} s for {allowed:.2f} s)", game)

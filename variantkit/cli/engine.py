@@ -99,22 +99,25 @@ def match(variant: str, first: str, second: str, games: int, movetime: float | N
                         increment=increment, opening_plies=opening_plies, seed=seed,
                         max_plies=max_plies, grace=grace)
     players = []
+    score, texts, failure = Score(), [], None
     try:
         for spec in (first, second):
             players.append(player_for(spec))
         pair = (players[0], players[1])
         names = (pair[0].name, pair[1].name)
-        score, texts = Score(), []
         for result in play(chosen, pair, settings):
             score.add(result.score(0))
             texts.append(pgn(chosen, result, names))
             click.echo(f"game {result.index + 1}: {names[result.white]} - "
                        f"{names[1 - result.white]} {result.token} ({result.reason})")
     except EngineFailure as exc:
-        fail(str(exc))
+        failure = str(exc)
     finally:
         for player in players:
             player.close()
-    click.echo(table(names, score))
-    if pgn_path:
+    if score.games:  # the games played before a failure count too
+        click.echo(table(names, score))
+    if pgn_path and texts:
         write_output(pgn_path, "\n".join(texts))
+    if failure:
+        fail(failure)

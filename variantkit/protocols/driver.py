@@ -26,6 +26,8 @@ from variantkit.variant import Variant
 # Seconds an engine may take to start, to answer isready/ping, to quit.
 HANDSHAKE_SECONDS = 10.0
 PROTOCOLS = ("uci", "xboard", "usi")
+# What `move` answers for an engine that gives up.
+RESIGN = "resign"
 
 
 class EngineFailure(RuntimeError):
@@ -74,10 +76,10 @@ class Process:
         except (OSError, ValueError):
             raise EngineFailure(f"{self.label}: the engine has exited") from None
 
-    def expect(self, prefix: str, seconds: float) -> str | None:
-        """The first line whose first word is `prefix` (any line for "")
-        within `seconds`, None if none came in time; the lines before it
-        are dropped."""
+    def expect(self, prefix: str, seconds: float, *others: str) -> str | None:
+        """The first line whose first word is `prefix` or one of `others`
+        (any line for "") within `seconds`, None if none came in time; the
+        lines before it are dropped."""
         deadline = time.monotonic() + seconds
         while True:
             left = deadline - time.monotonic()
@@ -89,7 +91,7 @@ class Process:
                 return None
             if line is None:
                 raise EngineFailure(f"{self.label}: the engine has exited")
-            if not prefix or line == prefix or line.startswith(prefix + " "):
+            if not prefix or line.split(" ", 1)[0] in (prefix, *others):
                 return line
 
     def close(self, quit_line: str) -> None:
@@ -168,8 +170,8 @@ class ExternalEngine:
         self._sent = 0
 
     def move(self, game: Game, clock: Clock, wait: float) -> str | None:
-        """The engine's move in variantkit's notation, or None when no
-        move came within `wait` seconds (the engine is then stopped)."""
+        """The engine's move in variantkit's notation, RESIGN, or None when
+        no move came within `wait` seconds (the engine is then stopped)."""
         if self.protocol == "xboard":
             return self._xboard_move(game, clock, wait)
         d, variant = self.dialect, game.variant
@@ -194,6 +196,8 @@ class ExternalEngine:
             self.process.expect("bestmove", HANDSHAKE_SECONDS)
             return None
         text = line.split()[1] if len(line.split()) > 1 else ""
+        if text == d.no_move:
+            return RESIGN
         try:
             return d.move_in(variant, text)
         except ValueError:
@@ -212,11 +216,13 @@ class ExternalEngine:
                 else (clock.black, clock.white)
             self.process.send(f"time {round(own * 100)}", f"otim {round(other * 100)}")
         self.process.send("go")
-        line = self.process.expect("move", wait)
+        line = self.process.expect("move", wait, RESIGN)
         self.process.send("force")
         if line is None:
             self.process.send("?")
             return None
+        if line == RESIGN:
+            return RESIGN
         self._sent = game.plies + 1
         return line.split()[1] if len(line.split()) > 1 else ""
 
