@@ -478,6 +478,21 @@ class Exporter:
         if "where-it-can-move" in optional["pawn"] | optional["piece"]:
             self.put("immobilityIllegal", True)
             self.immobility = True
+            self.check_immobility(rules, region)
+
+    def check_immobility(self, rules: list[dict[str, Any]],
+                         region: dict[str, frozenset[str]]) -> None:
+        """immobilityIllegal forbids every move that leaves a piece where it
+        could not move on; here only promotion is kept from it, so every such
+        cell must be in the region of a piece that promotes."""
+        bases = {base for rule in rules for base in rule["promotes-to"]}
+        for name in self.pieces:
+            white, black = self.stuck_cells(name)
+            if (white or black) and (name not in bases or not white <= region["white"]
+                                     or not black <= region["black"]):
+                self.refuse(f"piece {name}: could stop where it cannot move on, which "
+                            "Fairy-Stockfish's immobilityIllegal forbids and this variant "
+                            "allows")
 
     def choice_letters(self, names: list[str], pawns: list[str]) -> str:
         """Promotion choices as letters; a promoted form (`Q~`) stands for
@@ -588,9 +603,14 @@ class Exporter:
             if "per-line" in drops:
                 self.put("dropNoDoubled", self.pieces[name].letter)
                 self.put("dropNoDoubledCount", drops["per-line"]["count"])
-            if drops.get("mate", "allowed") != "allowed":
-                self.refuse(f"piece {name}: drops: mate: {drops['mate']}: not exported "
-                            "(Fairy-Stockfish's shogiPawnDropMateIllegal is for its shogi pawn)")
+            mate = drops.get("mate", "allowed")
+            if mate == "loses" and self.pieces[name].key == "shogiPawn":
+                # Fairy-Stockfish's rule is for its shogi pawn (fW) only.
+                self.put("shogiPawnDropMateIllegal", True)
+            elif mate != "allowed":
+                self.refuse(f"piece {name}: drops: mate: {mate}: Fairy-Stockfish has "
+                            "shogiPawnDropMateIllegal, a drop mate that loses, for its shogi "
+                            "pawn (fW) only")
         if len(checks) > 1:
             self.refuse("drops: check forbidden for some pieces only")
         dead = {name: self.stuck_cells(name) if self.immobility else (frozenset(), frozenset())
