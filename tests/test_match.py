@@ -129,9 +129,12 @@ def real_match(variant: str, spec: str, settings: Settings) -> list[GameResult]:
             player.close()
 
 
-def test_builtin_through_its_own_uci() -> None:
-    spec = f"uci:{sys.executable} -m variantkit uci"
-    played_fairly(real_match("chess", spec, Settings(games=2, movetime=0.05, max_plies=16,
+@pytest.mark.parametrize("variant, protocol", [
+    ("chess", "uci"), ("capablanca", "xboard"), ("minishogi", "usi")])
+def test_builtin_through_its_own_protocols(variant: str, protocol: str) -> None:
+    # Both ends are variantkit's: the driver and the engine's session.
+    spec = f"{protocol}:{sys.executable} -m variantkit {protocol}"
+    played_fairly(real_match(variant, spec, Settings(games=2, movetime=0.05, max_plies=12,
                                                      opening_plies=2, grace=2.0)))
 
 

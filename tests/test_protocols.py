@@ -149,6 +149,13 @@ def test_xboard_transcript() -> None:
         + [r"move \S+", "pong 8"])
 
 
+def test_xboard_variant_keeps_force_mode() -> None:
+    # A GUI sends new, force, variant, then the moves so far: none is answered.
+    lines = transcript("xboard", "new", "force", "variant capablanca", "usermove e2e4",
+                       "usermove e7e5", "usermove b1c3", "ping 1")
+    assert lines[1:] == ["pong 1"] and lines[0].startswith("setup ")
+
+
 def test_xboard_announces_the_end() -> None:
     lines = transcript("xboard", "setboard 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "sd 2", "go")
     assert lines[-2:] == ["move a1a8", "1-0 {white wins by checkmate}"]

@@ -51,10 +51,15 @@ class XboardSession:
         self.thinking: Thinking | None = None
 
     def new(self, name: str) -> None:
+        """A new game of `name`, the engine playing Black, out of force mode."""
+        self.set_variant(name)
+        self.force, self.engine_side = False, 1
+
+    def set_variant(self, name: str) -> None:
+        """`name` at its start; the mode and the engine's side are kept."""
         self.variant = variantkit.load(name)
         self.engine = Engine(self.variant)
         self.game = self.variant.new_game()
-        self.force, self.engine_side = False, 1
 
     def run(self) -> None:
         while True:
@@ -146,7 +151,7 @@ class XboardSession:
         if name != NORMAL and name not in variantkit.variants():
             self.channel.write(f"Error (unknown variant): {name[:80]}")
             return
-        self.new(DEFAULT_VARIANT if name == NORMAL else name)
+        self.set_variant(DEFAULT_VARIANT if name == NORMAL else name)
         setup = self.setup_line(self.variant)
         if setup:
             self.channel.write(setup)
