@@ -48,7 +48,8 @@ PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "tripleStepRegionWhite", "tripleStepRegionBlack", "pieceDrops", "pawnTypes",
              "enPassantTypes", "nMoveRuleTypes")
 CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
-                 "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "startFen")
+                 "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "castlingRank",
+                 "startFen")
 DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
              "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
              "dropNoDoubledCount", "dropChecks", "mustDrop")
@@ -67,6 +68,7 @@ DEFAULTS: dict[str, str] = {
     "mandatoryPiecePromotion": "false", "promotionLimit": "", "promotedPieceType": "",
     "castling": "true", "castlingKingsideFile": "g", "castlingQueensideFile": "c",
     "castlingKingFile": "e", "castlingRookPieces": "r", "castlingKingPiece": "k",
+    "castlingRank": "1",
     "pieceDrops": "false", "capturesToHand": "false", "dropRegionWhite": "", "dropRegionBlack": "",
     "firstRankPawnDrops": "false", "promotionZonePawnDrops": "false", "dropNoDoubled": "",
     "dropNoDoubledCount": "1", "dropChecks": "true", "mustDrop": "false",
@@ -525,7 +527,7 @@ def fen_fields(t: Translation) -> list[str]:
 
 def write_castling(t: Translation, fields: list[str]) -> None:
     """Castling entries for the rights the start position grants, found as
-    Fairy-Stockfish finds them: the king where it stands on its first rank,
+    Fairy-Stockfish finds them: the king where it stands on its castling rank,
     the outermost rook of each wing.  Rights it cannot use are dropped from
     the start position, as Fairy-Stockfish drops them."""
     entries = []
@@ -547,7 +549,9 @@ def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
                    to: dict[str, int], t: Translation) -> dict[str, Any] | None:
     """One right's entry, or None when its king or rook is missing."""
     white = right.isupper()
-    rank = 0 if white else t.ranks - 1
+    # `castlingRank` counts from each side's own edge.
+    rank = t.settings.number("castlingRank") - 1
+    rank = rank if white else t.ranks - 1 - rank
     wing = right.lower()
     if wing not in "kq":
         raise Unsupported(t.settings.entry("startFen"), f"castling right {right!r} names a "
