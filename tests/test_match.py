@@ -29,7 +29,6 @@ from variantkit.pgn import result_token
 from variantkit.protocols.driver import RESIGN, Clock, EngineFailure
 from variantkit.variant import Variant
 
-PURE_PASS = False  # the referee and the drivers are pure Python in both builds
 SEARCH_PATH = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
 FAIRYMAX = shutil.which("fairymax", path=SEARCH_PATH)
 FAIRY_STOCKFISH = shutil.which("fairy-stockfish", path=SEARCH_PATH)

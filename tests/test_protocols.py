@@ -17,7 +17,6 @@ from variantkit.protocols.uci import UciSession
 from variantkit.protocols.usi import UsiDialect, fen_to_sfen, sfen_to_fen
 from variantkit.protocols.xboard import XboardSession
 
-PURE_PASS = False  # the protocols are pure Python in both builds
 INFO = r"info depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ time \d+ pv .+"
 
 
