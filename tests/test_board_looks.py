@@ -17,6 +17,8 @@ import variantkit
 from variantkit import Variant, VariantError
 from variantkit.display import board_text
 from variantkit.svg import Rect, cell_geometry, render
+from variantkit.web import tasks
+from variantkit.web.sources import RequestError
 
 SVG = "{http://www.w3.org/2000/svg}"
 LOOKED = ["xiangqi", "minixiangqi", "manchu", "janggi", "shogi", "minishogi", "kyotoshogi",
@@ -219,3 +221,18 @@ def test_a_look_changes_no_rule() -> None:
     assert sorted(map(str, plain.new_game().legal_moves())) == sorted(
         map(str, game.legal_moves()))
     assert len(list(game.legal_moves())) == 44
+
+
+def test_the_playground_asks_for_a_piece_set() -> None:
+    """The position and explain tasks draw the set asked for, say whether
+    the variant has characters to switch from, and refuse an unknown set."""
+    general = f"&#{ord('帥')};"
+    xiangqi = {"source": {"bundled": "xiangqi"}}
+    drawn = tasks.position(xiangqi)
+    assert drawn["piece_sets"] and general in drawn["svg"]
+    assert general not in tasks.position({**xiangqi, "pieces": "international"})["svg"]
+    assert general not in tasks.explain({**xiangqi, "cell": "e1",
+                                         "pieces": "international"})["svg"]
+    assert not tasks.position({"source": {"bundled": "chess"}})["piece_sets"]
+    with pytest.raises(RequestError, match="'pieces' should be one of"):
+        tasks.position({**xiangqi, "pieces": "kanji"})
