@@ -10,8 +10,10 @@ import os
 import shutil
 import sys
 import time
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import variantkit
 from variantkit.analysis.match import (
@@ -24,6 +26,7 @@ from variantkit.analysis.match import (
     opening,
     player_for,
 )
+from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.pgn import result_token
 from variantkit.protocols.driver import RESIGN, Clock, EngineFailure
@@ -105,6 +108,39 @@ def test_a_resignation_or_a_dead_engine_loses() -> None:
     [result] = match(chess, (Failing([]), Scripted([])), Settings(games=1))
     assert (result.token, result.reason) == (
         "0-1", "white's engine failed: uci:gone: the engine has exited")
+
+
+def test_the_match_command(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin:1", "builtin:2", "--games", "2",
+                                      "--tc", "5+0.1", "--max-plies", "6", "--opening-plies",
+                                      "2", "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == ("game 1: variantkit depth 1 - variantkit depth 2 1/2-1/2 "
+                        "(adjudicated: move limit)")
+    assert lines[1].startswith("game 2: variantkit depth 2 - variantkit depth 1 ")
+    assert lines[-1] == "Elo difference +0 (95%: +0 to +0)"
+    games = variantkit.read_games(pgn.read_text(encoding="utf-8"))
+    assert len(games) == 2 and all(game.plies == 6 for game in games)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--tc", "fast"], "--tc must be BASE+INC in seconds"),
+    (["--tc", "0+1"], "--tc must have a base above 0"),
+    (["--tc", "5+0", "--movetime", "1"], "give --movetime or --tc, not both"),
+])
+def test_the_match_command_refuses(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin", "builtin", *args])
+    assert result.exit_code == 1 and message in result.output
+
+
+def test_an_engine_that_cannot_start() -> None:
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin", "uci:/nonexistent/engine"])
+    assert result.exit_code == 1
+    assert "error: uci:/nonexistent/engine: cannot start" in result.output
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin", "telnet:host"])
+    assert "write uci:PATH, xboard:PATH or usi:PATH" in result.output
 
 
 def played_fairly(results: list[GameResult]) -> None:
