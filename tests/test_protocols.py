@@ -139,7 +139,8 @@ def test_xboard_transcript() -> None:
     expect(lines, [
         "feature done=0", r'feature myname="variantkit .+" variants="normal,\S+"',
         r"feature setboard=1 usermove=1 ping=1 .* done=1",
-        r"setup \(\w+\) 10x8\+0_fairy rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+        r"setup \(PNBRQ\.\.AC\.{12}Kpnbrq\.\.ac\.{12}k\) 10x8\+0_fairy "
+        r"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
         r"RNABQKBCNR w KQkq - 0 1",
         r"1 -?\d+ \d+ \d+ \S+", r"2 -?\d+ \d+ \d+ \S+ \S+", r"move \S+", "pong 7",
         "Illegal move: e2e4", r"Error \(bad arguments\): level x",
@@ -153,6 +154,14 @@ def test_xboard_variant_keeps_force_mode() -> None:
     lines = transcript("xboard", "new", "force", "variant capablanca", "usermove e2e4",
                        "usermove e7e5", "usermove b1c3", "ping 1")
     assert lines[1:] == ["pong 1"] and lines[0].startswith("setup ")
+
+
+def test_xboard_tells_a_gui_the_pieces_it_does_not_know() -> None:
+    # The amazon takes the archbishop's place, and its moves are sent.
+    lines = transcript("xboard", "variant amazon")
+    assert lines[0].startswith("setup (PNBR...A")
+    assert lines[1:] == ["piece A QN"]
+    assert transcript("xboard", "variant shogi") == []  # promoted pieces have two letters
 
 
 def test_xboard_announces_the_end() -> None:

@@ -4,8 +4,9 @@ sets, thinks on a thread when it is the engine's turn and writes its move.
 
 `variant NAME` takes any bundled variant (`normal` is the default one); on
 a letter-and-number grid it is followed by a `setup` line that tells a GUI
-the board size, the pieces in hand and the start position of a variant it
-does not know.  Errors are answered in CECP's forms: `Illegal move: M`,
+the board size, the pieces, the pieces in hand and the start position of a
+variant it does not know, and a `piece` line with the moves of each piece
+declared in Betza.  Errors are answered in CECP's forms: `Illegal move: M`,
 `Error (REASON): COMMAND`, never a traceback."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from variantkit.variant import Variant
 
 # CECP's name for the default variant.
 NORMAL = "normal"
+# The GUI's piece types in the order of its `setup` string, the king last.
+XBOARD_PIECES = "PNBRQFEACWMOHIJGDVLSUK"
 # Commands a GUI may send that change nothing here.
 IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
                      "name", "rating", "ics", "draw", "hint", "bk",
@@ -152,20 +155,43 @@ class XboardSession:
             self.channel.write(f"Error (unknown variant): {name[:80]}")
             return
         self.set_variant(DEFAULT_VARIANT if name == NORMAL else name)
-        setup = self.setup_line(self.variant)
-        if setup:
-            self.channel.write(setup)
+        lines = self.setup_lines(self.variant)
+        if lines:
+            self.channel.write(*lines)
 
-    def setup_line(self, variant: Variant) -> str | None:
-        """`setup (LETTERS) WxH+HAND_fairy FEN` for a GUI that does not know
-        the variant; None off a letter-and-number grid."""
+    def setup_lines(self, variant: Variant) -> list[str]:
+        """`setup (PIECES) WxH+HAND_fairy FEN` for a GUI that does not know
+        the variant, then `piece L BETZA` for each piece declared in Betza;
+        none off a letter-and-number grid or with a piece of two letters.
+        PIECES puts each piece at the place of the GUI's piece of the same
+        letter (XBOARD_PIECES), the royal one at the king's, the others at
+        free places."""
         size = grid_size(variant)
-        if size is None:
-            return None
-        letters = "".join(t.letter.upper() for t in variant.pieces.types)
-        hand = len(variant.pieces.types) if variant.has_hands else 0
-        return f"setup ({letters}{letters.lower()}) {size[0]}x{size[1]}+{hand}_fairy " \
-               f"{variant.setup_fen}"
+        types = variant.pieces.types
+        if size is None or any(len(t.letter) != 1 for t in types):
+            return []
+        places = ["."] * len(XBOARD_PIECES)
+        royal = [t for t in types if t.royal][:1]
+        for t in royal:
+            places[-1] = t.letter.upper()
+        rest = [t for t in types if t not in royal]
+        for t in rest:
+            at = XBOARD_PIECES.find(t.letter.upper())
+            if 0 <= at < len(places) - 1 and places[at] == ".":
+                places[at] = t.letter.upper()
+        for t in rest:
+            if t.letter.upper() not in places and "." in places[:-1]:
+                places[places.index(".")] = t.letter.upper()
+        white = "".join(places)
+        hand = len(types) if variant.has_hands else 0
+        lines = [f"setup ({white}{white.lower()}) {size[0]}x{size[1]}+{hand}_fairy "
+                 f"{variant.setup_fen}"]
+        declared = variant.document.data.get("pieces", {})
+        for t in types:
+            spec = declared.get(t.name)
+            if isinstance(spec, dict) and isinstance(spec.get("betza"), str):
+                lines.append(f"piece {t.letter.upper()} {spec['betza']}")
+        return lines
 
     def user_move(self, text: str) -> None:
         self.finish()
