@@ -12,7 +12,11 @@ like the text drawing; the joined edges of a wrapped grid are marked.
 pieces (figures drawn as vector paths for this project, or lettered discs),
 and a legend for the pieces that are not chess's own.  Cells of stacked
 grids are coloured by the parity of all three coordinates, as Raumschach's
-cube is.
+cube is.  A variant's `look:` (`variantkit.rulebook.look`) changes the
+painting, never the layout: a grid may be plain squares, or points joined
+by lines (a river, palace diagonals, marks) with each cell the see-through
+square around its point; pieces may be wooden discs or pentagons carrying
+their characters, or, in the international set, their figures or letters.
 
 The SVG is written by hand (standard library only) and is plain ASCII.  Each
 cell is one element with `data-cell="<name>"`; each piece is a
