@@ -55,9 +55,13 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
     if kind == "checks":
         return position.checks_left[side] == 0
     if kind == "extinct":
+        # A piece in hand is not extinct: it may come back by a drop.
+        hands = position.hands
         if condition.codes is None:
-            return position.side_bb[side].bit_count() <= condition.count
-        return sum(bb[code].bit_count() for code in condition.codes[side]) <= condition.count
+            held = sum(hands[code] for code in position.variant.hand_codes[side])
+            return position.side_bb[side].bit_count() + held <= condition.count
+        return sum(bb[code].bit_count() + hands[code]
+                   for code in condition.codes[side]) <= condition.count
     if kind == "in-a-row":
         own = position.side_bb[side]
         if condition.codes is not None:
