@@ -24,16 +24,8 @@ PURE_PASS = False
 PERFT_ROWS = [
     ("3check", "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0", 3, 12407),
     ("crazyhouse", "2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1", 3, 88634),
-    ("extinction", "rnbqb1kr/pppppppp/8/8/8/8/PPPPPPPP/RNBQB1KR w AHah - 0 1", 4, 195286),
 ]
-# Atomic rows from Chess960 starts: read as pyffish reads them (their
-# leaf counts differ where a king castles beside the enemy king).
-ATOMIC_960 = [
-    "8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1",
-    "r3k1rR/5K2/8/8/8/8/8/8 b kq - 0 1",
-    "Rr2k1rR/3K4/3p4/8/8/8/7P/8 w kq - 0 1",
-    "1R4kr/4K3/8/8/8/8/8/8 b k - 0 1",
-]
+# Its Chess960 rows are compared in Chess960 mode by tests/test_960.py.
 
 
 def legal(game: variantkit.Game) -> set[str]:
@@ -46,13 +38,6 @@ def test_fairy_stockfish_perft_rows_read(name: str, fen: str, depth: int, leaves
     assert legal(game) == set(pyffish.legal_moves(name, fen, []))
     Oracle(name).compare_fen(game.fen(), after(name, fen, []), fen)
     assert variantkit.perft(game, depth) == leaves
-
-
-@pytest.mark.parametrize("fen", ATOMIC_960)
-def test_atomic_chess960_rows_read_as_pyffish_reads_them(fen: str) -> None:
-    game = variantkit.load("atomic").new_game(fen)
-    Oracle("atomic").compare_fen(game.fen(), after("atomic", fen, []), fen)
-    assert game.fen().split()[2] == fen.split()[2]
 
 
 # -- the pocket as an extra rank -----------------------------------------------------
@@ -116,38 +101,18 @@ def test_bad_checks_fields_are_refused(tail: str, message: str) -> None:
 
 # -- Chess960 castling in variants that castle -----------------------------------------
 
-# Chess960 starts whose castlings are not written like a king's step (185:
-# the king on f1 castles onto its rook's cell g1, f1g1).
-STARTS_960 = [0, 37, 111, 185, 518, 703, 851]
-
-
-@pytest.mark.parametrize("name", ["chess", "crazyhouse", "extinction"])
-@pytest.mark.parametrize("number", STARTS_960)
-def test_chess960_starts_play_as_in_fairy_stockfish(name: str, number: int) -> None:
-    shredder = variantkit.load("fischerandom").numbered_setup(number)
-    if name == "crazyhouse":
-        shredder = shredder.replace(" w ", "[] w ")
-    xfen = shredder.replace(shredder.split()[2], "KQkq")
-    variant = variantkit.load(name)
-    assert variant.new_game(shredder).fen() == variant.new_game(xfen).fen()
-    oracle = Oracle(name)
-    oracle.random_games(2, 40, seed=number, fen=after(name, xfen, []))
-
-
-def test_rights_write_as_x_fen_or_by_file() -> None:
+def test_rights_by_file_read_chess960_mode() -> None:
     chess = variantkit.load("chess")
-    # White's king-side rook is not the outermost: its file is written
-    # (pyffish writes `K` here unless in Chess960 mode, which reads back as
-    # the h1 rook).
+    # White's king-side rook is not the outermost: its file names it, and the
+    # position plays in Chess960 mode (tests/test_960.py), as pyffish's.
     fen = "r3k2r/8/8/8/8/8/8/1K1R3R w Dkq - 0 1"
     game = chess.new_game(fen)
-    assert game.fen() == fen
-    assert game.fen(style="shredder") == pyffish.get_fen("chess", fen, [], True) \
+    assert game.fen() == pyffish.get_fen("chess", fen, [], True) \
         == "r3k2r/8/8/8/8/8/8/1K1R3R w Dha - 0 1"
-    assert chess.new_game(game.fen(style="shredder")).fen() == fen
+    assert chess.new_game(game.fen()).fen() == game.fen()
     assert chess.new_game().fen(style="shredder").split()[2] == "HAha"
-    assert "b1g1" in legal(game)
-    assert legal(game) == set(pyffish.legal_moves("chess", fen, []))
+    assert "b1d1" in legal(game)
+    assert legal(game) == set(pyffish.legal_moves("chess", fen, [], True))
 
 
 def test_shredder_style_keeps_letters_where_files_name_gates() -> None:
@@ -156,16 +121,6 @@ def test_shredder_style_keeps_letters_where_files_name_gates() -> None:
     game = variantkit.load("seirawan").new_game()
     assert game.fen(style="shredder") == game.fen()
     assert game.fen().split()[2] == "KQBCDFGkqbcdfg"
-
-
-def test_a_castling_written_like_a_king_step_is_refused() -> None:
-    # Start 444 puts the king on f1 and the rook on h1: castling to g1 would
-    # be written f1g1, as the king's step.
-    fen = variantkit.load("fischerandom").numbered_setup(444)
-    with pytest.raises(InvalidFenError) as info:
-        variantkit.load("chess").new_game(fen)
-    assert "castling would be written f1g1, as the king's own move there" in str(info.value)
-    assert "`free-castling`" in str(info.value)
 
 
 @pytest.mark.parametrize(("rights", "message"), [

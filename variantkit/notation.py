@@ -186,7 +186,9 @@ def read_fen(variant: Variant, text: object) -> Position:
     if checks is not None and isinstance(position, GeneralPosition):
         position.checks_left = checks
     if variant.free_castling:
-        position.unmoved = _free_castling(position, rights)
+        position.unmoved, others = _free_castling(position, rights)
+        if others:
+            raise _no_rook(others[0])
     elif moved is None:
         position.unmoved = _unmoved_or_960(position, rights)
     else:
@@ -343,49 +345,97 @@ def may_gate(position: Position, side: int) -> bool:
 
 def _unmoved_or_960(position: Position, rights: str) -> int:
     """The pieces that have not moved, the castling field read against the
-    declared castlings; if it does not fit them, read as Chess960 rights
-    (X-FEN `KQkq` with rooks off the corners, Shredder-FEN `AHah`), as
-    Fairy-Stockfish reads it for every variant that castles.  A field that
-    fits neither is reported as it fails against the declared castlings."""
-    try:
+    declared castlings; read as Chess960 rights (X-FEN `KQkq` with rooks off
+    the corners, Shredder-FEN `AHah`) where it does not fit them, or, where
+    file letters also name gates, where one names a castling rook beside its
+    king: as Fairy-Stockfish reads it for every variant that castles.  A
+    field read so sets Chess960 mode (castling written as the king taking
+    its rook).  A field that fits neither is reported as it fails against
+    the declared castlings."""
+    v = position.variant
+    if not _files_may_name_rooks(v):
         return _unmoved(position, rights)
-    except InvalidFenError as declared:
-        if not _files_name_rooks(position.variant):
-            raise
-        try:
-            unmoved = _free_castling(position, rights)
-        except InvalidFenError:
+    gating = v.gate_regions != [0, 0]
+    declared: CastlingFieldError | None = None
+    try:
+        unmoved = _unmoved(position, rights)
+    except CastlingFieldError as exc:
+        declared = exc
+    if declared is None and not gating:
+        return unmoved
+    try:
+        unmoved_960, others = _free_castling(position, rights)
+        if gating:
+            unmoved_960 = _with_gates(position, unmoved_960, others)
+        elif others:
+            raise _no_rook(others[0])
+    except CastlingFieldError:
+        if declared is not None:
             raise declared from None
-    _refuse_ambiguous_castlings(position)
-    return unmoved
+        others = list(rights)
+    named = set() if rights == "-" else set(rights)
+    files = named - set(others) - {c.right for c in v.castlings}
+    if declared is None and not (files and (not gating or _gated_kings(position, named, files))):
+        # No file names a castling rook: the declared castlings, gates by file.
+        position.castlings, position.castlings_by_side = v.castlings, v.castlings_by_side
+        return unmoved
+    position.chess960 = True
+    return unmoved_960
 
 
-def _files_name_rooks(v: Variant) -> bool:
+def _gated_kings(position: Position, named: set[str], files: set[str]) -> bool:
+    """Where file letters name gates too: whether the rooks `files` names
+    castle, as Fairy-Stockfish reads them: each side they belong to has its
+    king's file among the letters `named` and none of its declared castling
+    letters (those name the castlings themselves)."""
+    v = position.variant
+    names = v.board.names
+    for side in (0, 1):
+        castlings = [c for c in position.castlings if c.side == side
+                     and _file_right(names[c.rook_from], side) in files]
+        if castlings and (any(c.right in named for c in v.castlings if c.side == side)
+                          or not all(_file_right(names[c.king_from], side) in named
+                                     for c in castlings)):
+            return False
+    return True
+
+
+def _files_may_name_rooks(v: Variant) -> bool:
     """Whether a file letter in the castling field may name a castling rook:
     on a grid (as under `free-castling`), in a variant that castles and
-    whose field names no files for gating or `initial-rights`."""
-    return bool(v.castlings) and not v.initial_rights and v.gate_regions == [0, 0] \
+    whose field names no files for `initial-rights` (gating files may be
+    named too: a letter then names both)."""
+    return bool(v.castlings) and not v.initial_rights \
         and isinstance(v.board.topology, GridTopology)
 
 
-def _refuse_ambiguous_castlings(position: Position) -> None:
-    """Without `free-castling` a castling is written as the king's move,
-    so a castling from where a Chess960 start puts the king must not land
-    where the king also goes by itself (`f1g1`): the two moves would be
-    written alike.  A king landing on its rook's cell is never alike: the
-    rook stands there whenever the castling is allowed."""
+def _no_rook(letter: str) -> CastlingFieldError:
+    return CastlingFieldError(f"castling right '{letter}': no rook of that side stands there")
+
+
+def _with_gates(position: Position, unmoved: int, letters: list[str]) -> int:
+    """Chess960 rights in a variant that gates: `unmoved` (the castling
+    pieces of the rights read) with the gating rights `letters` name (the
+    letters left over): a piece of a gating region has not moved when its
+    file letter is there or it castles."""
     v = position.variant
-    for c in position.castlings:
-        if c.king_to not in (c.king_from, c.rook_from) and c not in v.castlings \
-                and v.empty_board_reach(c.king_code, c.king_from) >> c.king_to & 1:
-            frm, to = v.board.names[c.king_from], v.board.names[c.king_to]
+    region_pieces = castling_pieces = 0
+    for side, region in enumerate(v.gate_regions):
+        region_pieces |= position.side_bb[side] & region
+    for code in {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}:
+        castling_pieces |= position.bb[code]
+    gates = _initial_rights(position, region_pieces)
+    granted = 0
+    for letter in letters:
+        if letter not in gates:
             raise CastlingFieldError(
-                f"castling right '{c.right}': castling would be written {frm}{to}, as the "
-                f"king's own move there; a variant that castles from anywhere declares "
-                f"`free-castling` (castling written as the king taking its rook)")
+                f"unknown castling right {quote(letter)} (this variant has "
+                f"{''.join(sorted({c.right for c in v.castlings} | set(gates)))})")
+        granted |= gates[letter]
+    return (unmoved & ~region_pieces) | (unmoved & castling_pieces) | granted
 
 
-def _free_castling(position: Position, rights: str) -> int:
+def _free_castling(position: Position, rights: str) -> tuple[int, list[str]]:
     """Castling rights that name rooks wherever king and rooks stand
     (Chess960): each right is a rook's file (`HAha`, as Fairy-Stockfish and
     Shredder write it) or a declared right letter (`KQkq`: the outermost rook
@@ -393,7 +443,7 @@ def _free_castling(position: Position, rights: str) -> int:
     from where king and rooks stand, one per declared castling and in the
     same order (a castling without its right stays as declared: it never
     applies, as its pieces count as moved); returns the pieces that have not
-    moved."""
+    moved and the letters that name no castling rook."""
     v = position.variant
     board = v.board
     letters = [] if rights == "-" else list(rights)
@@ -425,11 +475,8 @@ def _free_castling(position: Position, rights: str) -> int:
                                            (rook, template.rook_to), position.cells[king],
                                            template.rook_code, royal=bool(template.safe))
         unmoved |= (1 << king) | (1 << rook)
-    if letters:
-        raise CastlingFieldError(
-            f"castling right '{letters[0]}': no rook of that side stands there")
     position.castlings, position.castlings_by_side = castlings, by_side(castlings)
-    return unmoved
+    return unmoved, letters
 
 
 def _castling_king(position: Position, template: Castling) -> tuple[int, list[int],
@@ -530,19 +577,21 @@ def castling_rights(position: Position, files: bool = False) -> str:
     castling rights whose king and rook are still unmoved, then by file its
     `initial-rights` and gating rights of unmoved pieces that no written
     castling right covers (`KQBCDFGkqbcdfg`).  A castling right is its
-    declared letter, or its rook's file under `free-castling`, with `files`
-    (Shredder-FEN, where files name no gating or initial rights), and where
-    the letter would name another rook (X-FEN)."""
+    declared letter, or its rook's file in Chess960 mode (where a gate's
+    letter is written for the king too, as Fairy-Stockfish writes it), with
+    `files` (Shredder-FEN, where files name no gating or initial rights),
+    and where the letter would name another rook (X-FEN)."""
     letters: list[list[str]] = [[], []]
     v = position.variant
     covered = 0
     for c in position.castlings:
-        by_file = v.free_castling or (files and _files_name_rooks(v)) \
+        by_file = position.chess960 or (files and _files_may_name_rooks(v)
+                                        and v.gate_regions == [0, 0]) \
             or not _outermost_rook(position, c)
         right = _file_right(v.board.names[c.rook_from], c.side) if by_file else c.right
         if right not in letters[c.side] and c.in_place(position):
             letters[c.side].append(right)
-            covered |= c.need
+            covered |= 1 << c.rook_from if by_file else c.need
     if v.initial_rights or v.gate_regions != [0, 0]:
         for letter in sorted(_initial_rights(position, position.unmoved & ~covered, written=True)):
             side = letters[letter.islower()]

@@ -76,6 +76,10 @@ class Position:
         # castling those of the start position (set by the position reader).
         self.castlings = variant.castlings
         self.castlings_by_side = variant.castlings_by_side
+        # Chess960: castling is written as the king taking its own rook
+        # (`e1h1`), under free castling or when the position string named
+        # the rights Chess960's way (set by the position reader).
+        self.chess960 = variant.free_castling
         # One undo record per move played, oldest first; its first item is
         # the internal move (read by the engine, outcome rules and drawing).
         self.history: list[tuple[Any, ...]] = []
@@ -152,7 +156,7 @@ class Position:
         for name in ("cells", "bb", "side_bb", "royal", "hands"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
-                     "fullmove", "hash", "castlings", "castlings_by_side"):
+                     "fullmove", "hash", "castlings", "castlings_by_side", "chess960"):
             setattr(other, name, getattr(self, name))
         other.history = list(self.history)
         other.repetition_keys = list(self.repetition_keys)
@@ -627,9 +631,23 @@ class Position:
         if attacked < 0 and v.attack_tables[them] is not None \
                 and sum(len(c.safe) for _, c in possible) >= MAP_TESTS:
             attacked = self._attack_map(them, occupied)
+        blast = v.blast
+        enemy_royals = 0
+        if blast:
+            # As for a king's own move under explosions: a royal piece never
+            # captures, and one beside an enemy royal piece cannot be taken
+            # (the blast would take both), so kings may pass side by side.
+            for code in v.royal_codes[them]:
+                enemy_royals |= self.bb[code]
+            enemy &= ~enemy_royals
         for index, c in possible:
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            if any(attacked >> cell & 1 and self.attackers(cell, them, after, enemy)
+            # The king's cell is tested as it stands too (not out of check:
+            # a rook landing between would hide the check from the test
+            # after the move).
+            if any(attacked >> cell & 1 and not (blast and blast[cell] & enemy_royals)
+                   and (self.attackers(cell, them, after, enemy)
+                        or (cell == c.king_from and self.attackers(cell, them, occupied, enemy)))
                    for cell in c.safe):
                 continue
             out.append((c.king_from, c.king_to, 0, CASTLE, index))
@@ -1107,6 +1125,6 @@ class Position:
                 # king's, as Fairy-Stockfish writes it.
                 return Move(names[gate_cell], names[frm], gate=gate)
         letter = self.variant.promotion_suffix(promo, mover) if promo else None
-        if kind == CASTLE and self.variant.free_castling:
+        if kind == CASTLE and self.chess960:
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)
