@@ -37,12 +37,14 @@ GOOD = ("rules.ini", "drops.ini", "plain.ini")
 # with its reasons; the oracle run exports every bundled variant.
 EXPORTED = (
     "3check", "5check", "almost", "amazon", "antichess", "atomic", "berolina", "capablanca",
-    "capahouse", "centaur", "chancellor", "chaturanga", "chess", "chessgi", "chigorin",
-    "codrus", "coregal", "crazyhouse", "embassy", "extinction", "gardner", "giveaway",
-    "gothic", "grasshopper", "hoppelpoppel", "janus", "kinglet", "kingofthehill",
-    "knightmate", "loop", "losalamos", "losers", "misere", "modern", "newzealand",
-    "nightrider", "nocastle", "nocheckatomic", "paradigm", "perfect", "raazuvaa",
-    "sortofalmost", "suicide", "tencubed", "threekings", "trice")
+    "capahouse", "centaur", "chancellor", "chaturanga", "checkshogi", "chess", "chessgi",
+    "chigorin", "codrus", "coregal", "crazyhouse", "embassy", "extinction", "gardner",
+    "georgian", "giveaway", "gorogoro", "gothic", "grasshopper", "hoppelpoppel", "janus",
+    "judkins", "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers",
+    "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
+    "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "raazuvaa",
+    "shogi", "shoshogi", "sortofalmost", "suicide", "tencubed", "threekings", "trice",
+    "yarishogi")
 
 
 def exported(name: str) -> ExportedOracle:

@@ -971,8 +971,20 @@ PAWN = atoms_of_betza("fmWfceFifmnD")
 TRIPLE_STEP = Atom("lame", (0, 3), 0, "move", True, "target")
 
 
+def without_targets(atoms: frozenset[Atom]) -> frozenset[Atom]:
+    """Atoms without the en passant cell their first moves leave: in
+    Fairy-Stockfish that is the piece's (`enPassantTypes`), not the move's."""
+    return frozenset(Atom(a.kind, a.vector, a.limit, a.only, a.first,
+                          "" if a.passant == "target" else a.passant) for a in atoms)
+
+
 def write_betza(atoms: frozenset[Atom]) -> str:
     """Betza for a set of atoms, checked by reading it back."""
+    targets = {a.passant == "target" for a in atoms if a.first and a.kind in ("ride", "lame")}
+    if len(targets) > 1 or any(a.passant == "target" and not a.first for a in atoms):
+        raise Refusal("an en passant cell left by some moves and not others (Fairy-Stockfish "
+                      "leaves one for all of a piece's double steps, or none)")
+    atoms = without_targets(atoms)
     groups: dict[tuple[str, Vec, int, str, bool, str], set[Vec]] = defaultdict(set)
     for atom in atoms:
         groups[(atom.kind, atom_key(atom.vector), atom.limit, atom.only, atom.first,
@@ -985,7 +997,7 @@ def write_betza(atoms: frozenset[Atom]) -> str:
     for (kind, key, limit, only, first, passant), vectors in sorted(groups.items()):
         terms += betza_terms(kind, key, limit, only, first, passant, vectors)
     text = "".join(terms)
-    if atoms_of_betza(text) != atoms:
+    if without_targets(atoms_of_betza(text)) != atoms:
         raise Refusal(f"moves that Fairy-Stockfish's Betza cannot write (closest: {text})")
     return text
 
