@@ -15,6 +15,11 @@ written as Betza by grouping its move primitives by atom and choosing the
 direction letters (`f`, `rb`, `hl`, ...) that `variantkit.betza` reads back
 into exactly those vectors, then checked by expanding the written string
 again: what is written reads back into the moves declared.
+
+Three end rules Fairy-Stockfish has its own form of are left to it:
+`insufficient-material` (it judges material by its own rule), the
+`automatic-` draws (it lets the draw be claimed from the first count on)
+and `draw-timing`; docs/fsf.md says so.
 """
 
 from __future__ import annotations
@@ -105,9 +110,8 @@ class PieceOut:
 class Exporter:
     """The export of one variant: `run()` gives the ini lines."""
 
-    def __init__(self, variant: Variant, section: str) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.section = section
         self.data: dict[str, Any] = variant.document.data
         self.reasons: list[str] = []
         self.lines: list[str] = []
@@ -910,10 +914,6 @@ def atom_key(vector: Vec) -> Vec:
     return (max(x, y), min(x, y)) if (x, y) != (0, 0) else (0, 0)
 
 
-def unit(vector: Vec) -> Vec:
-    return ((vector[0] > 0) - (vector[0] < 0), (vector[1] > 0) - (vector[1] < 0))
-
-
 def token_vectors(token: str, letter: str) -> frozenset[Vec]:
     """The vectors `token` + atom selects, as variantkit.betza reads them."""
     found: set[Vec] = set()
@@ -1057,7 +1057,7 @@ def export_section(variant: Variant, section: str | None = None) -> str:
     if not SECTION_NAME.fullmatch(name):
         raise ExportRefused(variant.name, [f"section name {name[:40]!r}: letters, digits, "
                                            "'-' and '_' only"])
-    exporter = Exporter(variant, name)
+    exporter = Exporter(variant)
     lines = exporter.run()
     if exporter.reasons:
         raise ExportRefused(variant.name, exporter.reasons)
