@@ -71,7 +71,10 @@ SHALLOW = frozenset({
     "sittuyin",
     # Shogi's wide trees (drops from the second move on): 15,000 to 48,000
     # leaves at depth 3, eight to twenty seconds each.
-    "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi"})
+    "shogi", "checkshogi", "shoshogi", "euroshogi", "okisakishogi",
+    # Clobber's captures fan out: 80,063 leaves at depth 3 (clobber10: 31,252
+    # at depth 2 already); breakthrough's 16 pieces a side: 11,132.
+    "clobber", "clobber10", "breakthrough"})
 
 
 def perft_depth(name: str) -> int:
