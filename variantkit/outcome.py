@@ -81,7 +81,10 @@ def _outcome(position: Position) -> Outcome | None:
         return Outcome(None, "move-rule")
     if end.shuttle is not None and _shuttled(position, end.shuttle.codes):
         return result_for(end.shuttle.result, other, mover, "shuttle")
-    if end.repetition is not None and _repetition(position, end.repetition, claim):
+    # Only a drawn repetition is claimed ahead with the move that completes
+    # it; one that wins or loses ends the game when it occurs.
+    if end.repetition is not None and _repetition(
+            position, end.repetition, claim and end.repetition_result == "draw"):
         return _repetition_outcome(position, end.repetition)
     return None
 
