@@ -97,6 +97,9 @@ class EndCondition:
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
     move, the game goes on; when both meet it, that is the result.
+    `reply`: the condition is tested for the side to move only, so a side
+    that meets it with a move wins only if it still does once the other
+    side has replied (jeson mor's centre cell).
     `safe` (with `reached`): the piece counts only where no enemy piece
     attacks it (dobutsu's lion).
     `grace`: the condition counts for the side to move only when no one move
@@ -110,6 +113,7 @@ class EndCondition:
     codes: tuple[frozenset[int], frozenset[int]] | None = None
     regions: tuple[int, int] = (0, 0)
     answer: str | None = None
+    reply: bool = False   # tested for the side to move only
     grace: bool = False
     safe: bool = False   # `reached`: only where no enemy piece attacks it
     rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask

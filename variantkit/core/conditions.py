@@ -30,7 +30,7 @@ def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Out
     """The outcome one declared condition gives, if it holds."""
     reason = REASONS[condition.kind]
     moved, to_move = 1 - position.stm, position.stm
-    if meets(position, condition, moved):
+    if not condition.reply and meets(position, condition, moved):
         if condition.answer is not None:
             if meets(position, condition, to_move):
                 return result_for(condition.answer, SIDES[moved], SIDES[to_move], reason)

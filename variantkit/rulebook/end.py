@@ -66,6 +66,7 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
         condition = sink.located(("end", "conditions", i),
                                  partial(_end_condition, sink, board, pieces, i, item))
         if condition is not None:
+            condition.reply = bool(item.get("reply", False))
             end.conditions.append(condition)
             if condition.kind == "checks":
                 if end.check_limit is not None:
@@ -144,6 +145,10 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
                                "bad-end-condition")
     if "at-least" in spec and "reached" not in spec:
         raise DeclarationError("`at-least` applies to a `reached` condition only",
+                               "bad-end-condition")
+    if answer is not None and spec.get("reply"):
+        raise DeclarationError("`answer` and `reply` exclude each other: with `reply` "
+                               "only the side to move meets the condition",
                                "bad-end-condition")
     if "checks" in spec:
         return EndCondition("checks", result, count=spec["checks"])
