@@ -255,3 +255,13 @@ def test_command_lists_the_reasons_and_fails() -> None:
     lines = result.output.splitlines()
     assert "diplomat: board: a polar board; Fairy-Stockfish's board is one rectangle" in lines
     assert lines[-1].endswith("diplomat cannot be written for Fairy-Stockfish (1 reason)")
+
+
+@pytest.mark.parametrize(("name", "drop_loop"), [("chessgi", True), ("crazyhouse", False)])
+def test_a_promoted_piece_goes_to_the_hand_as_declared(name: str, drop_loop: bool) -> None:
+    """Chessgi's promoted queen is captured as a queen (Fairy-Stockfish's
+    dropLoop), crazyhouse's `Q~` as a pawn: the position strings after a
+    promotion and its capture agree with pyffish's."""
+    oracle = exported(name)
+    assert ("dropLoop = true" in export_ini(name)) == drop_loop
+    oracle.walk(2, "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1")

@@ -122,6 +122,8 @@ class Exporter:
         self.areas: dict[str, Sided] = {}     # a piece's mobility region
         self.form_targets: dict[str, str] = {}  # a +X form -> the letter of its type
         self.immobility = False                  # immobilityIllegal is written
+        # Whether a captured promoted piece goes to the hand as a pawn, or stays.
+        self.choice_kinds: set[str] = set()
 
 
     # -- helpers ---------------------------------------------------------------
@@ -429,11 +431,22 @@ class Exporter:
                     for n, count in rule["limit"].items()))
         if not pawn_rules:
             self.put("promotionPieceTypes", "-")
+        if self.data.get("hands", {}).get("captures") == "to-capturer":
+            if len(self.choice_kinds) > 1:
+                self.refuse("promotion: choices that go back to the hand as pawns beside "
+                            "choices that do not")
+            elif self.choice_kinds == {"stays"}:
+                # A promoted piece is captured as itself, not as a pawn.
+                self.put("dropLoop", True)
+        choices = {n for r in pawn_rules for side in SIDES
+                   for n in (r["choices"][side] if isinstance(r["choices"], dict)
+                             else r["choices"])}
         self.put("promotionPawnTypes", self.letters(pawns))
         self.shogi_promotion(piece_rules, regions[0] if regions else {})
         for name, spec in self.data["pieces"].items():
-            if spec["letter"].startswith("+") and not any(
-                    name in r["promotes-to"].values() for r in piece_rules):
+            if (spec["letter"].startswith("+") and not any(
+                    name in r["promotes-to"].values() for r in piece_rules)) or \
+                    (spec["letter"].endswith("~") and name not in choices):
                 self.refuse(f"piece {name}: a promoted form no piece promotes to")
 
     def shogi_promotion(self, rules: list[dict[str, Any]],
@@ -515,8 +528,10 @@ class Exporter:
                     self.refuse(f"piece {name}: a promoted form unlike Fairy-Stockfish's "
                                 "(the same moves as its base, back to the hand as the pawn)")
                 out += letter[0].lower()
+                self.choice_kinds.add("goes back as a pawn")
             elif len(letter) == 1:
                 out += letter.lower()
+                self.choice_kinds.add("stays")
             else:
                 self.refuse(f"piece {name}: letter {letter}: Fairy-Stockfish's letters are "
                             "one character")
