@@ -71,6 +71,11 @@ END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw
                       "perpetual-check", "repetition-result", "conditions"})
 
 
+# The reason for a rule the exporter has no key for (Fairy-Stockfish may
+# have one the exporter does not write yet: the variant is refused all the same).
+NO_KEY = "export-fsf writes no Fairy-Stockfish key for it"
+
+
 class ExportRefused(ValueError):
     """The variant uses rules Fairy-Stockfish cannot express: one line each."""
 
@@ -165,7 +170,7 @@ class Exporter:
     # -- the whole section -------------------------------------------------------
     def run(self) -> list[str]:
         for key in sorted(set(self.data) - TOP_KEYS - PRESENTATION_KEYS):
-            self.refuse(f"{key}: no Fairy-Stockfish key for this rule")
+            self.refuse(f"{key}: {NO_KEY}")
         self.board()
         if self.reasons:
             return []
@@ -214,7 +219,7 @@ class Exporter:
         custom = 0
         for name, spec in declared.items():
             for key in sorted(set(spec) - PIECE_KEYS):
-                self.refuse(f"piece {name}: {key}: no Fairy-Stockfish key for this rule")
+                self.refuse(f"piece {name}: {key}: {NO_KEY}")
             letter = spec["letter"]
             if len(letter) != 1:
                 if letter.startswith("+"):
@@ -411,7 +416,7 @@ class Exporter:
         pawns: list[str] = []
         for rule in pawn_rules:
             for key in sorted(set(rule) - {"pieces", "regions", "choices", "optional", "limit"}):
-                self.refuse(f"promotion: {key}: no Fairy-Stockfish key for this rule")
+                self.refuse(f"promotion: {key}: {NO_KEY}")
             pawns = rule["pieces"]
             choices = rule["choices"]
             if isinstance(choices, dict):
@@ -458,7 +463,7 @@ class Exporter:
         to_hand = self.data.get("hands", {}).get("captures") == "to-capturer"
         for rule in rules:
             for key in sorted(set(rule) - {"regions", "leaving", "promotes-to", "optional"}):
-                self.refuse(f"promotion: {key}: no Fairy-Stockfish key for this rule")
+                self.refuse(f"promotion: {key}: {NO_KEY}")
             if not rule.get("leaving"):
                 self.refuse("promotion: promotes-to without leaving: Fairy-Stockfish promotes "
                             "on moves into, within and out of the region")
@@ -598,7 +603,7 @@ class Exporter:
             self.put("capturesToHand", False)
             return
         for key in sorted(set(hands) - {"captures", "order", "must-drop"}):
-            self.refuse(f"hands: {key}: no Fairy-Stockfish key for this rule")
+            self.refuse(f"hands: {key}: {NO_KEY}")
         self.put("pieceDrops", True)
         self.put("capturesToHand", hands.get("captures", "removed") == "to-capturer")
         self.put("mustDrop", bool(hands.get("must-drop", False)))
@@ -614,7 +619,7 @@ class Exporter:
                 continue
             drops = spec.get("drops", {})
             for key in sorted(set(drops) - {"regions", "per-line", "check", "mate"}):
-                self.refuse(f"piece {name}: drops: {key}: no Fairy-Stockfish key for this rule")
+                self.refuse(f"piece {name}: drops: {key}: {NO_KEY}")
             cells = self.sided_cells(drops["regions"]) if "regions" in drops \
                 else {side: everywhere for side in SIDES}
             declared[name] = (cells["white"], cells["black"])
@@ -729,7 +734,7 @@ class Exporter:
     def end(self) -> None:
         end = self.data.get("end", {})
         for key in sorted(set(end) - END_KEYS):
-            self.refuse(f"end: {key}: no Fairy-Stockfish key for this rule")
+            self.refuse(f"end: {key}: {NO_KEY}")
         if end.get("checkmate-exceptions"):
             self.refuse("end: checkmate-exceptions")
         self.put("checkmateValue", end.get("checkmate", "loss"))
@@ -756,7 +761,7 @@ class Exporter:
                        "checks": {"checks", "result"}}.get(kind or "", set())
             if kind is None or set(condition) - allowed:
                 what = ", ".join(sorted(set(condition) - allowed))
-                self.refuse(f"end: a condition with {what}: no Fairy-Stockfish key for it")
+                self.refuse(f"end: a condition with {what}: {NO_KEY}")
                 continue
             {"extinct": extinct, "reached": reached, "checks": checks}[kind].append(condition)
         self.extinction(extinct)
