@@ -41,6 +41,7 @@ from variantkit.rulebook import (
     captures,
     castling,
     codes,
+    drop_fall,
     end,
     first_moves,
     gating,
@@ -164,6 +165,7 @@ class Variant:
         self.colour_cells = held.colour_cells
         self.drop_mate_loses = held.drop_mate_loses
         self.drop_forms = held.drop_forms
+        self.drop_below = drop_fall.compile_drop_fall(sink, data, board)
 
         castles = castling.compile_castling(sink, data, board, pieces, self.setup_cells,
                                             self.royal_code, self.one_royal)

@@ -750,6 +750,8 @@ class Position:
         append = out.append
         # Where a screen's type matters, each drop is tried on the position after it.
         typed = king >= 0 and v.typed_screens
+        if v.drop_below:
+            empty &= self._fall_ends(occupied)
         for code in held:
             targets = empty & v.drop_regions[code]
             rule = v.drop_rules[code]
@@ -766,6 +768,21 @@ class Position:
                 append((to, to, code, DROP, 0))
                 for form in v.drop_forms[code]:   # dropped as another type
                     append((to, to, code, DROP, form))
+
+    def _fall_ends(self, occupied: int) -> int:
+        """Under `drops-fall`: the empty cells where a dropped piece comes
+        to rest, those whose next cell in the fall is occupied or off the
+        board."""
+        below = self.variant.drop_below
+        free = self.variant.all_cells & ~occupied
+        ends = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            under = below[bit.bit_length() - 1]
+            if not under or under & occupied:
+                ends |= bit
+        return ends
 
     def _balanced(self, code: int, targets: int, empty: int) -> int:
         """`targets` less the drops that break a `colours: balanced` rule:
