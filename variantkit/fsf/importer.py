@@ -490,6 +490,15 @@ def pawn_moves(t: Translation) -> list[dict[str, Any]]:
     return moves
 
 
+def write_sides(t: Translation) -> None:
+    """Fairy-Stockfish turns Black's pieces half a circle: where a piece's
+    Betza tells its left from its right, Black's is `turned: true`."""
+    if any("l" in mods or "r" in mods for piece in t.types.values()
+           for mods, _, _ in ATOM.findall(piece.betza)):
+        sides = t.data.setdefault("sides", {"white": {"forward": "n"}})
+        sides["black"] = {**sides.get("black", {"forward": "s"}), "turned": True}
+
+
 def write_board(t: Translation) -> None:
     grid = {"files": t.files, "ranks": t.ranks}
     t.data["board"] = {"grid": grid, "regions": {}}
@@ -1029,6 +1038,7 @@ def translate(t: Translation) -> None:
                                   "maxRank", "maxFile") or next(iter(s.entries.values()), None),
                           "changes a rule of a parent whose rules the importer does not know")
     write_pieces(t)
+    write_sides(t)
     for kind in t.types:
         spec = t.data["pieces"][t.names[kind]]
         rewrite = "moves" not in spec and "betza" not in spec
