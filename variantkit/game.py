@@ -113,14 +113,16 @@ class Game:
         return public
 
     @overload
-    def san(self, move: Move) -> str: ...
+    def san(self, move: Move, style: str | None = None) -> str: ...
     @overload
-    def san(self, move: str) -> str: ...
+    def san(self, move: str, style: str | None = None) -> str: ...
 
-    def san(self, move: object) -> str:
-        """A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`,
-        `e8=Q+`, `D~g2`); see `variantkit.san`."""
-        return san(self.position, move)
+    def san(self, move: object, style: str | None = None) -> str:
+        """A legal move written in the variant's own style, standard
+        algebraic notation unless its file declares another (`Nf3`, `exd5`,
+        `O-O`, `e8=Q+`, `D~g2`; shogi's `P-76`), or in `style` (`'usi'`,
+        `'wxf'`, ...); see `variantkit.san`."""
+        return san(self.position, move, style)
 
     def parse_san(self, text: object) -> Move:
         """The legal move that SAN or a move string (a `str`) names; raises

@@ -1,13 +1,15 @@
 """Games as PGN (Portable Game Notation), for any variant.
 
-Moves are written in standard algebraic notation (`Nf3`, `O-O`, `e8=Q+`,
-`D~g2`, a drop `P@e4`; see `variantkit.san`), numbered `1. e4 e5 2. ...`,
+Moves are written in the variant's own style, standard algebraic notation
+unless its file declares another (`Nf3`, `O-O`, `e8=Q+`, `D~g2`, a drop
+`P@e4`; shogi's `P-76`), or in the style asked for (`usi`, `wxf`, ...; see
+`variantkit.san`), numbered `1. e4 e5 2. ...`,
 after the seven standard tags (Event, Site, Date, Round, White, Black,
 Result), a `Variant` tag and a `Termination` tag (`normal` for a game that
 ended, `unterminated` for one that goes on); a game that does not start from
 the variant's setup also gets `SetUp "1"` and `FEN`.  A finished game's
 outcome is also given in words, in a comment before the result (`{black
-wins by checkmate}`).  Reading accepts SAN and the library's move strings
+wins by checkmate}`).  Reading accepts every style and the library's move strings
 (`e2e4`, `Ae1Bg1`, `f1~g2`, `P@e4`, a promotion to a promoted form
 `b9b10+`), skips comments (`{...}`, `; ...`), NAGs (`$1`), annotation marks
 (`!`, `?`, `+`, `#`) and variations (`(...)`), and replays the moves on the
@@ -116,9 +118,11 @@ def result_token(winner: str | None) -> str:
     return {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[winner]
 
 
-def write_pgn(game: Game, **tags: str) -> str:
-    """The game as PGN text.  Keyword arguments set tags (`White="Ann"`);
-    Result defaults to the game's outcome, or `*` while it goes on."""
+def write_pgn(game: Game, style: str | None = None, **tags: str) -> str:
+    """The game as PGN text, its moves in `style` (the variant's own by
+    default: SAN, or shogi's `P-76`; see `variantkit.san`).  Keyword
+    arguments set tags (`White="Ann"`); Result defaults to the game's
+    outcome, or `*` while it goes on."""
     start = game.copy()
     while start.plies:
         start.pop()
@@ -134,7 +138,7 @@ def write_pgn(game: Game, **tags: str) -> str:
     values.setdefault("Termination", "unterminated" if values["Result"] == "*" else "normal")
     head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in values.items())
     ending = [f"{{{outcome}}}"] if outcome is not None else []
-    return head + "\n" + _wrap(_movetext(start, game, ending + [values["Result"]])) + "\n"
+    return head + "\n" + _wrap(_movetext(start, game, ending + [values["Result"]], style)) + "\n"
 
 
 def iter_games(source: str | TextIO, variant: Variant | None = None) -> Iterator[Game]:
@@ -301,11 +305,11 @@ def _where(record: PgnRecord) -> str:
     return f"after move {len(record.moves)} ({shorten(record.moves[-1])})"
 
 
-def _movetext(start: Game, game: Game, ending: list[str]) -> str:
-    """The numbered moves in SAN, then the `ending` tokens."""
+def _movetext(start: Game, game: Game, ending: list[str], style: str | None) -> str:
+    """The numbered moves written in `style`, then the `ending` tokens."""
     number, side = start.position.fullmove, start.position.stm
     tokens = []
-    for i, text in enumerate(san_moves(start, game.move_stack)):
+    for i, text in enumerate(san_moves(start, game.move_stack, style)):
         if side == 0:
             tokens.append(f"{number}.")
         elif i == 0:

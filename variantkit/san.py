@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from variantkit.board import GridTopology
 from variantkit.castling import segment
 from variantkit.core.moves import (
     CASTLE,
@@ -61,11 +62,12 @@ from variantkit.core.moves import (
     gate_parts,
 )
 from variantkit.core.position import Position, position_of
-from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
+from variantkit.errors import QUOTE_LENGTH, IllegalMoveError, quote
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
+from variantkit.rulebook.notation import STYLES, fits
 from variantkit.values import Move
 
 if TYPE_CHECKING:
@@ -85,33 +87,39 @@ class _Entry:
     move: Move
     internal: InternalMove
     letter: str       # the SAN letter: "" for a piece that promotes
-    own_letter: str   # the piece's letter, always
+    own_letter: str   # the piece's letter in written moves, always
     piece: str        # the piece's name, for messages
     capture: bool
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
     gate: str = ""    # gating: `/H`, or after a castling `/He1`
     drop: str = ""    # a drop's only spelling, `P@e4`, or ""
+    could_promote: bool = False   # not promoting where a move to a promoted form may
+    # Letters also read in lenient SAN: the position-string letter where moves
+    # write another (xiangqi's `N`), none for a pawn written with one (`ab3`).
+    also: tuple[str, ...] = ()
 
 
-def san(game: Game | Position, move: object) -> str:
-    """The SAN of a legal move (a `Move` or a move string) in a game's position."""
+def san(game: Game | Position, move: object, style: str | None = None) -> str:
+    """A legal move (a `Move` or a move string) written in a game's position,
+    in `style` (one of `STYLES`; the variant's own by default)."""
     position = position_of(game, "san")
-    spellings = _Spellings(_entries(position))
-    return spellings.write(position, _entry_of(position, spellings.entries, move))
+    spellings = _Spellings(position, _entries(position))
+    return spellings.write(_entry_of(position, spellings.entries, move), style)
 
 
-def san_moves(game: Game | Position, moves: Iterable[Move | str]) -> list[str]:
-    """The SAN of a sequence of moves played from a game's position (which
-    is left as it was)."""
+def san_moves(game: Game | Position, moves: Iterable[Move | str],
+              style: str | None = None) -> list[str]:
+    """A sequence of moves played from a game's position (which is left as
+    it was), written in `style` (the variant's own by default)."""
     position = position_of(game, "san_moves")
     played = 0
     out: list[str] = []
     try:
         for move in moves:
-            spellings = _Spellings(_entries(position))
+            spellings = _Spellings(position, _entries(position))
             entry = _entry_of(position, spellings.entries, move)
-            out.append(spellings.write(position, entry))
+            out.append(spellings.write(entry, style))
             position.make_internal(entry.internal)
             played += 1
     finally:
@@ -120,11 +128,12 @@ def san_moves(game: Game | Position, moves: Iterable[Move | str]) -> list[str]:
     return out
 
 
-def legal_san(game: Game | Position) -> list[str]:
-    """The SAN of every legal move, in the order of `Game.legal_moves`."""
+def legal_san(game: Game | Position, style: str | None = None) -> list[str]:
+    """Every legal move written in `style` (the variant's own by default),
+    in the order of `Game.legal_moves`."""
     position = position_of(game, "legal_san")
-    spellings = _Spellings(_entries(position))
-    return [spellings.write(position, entry) for entry in spellings.entries]
+    spellings = _Spellings(position, _entries(position))
+    return [spellings.write(entry, style) for entry in spellings.entries]
 
 
 def parse_san(game: Game | Position, text: object) -> Move:
@@ -139,7 +148,7 @@ def parse_san(game: Game | Position, text: object) -> Move:
     body = text.strip().rstrip(ANNOTATIONS)
     if not body:
         raise IllegalMoveError(f"empty move text {text!r}")
-    spellings = _Spellings(_entries(position))
+    spellings = _Spellings(position, _entries(position))
     # A promotion to a `+` form ends its move string in `+` (`b2g7+`): read
     # the text with its marks first, then without them.
     whole = text.strip().rstrip("!?")
@@ -149,7 +158,7 @@ def parse_san(game: Game | Position, text: object) -> Move:
     if len(found) == 1:
         return found[0].move
     if found:
-        spelt = " or ".join(spellings.write(position, e) for e in found)
+        spelt = " or ".join(spellings.write(e) for e in found)
         raise IllegalMoveError(f"ambiguous move '{body}': it could be {spelt}")
     raise IllegalMoveError(_explain(position, spellings, body))
 
@@ -180,18 +189,27 @@ def _entries(position: Position) -> list[_Entry]:
                 (variant.board.names[gate_cell] if kind == CASTLE else "")
         code = position.cells[frm]
         kind_of_piece = variant.pieces.types[type_of(code)]
-        capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and position.cells[to] != 0)
+        # A pass (janggi's: the king's move to its own cell) captures nothing.
+        capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and frm != to
+                                         and position.cells[to] != 0)
         promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = position.public_move(internal)
-        # A promoted piece is written by the letter it looks like (`Q~` moves as `Q`).
-        letter = kind_of_piece.letter.rstrip("~")
+        # A promoted piece is written by the letter it looks like (`Q~` moves
+        # as `Q`), unless the variant declares the piece's letter.
+        declared = variant.notation.letters.get(type_of(code))
+        plain = kind_of_piece.letter.rstrip("~")
+        letter = declared or plain
+        bare = "" if code in promoting else letter
         out.append(_Entry(move=move, internal=internal,
-                          letter="" if code in promoting else letter,
+                          letter=bare if declared is None else declared,
                           own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else "",
-                          gate=gate))
-    return out
+                          gate=gate, also=(plain, bare)))
+    # The moves that could promote into a promoted form and do not (shogi's `=`).
+    promotable = {(m[0], m[1]) for m in legal if position.public_move(m).promotion == "+"}
+    return [replace(e, could_promote=True) if (e.internal[0], e.internal[1]) in promotable and
+            not e.move.promotion and not e.drop else e for e in out]
 
 
 def _drop_entry(position: Position, internal: InternalMove) -> _Entry:
@@ -217,17 +235,26 @@ def _castle_names(position: Position, side: int) -> dict[int, str]:
 
 
 def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
+    """On a grid, `O-O` is the castling towards the later files (the
+    h-side) and `O-O-O` the other, as Fairy-Stockfish writes them whatever
+    the rooks' distances (Embassy chess, 9x9 Modern chess); elsewhere `O-O`
+    is the castling with the nearer rook."""
     topology = variant.board.topology
+    files = topology.files if isinstance(topology, GridTopology) else 0
     by_king: dict[int, list[tuple[int, int]]] = {}
     for index, c in variant.castlings_by_side[side]:
         if topology.plane_of(c.king_from) == topology.plane_of(c.king_to):
-            distance = len(segment(variant.board, c.king_from, c.rook_from, c.king_to))
-            by_king.setdefault(c.king_from, []).append((distance, index))
+            if files:
+                # Towards the later files first, so that sorting puts it first.
+                order = -1 if c.rook_from % files > c.king_from % files else 1
+            else:
+                order = len(segment(variant.board, c.king_from, c.rook_from, c.king_to))
+            by_king.setdefault(c.king_from, []).append((order, index))
     names: dict[int, str] = {}
     for pair in by_king.values():
         if len(pair) == 2 and pair[0][0] != pair[1][0]:
-            (_, near), (_, far) = sorted(pair)
-            names[near], names[far] = CASTLE_SHORT, CASTLE_LONG
+            (_, short), (_, long) = sorted(pair)
+            names[short], names[long] = CASTLE_SHORT, CASTLE_LONG
     return names
 
 
@@ -295,7 +322,7 @@ def _lenient(entry: _Entry) -> Iterator[str]:
         return
     if entry.castle:
         yield entry.castle.replace("O", "0") + entry.gate
-    letters = {entry.letter, entry.own_letter}
+    letters = {entry.letter, entry.own_letter, *entry.also}
     markers = {_marker(entry), ""} if entry.capture else {_marker(entry)}
     promotions = {f"={entry.promotion}", entry.promotion, f"={entry.promotion.lower()}"} \
         if entry.promotion else {""}
@@ -309,42 +336,204 @@ def _lenient(entry: _Entry) -> Iterator[str]:
 class _Spellings:
     """Reading and writing among one position's legal moves."""
 
-    def __init__(self, entries: list[_Entry]) -> None:
+    def __init__(self, position: Position, entries: list[_Entry]) -> None:
+        self.position = position
         self.entries = entries
         self._by_string = {str(e.move): [e] for e in entries}
+        self._styled: dict[str, dict[str, list[_Entry]]] = {}
 
     def read(self, body: str) -> list[_Entry]:
         """The moves `body` may name: the move string first (on a board such
         as Strato's, `Bf1Cg2` is a move string and also reads as a bishop's
-        SAN), then strict SAN, then lenient SAN."""
+        SAN), then the variant's own style, strict SAN, the other styles
+        that fit the board, and at last lenient SAN."""
         lowered = body[:-1] + body[-1].lower()  # e7e8Q is e7e8q
         found = self._by_string.get(body) or self._by_string.get(lowered)
         if found:
             return found
-        # Every spelling but O-O holds the destination's name.
-        near = [e for e in self.entries if e.castle or e.move.to_cell in body]
-        for spellings in (_strict, _lenient):
-            found = [e for e in near if body in set(spellings(e))]
+        notation = self.position.variant.notation
+        for style in dict.fromkeys((notation.style, "san", *notation.traditions, *STYLES)):
+            found = self._read_strict_san(body) if style == "san" \
+                else self._texts(style).get(body, [])
             if found:
                 return found
-        return []
+        return [e for e in self._near(body) if body in set(_lenient(e))]
+
+    def _near(self, body: str) -> list[_Entry]:
+        # Every SAN spelling but O-O holds the destination's name.
+        return [e for e in self.entries if e.castle or e.move.to_cell in body]
+
+    def _read_strict_san(self, body: str) -> list[_Entry]:
+        return [e for e in self._near(body) if body in set(_strict(e))]
+
+    def _texts(self, style: str) -> dict[str, list[_Entry]]:
+        """Every text style `style` writes or reads for a legal move (none
+        where the style does not fit the board)."""
+        texts = self._styled.get(style)
+        if texts is None:
+            texts = {}
+            if fits(self.position.variant.board, self.position.variant.forwards, style):
+                for entry in self.entries:
+                    for text in dict.fromkeys(self._spell(entry, style)):
+                        texts.setdefault(text, []).append(entry)
+            self._styled[style] = texts
+        return texts
+
+    def _spell(self, entry: _Entry, style: str) -> Iterator[str]:
+        """A move's spellings in a style other than SAN, the one written first."""
+        position = self.position
+        topology = position.variant.board.topology
+        assert isinstance(topology, GridTopology)
+        if style == "usi":
+            yield _usi(entry, topology)
+        elif style == "wxf":
+            yield _wxf(position, entry, topology)
+        else:
+            yield from _shogi(entry, style, topology, self._crowded(entry))
+
+    def _crowded(self, entry: _Entry) -> bool:
+        """Whether another piece written alike may move where this one goes
+        (so the shogi styles name the cell it leaves), as Fairy-Stockfish
+        judges it: by a move that promotes alike (both not, or both)."""
+        frm, to = entry.internal[0], entry.internal[1]
+        return not entry.drop and any(
+            not other.drop and other.own_letter == entry.own_letter
+            and other.internal[1] == to and other.internal[0] != frm
+            and other.move.promotion == entry.move.promotion
+            for other in self.entries)
 
     def body(self, entry: _Entry) -> str:
-        """The first strict spelling that reads back as this move alone."""
+        """The first strict SAN spelling that reads back as this move alone."""
         for text in _strict(entry):
             if self.read(text) == [entry]:
                 return text
         return str(entry.move)
 
-    def write(self, position: Position, entry: _Entry) -> str:
-        """The SAN: the body and the check or mate mark."""
-        body = self.body(entry)
+    def write(self, entry: _Entry, style: str | None = None) -> str:
+        """The move written in `style` (the variant's own by default): SAN
+        with its check or mate mark, or the first of the style's spellings
+        that reads back as this move alone."""
+        variant = self.position.variant
+        style = style or variant.notation.style
+        if style == "san":
+            return self.body(entry) + self._check_mark(entry)
+        if style not in STYLES:
+            raise ValueError(f"unknown move style {quote(style)} (styles: {', '.join(STYLES)})")
+        if not fits(variant.board, variant.forwards, style):
+            raise ValueError(f"move style {quote(style)} counts files and ranks: {variant.name} "
+                             "is not a grid of one plane whose sides move along the files")
+        for text in self._spell(entry, style):
+            if self.read(text) == [entry]:
+                return text
+        return str(entry.move)
+
+    def _check_mark(self, entry: _Entry) -> str:
+        position = self.position
         position.make_internal(entry.internal)
         try:
-            suffix = ("#" if not position.legal_internal() else "+") if position.is_check() else ""
+            return ("#" if not position.legal_internal() else "+") if position.is_check() else ""
         finally:
             position.unmake_internal()
-        return body + suffix
+
+
+# -- the styles that count files and ranks --------------------------------------
+
+
+def _square(topology: GridTopology, cell: int, rank_letters: bool) -> str:
+    """A cell as shogi numbers it: the file counted from the right, the
+    rank from the top, as a number or (Hodges, USI) a letter."""
+    file, rank = cell % topology.files, cell // topology.files
+    rank_text = chr(ord("a") + topology.ranks - 1 - rank) if rank_letters \
+        else str(topology.ranks - rank)
+    return str(topology.files - file) + rank_text
+
+
+def _change(entry: _Entry) -> str:
+    """A promotion as the shogi styles write it: `+` into the promoted form,
+    `-` back (kyoto shogi), `=` and the letter for a choice of pieces."""
+    promotion = entry.move.promotion
+    if promotion in ("+", "-"):
+        return promotion
+    return f"={entry.promotion}" if promotion else ""
+
+
+def _shogi(entry: _Entry, style: str, topology: GridTopology, crowded: bool) -> Iterator[str]:
+    """`hodges-number` (`P-76`, `G49-58`, `Px23+`, `P*55`), `hodges`
+    (`P-7f`) and `hosking` (`P76`, `P'55`): the piece's letter, the cell it
+    leaves where another piece written alike may go there too, `-`
+    (Hosking: only after a cell), `x` or the drop mark, the cell it goes
+    to, then `+` for a promotion, `=` for a move that could promote and
+    does not.  The spelling with the cell it leaves, and without `=`, are
+    also read."""
+    letters = style == "hodges"
+    to = _square(topology, entry.internal[1], letters)
+    if entry.drop:
+        yield entry.letter + ("'" if style == "hosking" else "*") + to
+        return
+    origin = _square(topology, entry.internal[0], letters)
+    mark = "~" if entry.move.suborn else "x" if entry.capture else "-"
+    change = _change(entry) + entry.gate
+    if not change and entry.could_promote:
+        change = "="
+    short = entry.own_letter + ("" if mark == "-" and style == "hosking" else mark) + to
+    long = entry.own_letter + origin + mark + to
+    for text in ([long, short] if crowded else [short, long]):
+        yield text + change
+    if change == "=":
+        yield short
+        yield long
+
+
+def _usi(entry: _Entry, topology: GridTopology) -> str:
+    """The Universal Shogi Interface's move: the cells left and reached
+    (`7g7f`), `+` for a promotion; a drop is `P*5e`."""
+    to = _square(topology, entry.internal[1], True)
+    if entry.drop:
+        return entry.letter + "*" + to
+    return _square(topology, entry.internal[0], True) + to + _change(entry) + entry.gate
+
+
+def _wxf(position: Position, entry: _Entry, topology: GridTopology) -> str:
+    """Xiangqi's WXF notation: the piece's letter, the file it leaves
+    counted from the mover's right, `+` forward, `-` backward or `=`
+    sideways, then the ranks moved for a move along the file, else the file
+    reached (`H2+3`, `C8=5`, `R1-2`).  Of two like pieces on one file the
+    front one is `+` and the rear one `-` in place of the file, where the
+    other could make the same move on an empty board (`R+=5`; an advisor's
+    partner outside the palace could not); of three or more, the letter is
+    the piece's place from the front (`29=8`)."""
+    if entry.drop:
+        return str(entry.move)
+    files = topology.files
+    frm, to = entry.internal[0], entry.internal[1]
+    north = position.variant.forwards[position.stm] == "n"
+
+    def file_number(cell: int) -> str:
+        file = cell % files
+        return str(files - file if north else file + 1)
+
+    def ahead(cell: int) -> int:
+        return cell // files if north else -(cell // files)
+
+    code = position.cells[frm]
+    alike = [cell for cell in range(frm % files, topology.ranks * files, files)
+             if position.cells[cell] == code]
+    letter, origin = entry.own_letter, file_number(frm)
+    if len(alike) > 2:
+        letter = str(1 + sum(ahead(cell) > ahead(frm) for cell in alike))
+    elif len(alike) == 2:
+        other = alike[0] if alike[1] == frm else alike[1]
+        step_file, step_rank = to % files - frm % files, to // files - frm // files
+        file, rank = other % files + step_file, other // files + step_rank
+        if 0 <= file < files and 0 <= rank < topology.ranks and \
+                position.variant.empty_board_reach(code, other) >> (rank * files + file) & 1:
+            origin = "+" if ahead(frm) > ahead(other) else "-"
+    if ahead(to) == ahead(frm):
+        motion = "=" + file_number(to)
+    else:
+        motion = ("+" if ahead(to) > ahead(frm) else "-") + (
+            str(abs(ahead(to) - ahead(frm))) if to % files == frm % files else file_number(to))
+    return letter + origin + motion + _change(entry) + entry.gate
 
 
 def _explain(position: Position, spellings: _Spellings, body: str) -> str:

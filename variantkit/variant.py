@@ -54,6 +54,7 @@ from variantkit.rulebook import (
     sides,
 )
 from variantkit.rulebook import board as board_rules
+from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import AttackEntry, DropRule, EndRules, Generator, LoopGenerator
@@ -172,6 +173,8 @@ class Variant:
         self.castlings: list[Castling] = castles.castlings
         self.castlings_by_side = by_side(self.castlings)
         self.free_castling = castles.free_castling
+        self.notation: Notation = compile_notation(sink, data.get("notation"), board, pieces,
+                                                   self.forwards)
 
         self.end: EndRules = end.compile_end(sink, data.get("end", {}), board, pieces)
         blasts = captures.NO_EXPLOSION if "explosion" not in data else sink.located(

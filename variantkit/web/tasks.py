@@ -23,6 +23,7 @@ from variantkit.game import SIDES, Game, Move
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
 from variantkit.rulebook.look import PIECE_SETS
+from variantkit.rulebook.notation import STYLES, fits
 from variantkit.svg import render
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError, Variants, source_key, source_text
@@ -34,7 +35,7 @@ MAX_ENGINE_SECONDS = 10.0
 CACHED_GAMES = 8
 # The fields each task reads; a request with any other is refused, so that a
 # misspelt field is not silently ignored.
-POSITION_FIELDS = frozenset({"source", "start", "moves", "ply"})
+POSITION_FIELDS = frozenset({"source", "start", "moves", "ply", "notation"})
 FIELDS = {
     "position": POSITION_FIELDS | {"select", "drop", "flip", "pieces"},
     "source": frozenset({"source"}),
@@ -48,9 +49,21 @@ Answer = dict[str, Any]
 _variants = Variants()
 
 
-def move_text(game: Game, move: Move) -> str:
-    """How the move list writes `move`, played from `game`'s position: SAN."""
-    return game.san(move)
+def move_text(game: Game, move: Move, style: str | None = None) -> str:
+    """How the move list writes `move`, played from `game`'s position: in
+    `style`, the variant's own by default."""
+    return game.san(move, style)
+
+
+def notation_style(request: Answer, variant: Variant) -> str:
+    """The style the request's `notation` asks moves to be written in (the
+    variant's own when it is missing): one of the styles that fit the board."""
+    style: str = _field(request, "notation", str, variant.notation.style)
+    if style not in STYLES or not fits(variant.board, variant.forwards, style):
+        offered = [s for s in STYLES if fits(variant.board, variant.forwards, s)]
+        raise RequestError(f"'notation' should be one of {', '.join(offered)}, "
+                           f"not {quote(style)}")
+    return style
 
 
 def problem_record(problem: Problem) -> Answer:
@@ -114,8 +127,9 @@ class Replays:
         self._games: OrderedDict[tuple[Any, ...], Replay] = OrderedDict()
 
     def replay(self, variant: Variant, source: Any, start: str | None,
-               moves: list[str]) -> Replay:
-        key = (source_key(source), start)
+               moves: list[str], style: str) -> Replay:
+        """The game after `moves`, each written in `style`."""
+        key = (source_key(source), start, style)
         cached = self._games.get(key)
         if cached is not None and cached.played == moves[:len(cached.played)]:
             done = Replay(cached.game.copy(), list(cached.texts), list(cached.played))
@@ -130,7 +144,7 @@ class Replays:
                 game.pop()
             except IllegalMoveError:
                 move = game.parse_san(text)
-            done.texts.append(move_text(game, move))
+            done.texts.append(move_text(game, move, style))
             done.played.append(str(move))
             game.push(move)
         self._games[key] = Replay(game.copy(), list(done.texts), list(done.played))
@@ -145,8 +159,8 @@ _replays = Replays()
 
 class Position:
     """The request's game: the variant, the start position and the moves
-    replayed, with each move's text; the game stands after the first `ply`
-    moves (all of them by default)."""
+    replayed, with each move's text in the `notation` style asked for; the
+    game stands after the first `ply` moves (all of them by default)."""
 
     def __init__(self, request: Answer) -> None:
         source = request.get("source")
@@ -155,7 +169,8 @@ class Position:
         moves = _field(request, "moves", list, [])
         if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
             raise RequestError(f"'moves' should be a list of at most {MAX_PLIES} move texts")
-        done = _replays.replay(self.variant, source, start or None, moves)
+        self.style = notation_style(request, self.variant)
+        done = _replays.replay(self.variant, source, start or None, moves, self.style)
         self.game, self.texts, self.played = done.game, done.texts, done.played
         ply = _field(request, "ply", int, len(moves))
         if not 0 <= ply <= len(moves):
@@ -241,6 +256,8 @@ def position(request: Answer) -> Answer:
         "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
         "piece_sets": bool(here.variant.look.characters),
         "turn": game.turn, "over": outcome is not None, "moves": here.texts,
+        "notation": here.style,
+        "notations": [here.variant.notation.style, *here.variant.notation.traditions],
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
                    "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop}
@@ -322,7 +339,8 @@ def _explain_drop(here: Position, letter: str, pieces: str) -> Answer:
 
 def pgn(request: Answer) -> Answer:
     """The game up to the shown position as PGN text."""
-    return {"ok": True, "pgn": write_pgn(Position(request).game, Event="variantkit playground")}
+    here = Position(request)
+    return {"ok": True, "pgn": write_pgn(here.game, here.style, Event="variantkit playground")}
 
 
 def search_limits(request: Answer) -> tuple[float | None, int]:
@@ -358,19 +376,20 @@ def search(request: Answer, report: Callable[[Answer], None]) -> Answer:
             break
         move = engine.best_move(game, depth=d, time_limit=max(left, 0.01))
         info = engine.info
-        best = {"move": str(move), "text": move_text(game, move), "depth": info.depth,
-                "score": info.score_text, "nodes": info.nodes, "pv": _line(game, info.pv)}
+        best = {"move": str(move), "text": move_text(game, move, here.style),
+                "depth": info.depth, "score": info.score_text, "nodes": info.nodes,
+                "pv": _line(game, info.pv, here.style)}
         report(best)
         if info.depth < d:
             break  # the time ran out inside this depth
     return {"ok": True, **best}
 
 
-def _line(game: Game, moves: list[Move]) -> list[str]:
-    """A main line as the move list writes it."""
+def _line(game: Game, moves: list[Move], style: str) -> list[str]:
+    """A main line as the move list writes it, in `style`."""
     texts = []
     for move in moves:
-        texts.append(move_text(game, move))
+        texts.append(move_text(game, move, style))
         game.push(move)
     for _ in moves:
         game.pop()

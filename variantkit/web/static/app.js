@@ -21,6 +21,7 @@ const state = {
   turn: "white",
   over: false,
   search: null,      // {id, key} of the running engine search
+  notation: null,    // {source, style}: the move list's style picked for a source
 };
 
 let lastProblems = [];  // shown beside the editor's lines
@@ -42,8 +43,12 @@ async function api(path, body, method) {
 }
 
 function request(extra) {
+  // The style picked applies to the source it was picked for; another
+  // source's moves are written in that variant's own style.
+  const picked = state.notation && state.notation.source === state.source
+    ? {notation: state.notation.style} : {};
   return Object.assign({source: state.source, start: state.start, moves: state.moves,
-                        ply: state.ply}, extra || {});
+                        ply: state.ply}, picked, extra || {});
 }
 
 // How the board is drawn: which way up, and which piece set.
@@ -113,7 +118,28 @@ function show(answer) {
   $("status").textContent = answer.status;
   $("piece-set").hidden = !answer.piece_sets;
   $("fen").value = answer.fen;
+  showNotations(answer.notations, answer.notation);
   showMoves(answer.moves);
+}
+
+// The styles the variant's players write moves in (its own first), as a
+// list above the moves; hidden when there is only one.
+function showNotations(styles, current) {
+  let select = $("notation");
+  if (!select) {
+    select = document.createElement("select");
+    select.id = "notation";
+    select.dataset.testid = "notation";
+    select.setAttribute("aria-label", "How moves are written");
+    select.addEventListener("change", () => {
+      state.notation = {source: state.source, style: select.value};
+      refresh();
+    });
+    $("moves").before(select);
+  }
+  select.replaceChildren(...styles.map((style) => new Option(style, style)));
+  select.value = current;
+  select.hidden = styles.length < 2;
 }
 
 function decorateCells(board, focused) {
