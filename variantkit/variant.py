@@ -54,8 +54,8 @@ from variantkit.rulebook import (
     sides,
 )
 from variantkit.rulebook import board as board_rules
-from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.look import Look
+from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import AttackEntry, DropRule, EndRules, Generator, LoopGenerator
 
