@@ -765,9 +765,13 @@ def write_hands(t: Translation) -> None:
             if not t.settings.flag("firstRankPawnDrops"):
                 cells = {"white": cells["white"] - rank_cells(t.files, 0),
                          "black": cells["black"] - rank_cells(t.files, t.ranks - 1)}
+        no_line = no_doubled and piece.letter == no_doubled[0].lower()
+        if no_line and not t.settings.number("dropNoDoubledCount"):
+            # No file holds fewer than none: the piece is never dropped.
+            cells = {side: frozenset() for side in SIDES}
         if cells["white"] != all_cells or cells["black"] != all_cells:
             drops["regions"] = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-drops")
-        if no_doubled and piece.letter == no_doubled[0].lower():
+        if no_line and t.settings.number("dropNoDoubledCount"):
             drops["per-line"] = {"line": "file", "count": t.settings.number("dropNoDoubledCount")}
         if not t.settings.flag("dropChecks"):
             drops["check"] = "forbidden"
