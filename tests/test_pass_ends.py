@@ -57,10 +57,9 @@ def test_a_pass_while_the_generals_face_ends_the_game_with_no_moves() -> None:
     assert game.legal_moves() == [] and game.position.count_legal() == 0
 
 
-@pytest.mark.parametrize("name", ["janggi", "janggicasual"])
-def test_janggi_perft_3_counts_the_double_pass_as_an_end(name: str) -> None:
-    game = variantkit.load(name).new_game()
-    assert perft(game, 3) == pyffish_perft(name, 3)
+def test_janggi_perft_3_counts_the_double_pass_as_an_end() -> None:
+    # 33,032 while the game went on after a pass answered by a pass.
+    assert perft(variantkit.load("janggi").new_game(), 3) == pyffish_perft("janggi", 3) == 33_000
 
 
 @pytest.mark.oracle
