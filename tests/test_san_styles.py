@@ -28,8 +28,8 @@ PYFFISH = {"san": pyffish.NOTATION_SAN, "hodges-number": pyffish.NOTATION_SHOGI_
            "wxf": pyffish.NOTATION_XIANGQI_WXF}
 # A few games of each family whose moves were once written unlike
 # Fairy-Stockfish's (`make test`); the oracle run plays every bundled one.
-SAMPLE = ["shogi", "kyotoshogi", "dobutsu", "minishogi", "xiangqi", "janggi", "manchu",
-          "berolina", "pawnsideways", "legan", "spartan", "wolf", "embassy", "chess"]
+SAMPLE = ["shogi", "kyotoshogi", "minishogi", "xiangqi", "janggi", "berolina", "wolf",
+          "embassy"]
 
 
 def positions(name: str, seed: int, plies: int) -> Iterator[Game]:
@@ -84,7 +84,7 @@ def compare_default(name: str, seed: int, plies: int) -> int:
 
 @pytest.mark.parametrize("name", SAMPLE)
 def test_default_writing_is_fairy_stockfishs(name: str) -> None:
-    assert compare_default(name, 0, 12) > 0
+    assert compare_default(name, 0, 6) > 0
 
 
 @pytest.mark.oracle
@@ -117,10 +117,9 @@ def compare_style(name: str, style: str, seed: int, plies: int) -> None:
 
 @pytest.mark.parametrize(("name", "style"), [
     ("shogi", "hodges"), ("shogi", "hosking"), ("shogi", "usi"), ("minishogi", "hodges"),
-    ("kyotoshogi", "hosking"), ("xiangqi", "wxf"), ("manchu", "wxf"), ("minixiangqi", "wxf"),
-    ("xiangqi", "san")])
+    ("kyotoshogi", "hosking"), ("xiangqi", "wxf"), ("manchu", "wxf")])
 def test_each_style_is_written_as_pyffish_writes_it(name: str, style: str) -> None:
-    compare_style(name, style, 1, 12)
+    compare_style(name, style, 1, 6)
 
 
 @pytest.mark.oracle
@@ -216,3 +215,16 @@ def test_notation_mistakes_are_located(text: str, where: str, rule: str) -> None
     problems = caught.value.problems
     assert any(p.rule == rule and f"{p.line}:{p.column}" == where for p in problems), \
         [(p.line, p.column, p.rule, p.message) for p in problems]
+
+
+def test_the_playground_writes_moves_in_the_style_picked() -> None:
+    from variantkit.web import tasks
+    shogi = {"source": {"bundled": "shogi"}, "moves": ["c3c4", "P-74"]}
+    answer = tasks.position(shogi)
+    assert answer["moves"] == ["P-76", "P-74"] and answer["notation"] == "hodges-number"
+    assert answer["notations"] == ["hodges-number", "hodges", "hosking", "usi"]
+    assert tasks.position({**shogi, "notation": "usi"})["moves"] == ["7g7f", "7c7d"]
+    assert "1. 7g7f 7c7d" in tasks.pgn({**shogi, "notation": "usi"})["pgn"]
+    refused = tasks.run(tasks.position, {"source": {"bundled": "diplomat"}, "notation": "usi"})
+    assert not refused["ok"] and "'notation' should be one of san" in \
+        refused["problems"][0]["message"]

@@ -1,13 +1,25 @@
-"""Standard algebraic notation (SAN) for every variant: part of the notation stage.
+"""Written moves for every variant, in standard algebraic notation (SAN) or
+in another of the `STYLES` a game's players use: part of the notation stage.
 
-A move is written, as in chess, from these parts:
+A variant's file says which style its moves are written in by default
+(`notation: style`, SAN unless it says otherwise: shogi's games write
+`P-76`), which others its tradition offers, and the letters its pieces are
+written with where they are not their position-string letters (xiangqi's
+horse `H`).  Every function that writes takes a `style`; reading takes
+every style.  The shogi styles (`hodges-number` `P-76`, `hodges` `P-7f`,
+`hosking` `P76`), `usi` (`7g7f`) and xiangqi's `wxf` (`H2+3`) are written
+as Fairy-Stockfish writes them (USI has no Fairy-Stockfish notation: it
+is Hodges's cells run together); see docs/notation.md#styles.
+
+In SAN a move is written, as in chess, from these parts:
 
     piece letter, disambiguation, `x` (capture) or `~` (suborn), destination cell,
     `=` and the promotion letter, then `+` (check) or `#` (checkmate)
 
-- The piece letter is the moving piece's uppercase letter; a piece that
-  promotes to a choice of pieces (chess's pawn) has none, one with its own
-  promoted form (shogi's `+P`) keeps it.
+- The piece letter is the moving piece's uppercase letter, or the one its
+  variant declares; a piece that promotes to a choice of pieces (chess's
+  pawn) has none unless declared, one with its own promoted form (shogi's
+  `+P`) keeps it.
 - The disambiguation is left out unless another legal move would be written
   the same.  It is then the first part of the from-cell's name that tells the
   moves apart, else the first run of consecutive parts that does (shortest
@@ -16,10 +28,11 @@ A move is written, as in chess, from these parts:
   `e` and `4` for `Be4`, `d` and `3` for `d3`.  On a chess board this is the
   file, then the rank, then the square.  A capture by a piece without a
   letter always names a part of its from-cell (`exd5`).
-- Castling is `O-O` (the rook nearer the king) and `O-O-O` where a side has
-  exactly two castlings of one king staying on its plane, with rooks at
-  different distances (chess, Trice's, Capablanca's, Strato's on a plane);
-  any other castling is written as the king's move (`KBg1`).
+- Castling is `O-O` and `O-O-O` where a side has exactly two castlings of
+  one king staying on its plane: on a grid `O-O` goes towards the later
+  files (the h-side, as Fairy-Stockfish writes it whatever the rooks'
+  distances), elsewhere `O-O` is the castling with the nearer rook; any
+  other castling is written as the king's move (`KBg1`).
 - A suborn is the diplomat's letter, `~` and the converted piece's cell
   (`D~g2`); a plane-shift or any other move is a move to its destination.
 - A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
@@ -29,12 +42,14 @@ A move is written, as in chess, from these parts:
   uppercase letter, `@` and the cell (`P@e4`), as Fairy-Stockfish writes it.
 
 Reading takes the move string first (`g1f3`; on Strato's board `Bf1Cg2`
-would also read as a bishop's SAN), then the strict spellings (every
-disambiguation the parts allow, `Ngf3` as well as `Nf3`), then lenient
-ones: `0-0`, a capture without `x`, a promotion without `=` or in lower
-case, a pawn with its letter (`Pe4`), a castling as the king's move.
-Writing checks that what it writes reads back as the same move alone, so
-SAN round-trips on any board.
+would also read as a bishop's SAN), then the variant's own style, the
+strict SAN spellings (every disambiguation the parts allow, `Ngf3` as well
+as `Nf3`), the other styles, then lenient SAN: `0-0`, a capture without
+`x`, a promotion without `=` or in lower case, a pawn with its letter
+(`Pe4`) or without a declared one (`ab3`), a piece by its position-string
+letter (`Nc3` for xiangqi's `Hc3`), a castling as the king's move.
+Writing checks that what it writes reads back as the same move alone (else
+it writes the move string), so every style round-trips on any board.
 
 Nothing here runs on the move generator's hot path: a position's SAN is
 worked out from its list of legal moves when asked.
