@@ -448,11 +448,16 @@ class Exporter:
                              else r["choices"])}
         self.put("promotionPawnTypes", self.letters(pawns))
         self.shogi_promotion(piece_rules, regions[0] if regions else {})
+        setup = self.data["setup"].split()[0]
         for name, spec in self.data["pieces"].items():
-            if (spec["letter"].startswith("+") and not any(
-                    name in r["promotes-to"].values() for r in piece_rules)) or \
-                    (spec["letter"].endswith("~") and name not in choices):
-                self.refuse(f"piece {name}: a promoted form no piece promotes to")
+            letter = spec["letter"]
+            unused = (letter.startswith("+") and not any(
+                name in r["promotes-to"].values() for r in piece_rules)) or \
+                (letter.endswith("~") and name not in choices)
+            # A form nothing promotes to never plays unless the setup has it.
+            if unused and (letter in setup or letter.lower() in setup):
+                self.refuse(f"piece {name}: a promoted form in the setup that no piece "
+                            "promotes to")
 
     def shogi_promotion(self, rules: list[dict[str, Any]],
                         region: dict[str, frozenset[str]]) -> None:
