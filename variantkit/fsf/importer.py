@@ -1030,8 +1030,9 @@ def translate(t: Translation) -> None:
     t.types, t.names = root_types(t.data, s)
     t.types_changed = apply_pieces(t) or s.parentless
     # A special type another piece's letter has replaced is gone, as in
-    # Fairy-Stockfish.
-    special = next((kind for kind in t.types if kind in keys.SPECIAL_TYPES), None)
+    # Fairy-Stockfish; one of the root's keeps the root's moves.
+    special = next((kind for kind in t.types if kind in keys.SPECIAL_TYPES
+                    and kind in s.entries), None)
     if special is not None:
         entry = s.entries[special]
         raise Unsupported(entry, f"{entry.key} = {shorten(entry.value)}: not supported")

@@ -161,6 +161,11 @@ PARENTS: dict[str, dict[str, str]] = {
     "janus": {"maxFile": "j", "archbishop": "j", "castlingKingsideFile": "i",
               "castlingQueensideFile": "b", "promotionPieceTypes": "jqrbn"},
 }
+PARENTS["breakthrough"] = {"pawn": "-", "knight": "-", "bishop": "-", "rook": "-",
+                           "queen": "-", "king": "-", "breakthrough": "p", "castling": "false",
+                           "doubleStep": "false", "promotionPieceTypes": "-", "flagPiece": "p",
+                           "flagRegionWhite": "*8", "flagRegionBlack": "*1",
+                           "stalemateValue": "loss"}
 GIVEAWAY = {"king": "-", "commoner": "k", "castlingKingPiece": "k",
             "promotionPieceTypes": "kqrbn", "stalemateValue": "win", "extinctionValue": "win",
             "extinctionPieceTypes": "*", "mustCapture": "true"}
