@@ -39,7 +39,7 @@ EXPORTED = (
     "3check", "5check", "almost", "amazon", "antichess", "atomic", "berolina", "capablanca",
     "capahouse", "centaur", "chancellor", "chaturanga", "checkshogi", "chess", "chessgi",
     "chigorin", "codrus", "coregal", "crazyhouse", "embassy", "extinction", "gardner",
-    "georgian", "giveaway", "gorogoro", "gothic", "grasshopper", "hoppelpoppel", "janus",
+    "giveaway", "gorogoro", "gothic", "grasshopper", "hoppelpoppel", "janus",
     "judkins", "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers",
     "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
     "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "raazuvaa",
