@@ -47,6 +47,10 @@ EXPORTED = (
     "yarishogi")
 
 
+def sorted_hand(fen: str) -> str:
+    return re.sub(r"\[([^\]]*)\]", lambda m: "[" + "".join(sorted(m.group(1))) + "]", fen)
+
+
 def exported(name: str) -> ExportedOracle:
     """A bundled variant exported as `vkx-NAME` and read by pyffish."""
     variant = variantkit.load(name)
@@ -65,6 +69,12 @@ class ExportedOracle(Oracle):
         self.name = section
         self.variant = variant
         self.start_fen = pyffish.get_fen(section, pyffish.start_fen(section), [])
+
+    def compare_fen(self, mine: str, sf_fen: str, where: str) -> None:
+        """As the oracle compares, but a hand's pieces in any order:
+        Fairy-Stockfish writes a hand in its piece-type order, which the
+        types chosen for the export need not keep (yarishogi's `[Pbr]`)."""
+        super().compare_fen(sorted_hand(mine), sorted_hand(sf_fen), where)
 
     def divide(self) -> None:
         """The start compared whole (moves, check, position string), then
