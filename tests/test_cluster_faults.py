@@ -433,5 +433,5 @@ def test_ctrl_c_while_a_local_cluster_starts_stops_the_run(workers_seen: int) ->
     assert run.returncode == EXIT_INTERRUPTED, err
     assert clean((out, err)).splitlines()[-1] in ("error: stopped: no total",
                                                   "error: stopped (Ctrl-C)")
-    gone, alive = psutil.wait_procs(workers, timeout=STOP_LIMIT)
+    _, alive = psutil.wait_procs(workers, timeout=STOP_LIMIT)
     assert alive == []

@@ -23,8 +23,8 @@ from variantkit.engine import Engine
 from variantkit.game import Game
 from variantkit.loader import resolve
 from variantkit.pgn import read_pgn, write_pgn
-from variantkit.svg import HAND_SLOT, cell_geometry, render
 from variantkit.san import legal_san, parse_san, san
+from variantkit.svg import HAND_SLOT, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
