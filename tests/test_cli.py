@@ -269,12 +269,18 @@ def test_ctrl_c_in_any_command_ends_with_status_130() -> None:
     long perft) ends as the commands that do: one line, status 130, not
     click's `Aborted!` with status 1."""
     import signal
+    import time
+
+    import psutil
     process = subprocess.Popen(
-        [sys.executable, "-m", "variantkit", "perft", "chess", "6", "--divide"],
+        [sys.executable, "-m", "variantkit", "perft", "chess", "7", "--divide"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout is not None
-        process.stdout.readline()            # the command has started counting
+        # A second of CPU: past the imports (a quarter of that), counting.
+        deadline = time.monotonic() + 60
+        while psutil.Process(process.pid).cpu_times().user < 1.0:
+            assert time.monotonic() < deadline, "the command never started counting"
+            time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     finally:

@@ -254,10 +254,13 @@ def test_san_plays_the_same_game_as_move_strings(name: str, picks: list[int]) ->
         assert by_san.fen() == by_string.fen()
 
 
+STRATO = variantkit.load("strato")   # loaded once: reading a move changes no game
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(max_size=80))
 def test_any_text_is_a_move_or_a_clear_error(text: str) -> None:
-    game = variantkit.load("strato").new_game()
+    game = STRATO.new_game()
     try:
         move = game.parse_san(text)
     except IllegalMoveError as exc:
