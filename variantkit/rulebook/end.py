@@ -122,30 +122,23 @@ def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
     return counting
 
 
+# The keys of an end condition that belong to one kind of condition only.
+ONLY_WITH = {"answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
+             "lines": "in-a-row", "at-least": "reached"}
+
+
 def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
                    spec: dict[str, Any]) -> EndCondition:
     """One entry of `end: conditions`, its keys checked against its kind."""
     path = ("end", "conditions", index)
     result, answer = spec["result"], spec.get("answer")
     grace = bool(spec.get("grace", False))
-    if answer is not None and "reached" not in spec:
-        raise DeclarationError("`answer` applies to a `reached` condition only",
-                               "bad-end-condition")
-    if grace and "bare" not in spec:
-        raise DeclarationError("`grace` applies to a `bare` condition only",
-                               "bad-end-condition")
-    if "safe" in spec and "reached" not in spec:
-        raise DeclarationError("`safe` applies to a `reached` condition only",
-                               "bad-end-condition")
-    if "at-most" in spec and "extinct" not in spec:
-        raise DeclarationError("`at-most` applies to an `extinct` condition only",
-                               "bad-end-condition")
-    if "lines" in spec and "in-a-row" not in spec:
-        raise DeclarationError("`lines` applies to an `in-a-row` condition only",
-                               "bad-end-condition")
-    if "at-least" in spec and "reached" not in spec:
-        raise DeclarationError("`at-least` applies to a `reached` condition only",
-                               "bad-end-condition")
+    given = {key for key in spec if key != "grace" or grace}   # `grace: false` is no grace
+    for key, kind in ONLY_WITH.items():
+        if key in given and kind not in spec:
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise DeclarationError(f"`{key}` applies to {article} `{kind}` condition only",
+                                   "bad-end-condition")
     if answer is not None and spec.get("reply"):
         raise DeclarationError("`answer` and `reply` exclude each other: with `reply` "
                                "only the side to move meets the condition",
