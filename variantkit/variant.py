@@ -177,6 +177,8 @@ class Variant:
                                                    self.forwards)
 
         self.end: EndRules = end.compile_end(sink, data.get("end", {}), board, pieces)
+        # Looked up at every node (`Position.ended_by_pass`), so kept as one flag.
+        self.pass_ends_game = self.end.double_pass is not None or self.end.facing_pass is not None
         blasts = captures.NO_EXPLOSION if "explosion" not in data else sink.located(
             ("explosion", "around"),
             lambda: captures.compile_explosion(sink, data["explosion"], board, pieces),

@@ -142,6 +142,8 @@ class Position:
         `end: double-pass` (a pass answering a pass) or `end: facing-pass`
         (a pass while the royal pieces face each other).  No side moves
         after that, as Fairy-Stockfish lists no moves once a game is over."""
+        if not self.variant.pass_ends_game:   # most variants: nothing to look up
+            return False
         history = self.history
         if not history or history[-1][0][3] != PASS:
             return False

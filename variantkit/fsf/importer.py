@@ -736,7 +736,7 @@ def write_hands(t: Translation) -> None:
         # royal piece in hand may be dropped anywhere its region allows.
         raise Unsupported(t.settings.entry("startFen", *DROP_KEYS),
                           "a royal piece in hand with other drop rules: not supported")
-    # The parent's other hand rules (placement's drops-unmoved) stay.
+    # The parent's other hand rules (placement's drops-grant-castling) stay.
     hands: dict[str, Any] = dict(t.data.get("hands", {}))
     hands.update({"captures": "to-capturer" if t.settings.flag("capturesToHand") else "removed",
                   "order": [t.names[k] for k in order]})
