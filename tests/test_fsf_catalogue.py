@@ -34,3 +34,17 @@ def test_deep_perft_tree_equals_pyffish(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_many_random_games_equal_pyffish(name: str) -> None:
     Oracle(name).random_games(games=10, max_plies=300, seed=2)
+
+
+# Positions holding each of `fairy`'s five extra pieces (archbishop,
+# chancellor, fers, commoner, silver) for both sides, with castling rights
+# and a promotion, since its start position holds none of them.
+FAIRY_POSITIONS = (
+    "r3k2r/1P6/1s6/3m4/2C5/5f2/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/1S3a2/3M4/2c5/5F2/6p1/R3K2R b KQkq - 0 1",
+)
+
+
+@pytest.mark.parametrize("fen", FAIRY_POSITIONS)
+def test_fairy_pieces_equal_pyffish(fen: str) -> None:
+    Oracle("fairy").walk(2, fen)
