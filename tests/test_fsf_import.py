@@ -127,6 +127,13 @@ def test_a_castling_the_language_would_misread_is_refused() -> None:
     assert "less than two cells" in short[0].message
 
 
+def test_per_side_pawn_types_on_a_piece_both_sides_own_are_refused() -> None:
+    # Both sides start with the chess pawn: a rule for White's alone has no form.
+    result = import_ini("[one-sided:chess]\nnMoveRuleTypesBlack = n\n")["one-sided"]
+    assert isinstance(result, list) and "differ on a piece both sides can have" \
+        in result[0].message
+
+
 def test_misspelt_keys_are_warnings_with_their_line_and_a_suggestion() -> None:
     result = import_ini(TEXTS["bad.ini"], "bad.ini")
     found = {(p.line, p.message) for p in result.warnings}

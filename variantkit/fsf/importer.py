@@ -46,7 +46,7 @@ PROMOTION_KEYS = ("promotionRegionWhite", "promotionRegionBlack", "promotionPiec
                   "pawnTypes", "capturesToHand")
 PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "tripleStepRegionWhite", "tripleStepRegionBlack", "pieceDrops", "pawnTypes",
-             "enPassantTypes", "nMoveRuleTypes")
+             "enPassantTypes", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack")
 CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
                  "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "castlingRank",
                  "startFen")
@@ -230,14 +230,41 @@ class Translation:
                 return self.names[kind]
         raise Unsupported(None, f"no piece has the letter {letter!r}")
 
-    def kinds(self, key: str) -> set[str]:
+    def kinds(self, key: str, side: str | None = None) -> set[str]:
         """The piece types of a type set whose default is the pawn type
-        (`enPassantTypes`, `nMoveRuleTypes`; `pawnTypes` sets both)."""
-        for name in (key, "pawnTypes"):
+        (`enPassantTypes`, `nMoveRuleTypes`, `promotionPawnTypes`;
+        `pawnTypes` sets them all), for one side (`nMoveRuleTypesBlack`
+        overrides `nMoveRuleTypes`) or, where the sides differ, for both:
+        a type in one side's set only must then be one the other side can
+        never own, so that a piece-wide rule means the same."""
+        if side is None:
+            white, black = self.kinds(key, "white"), self.kinds(key, "black")
+            if white != black:
+                for one, other in ((white, "black"), (black, "white")):
+                    if one - self.kinds(key, other) & self.owned(other):
+                        raise Unsupported(self.settings.entry(f"{key}White", f"{key}Black"),
+                                          f"{key}White and {key}Black differ on a piece "
+                                          "both sides can have: not supported")
+            return white | black
+        for name in (f"{key}{side.title()}", key, "pawnTypes"):
             if name in self.settings.entries:
                 letters = self.settings.entries[name].value.lower()
                 return {k for k, p in self.types.items() if p.letter in letters}
-        return {"pawn"}
+        if key in self.settings.entries or (self.settings.facts or {}).get(key):
+            letters = self.settings.value(key).lower()
+            return {k for k, p in self.types.items() if p.letter in letters}
+        return {"pawn"} & self.types.keys()
+
+    def owned(self, side: str) -> set[str]:
+        """The types one side may ever own: those it starts with (on the
+        board or in hand), promotes to, or takes into its hand."""
+        if self.settings.flag("pieceDrops") and self.settings.flag("capturesToHand"):
+            return set(self.types)
+        setup = self.settings.value("startFen").split()[0] if "startFen" in \
+            self.settings.entries else str(self.data.get("setup", CHESS_START)).split()[0]
+        letters = {c.lower() for c in setup if c.isalpha() and c.isupper() == (side == "white")}
+        return {k for k, p in self.types.items() if p.letter in letters} | \
+            set(self.choices.get(side, []))
 
     def pieces(self, key: str, allow_all: bool = False) -> list[str]:
         """The piece names of a Fairy-Stockfish piece list (`qrbn`, `*`)."""
@@ -606,9 +633,7 @@ def write_promotion(t: Translation) -> None:
     """The promotion rules, written again from the section's values."""
     rules: list[dict[str, Any]] = []
     regions = {"white": t.cells("promotionRegionWhite"), "black": t.cells("promotionRegionBlack")}
-    pawn_key = "promotionPawnTypes" if "promotionPawnTypes" in t.settings.entries \
-        else "pawnTypes" if "pawnTypes" in t.settings.entries else "promotionPawnTypes"
-    pawns = t.pieces(pawn_key)
+    pawns = [t.names[k] for k in sorted(t.kinds("promotionPawnTypes"), key=order_of)]
     to_hand = t.settings.flag("capturesToHand")
     choices = {side: [t.names[k] for k in t.choices[side]] for side in SIDES}
     if to_hand:
@@ -1049,7 +1074,8 @@ def translate(t: Translation) -> None:
         rewrite = "moves" not in spec and "betza" not in spec
         if rewrite or (kind == "pawn" and (board_changed or s.changed(*PAWN_KEYS, "startFen"))):
             moves_of(t, kind)
-        if kind.startswith("doc:") and not s.changed("nMoveRuleTypes", "pawnTypes"):
+        if kind.startswith("doc:") and not s.changed("nMoveRuleTypes", "nMoveRuleTypesWhite",
+                                                     "nMoveRuleTypesBlack", "pawnTypes"):
             continue
         if kind in t.kinds("nMoveRuleTypes"):
             spec["resets-clock"] = True

@@ -79,7 +79,8 @@ SUPPORTED = frozenset({
     "flagPieceCount", "connectN", "connectPieceTypes", "connectHorizontal", "connectVertical",
     "connectDiagonal", "connectValue",
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
-    "immobilityIllegal", "nMoveRuleTypes",
+    "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
+    "promotionPawnTypesWhite", "promotionPawnTypesBlack",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -90,8 +91,8 @@ NO_EFFECT = frozenset({
 # Every other key Fairy-Stockfish reads: the language has no form for it (or
 # the importer does not translate it yet).  A section using one is not written.
 UNSUPPORTED = frozenset({
-    "chess960", "twoBoards", "promotionPawnTypesWhite", "promotionPawnTypesBlack",
-    "castlingKingPiece", "flagPieceWhite", "flagPieceBlack", "sittuyinPromotion",
+    "chess960", "twoBoards", "castlingKingPiece", "flagPieceWhite", "flagPieceBlack",
+    "sittuyinPromotion",
     "piecePromotionOnCapture", "pieceDemotion",
     "mutuallyImmuneTypes", "petrifyOnCaptureTypes", "petrifyBlastPieces",
     "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack",
@@ -103,8 +104,8 @@ UNSUPPORTED = frozenset({
     "gating", "wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
     "passBlack", "passOnStalemate", "passOnStalemateWhite", "passOnStalemateBlack",
-    "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nMoveRuleTypesWhite",
-    "nMoveRuleTypesBlack", "nFoldValueAbsolute", "moveRepetitionIllegal", "chasingRule",
+    "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nFoldValueAbsolute",
+    "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
     "flagMove", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
