@@ -83,14 +83,14 @@ class GeneralPosition(Position):
     def side_in_check(self, side: int, shown: bool = False) -> bool:
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them, or under `check:
-        last` its only one."""
+        last` one of them while it has at most `last` of them."""
         threatened = self._threatened(side, shown)
         if not threatened:
             return False
         if self.variant.check_all:
             return len(threatened) == self.royals(side).bit_count()
         if self.variant.check_last:
-            return self.royals(side).bit_count() == 1
+            return self.royals(side).bit_count() <= self.variant.check_last
         return True
 
     def is_check(self) -> bool:
@@ -164,9 +164,10 @@ class GeneralPosition(Position):
         blast = self.variant.blast
         own = self.royals(us).bit_count()
         enemy = self.royals(1 - us).bit_count()
-        # Under `check: last` with one royal piece, that piece must end the
-        # move safe, even if the move makes a second one (by promotion).
-        last = self.royals(us).bit_length() - 1 if self.variant.check_last and own == 1 else -1
+        # Under `check: last`, a side with at most `last` royal pieces keeps
+        # each of them safe (followed where it moves), even by a move that
+        # makes another one (by promotion), which need not be safe.
+        kept = self.royals(us) if 0 < own <= self.variant.check_last else 0
         safe = []
         for move in moves:
             self.make_internal(move)
@@ -174,8 +175,9 @@ class GeneralPosition(Position):
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
-            elif last >= 0:
-                ok = (move[1] if move[0] == last else last) not in self._threatened(us)
+            elif kept:
+                after = kept & ~(1 << move[0]) | 1 << move[1] if kept >> move[0] & 1 else kept
+                ok = not any(after >> cell & 1 for cell in self._threatened(us))
             else:
                 ok = not self.side_in_check(us)
             self.unmake_internal()

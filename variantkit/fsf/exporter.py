@@ -796,7 +796,9 @@ class Exporter:
             if results - {"loss"}:
                 self.refuse("royals: the loss of a royal piece that does not lose")
             self.put("extinctionPseudoRoyal", True)
-            names, results = pseudo, {"loss"}
+            # Fairy-Stockfish keeps them out of check while a side has at
+            # most one more than the count.
+            names, results, counts = pseudo, {"loss"}, {royals.get("last", 1) - 1}
         if not names:
             self.put("extinctionValue", "none")
             return

@@ -1013,14 +1013,17 @@ def write_royals(t: Translation) -> None:
         if {t.data["pieces"][name]["letter"].lower() for name in royal} & promoted:
             raise Unsupported(s.entry("promotedPieceType"), "promotedPieceType onto a "
                               "pseudo-royal piece: not supported")
-        if s.number("extinctionPieceCount"):
+        # Fairy-Stockfish keeps pseudo-royal pieces out of check while a
+        # side has at most `last` of a type, counting each type apart.
+        last = s.number("extinctionPieceCount") + 1
+        if last > 1 and len(royal) > 1:
             raise Unsupported(s.entry("extinctionPieceCount"), "extinctionPseudoRoyal with "
-                              "extinctionPieceCount: not supported")
+                              "extinctionPieceCount and several piece types: not supported")
         for name in royal:
             t.data["pieces"][name]["royal"] = True
-        # Fairy-Stockfish keeps a king out of check always, and pseudo-royal
-        # pieces only once one is left: `check: any` where a side has a king
-        # and at most one of them, `check: last` where it has no king.
+        # Fairy-Stockfish keeps a king out of check always: `check: any`
+        # where a side has a king and at most `last` pseudo-royal pieces,
+        # `check: last` where it has no king.
         placement = t.data["setup"].split()[0]
         king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
         needs = set()
@@ -1028,13 +1031,15 @@ def write_royals(t: Translation) -> None:
             count = sum(placement.count(case(t.data["pieces"][n]["letter"])) for n in royal)
             if king is not None and case(king) in placement and count:
                 # (a king alone is kept out of check under either rule)
-                needs.add("any" if count == 1 else "neither")
-            elif count > 1:
+                needs.add("any" if count <= last else "neither")
+            elif count > 1 or last > 1:
                 needs.add("last")
         if len(needs) > 1 or "neither" in needs:
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces "
                               "beside a king: not supported")
-        t.data["royals"] = {"per-side": "any", "check": needs.pop() if needs else "any"}
+        check = needs.pop() if needs else "any"
+        t.data["royals"] = {"per-side": "any", "check": check,
+                            **({"last": last} if check == "last" and last > 1 else {})}
         return
     royal = [n for n, spec in t.data["pieces"].items() if spec.get("royal")]
     if len(royal) != 1:

@@ -16,7 +16,9 @@ class Royals(NamedTuple):
 
     one_royal: bool      # `per-side: one`
     check_all: bool      # check is given only when every royal piece is attacked
-    check_last: bool     # royal pieces count for check only while a side has one left
+    # `check: last`: royal pieces count for check only while a side has at
+    # most this many (`last:`, 1 unless given); 0 under the other rules.
+    check_last: int
     facing: Component | None   # the lines along which royal pieces may not face
     # "forbidden": no move may leave the royal pieces facing (the flying
     # general); "must-break": a move may bring them face to face, and the
@@ -29,11 +31,14 @@ def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals
     royals = data.get("royals", {})
     one_royal = royals.get("per-side", "one") == "one"
     check_all = royals.get("check", "any") == "all"
-    check_last = royals.get("check", "any") == "last"
+    check_last = royals.get("last", 1) if royals.get("check", "any") == "last" else 0
     if (check_all or check_last) and one_royal:
         sink.report(("royals", "check"), f"`check: {royals['check']}` needs `per-side: any`: with "
                  f"one royal piece per side, any and {royals['check']} are the same",
                  "bad-royals")
+    if "last" in royals and not check_last:
+        sink.report(("royals", "last"), "`last` counts the royal pieces of `check: last`: "
+                    "write `check: last` with it", "bad-royals")
     facing = data.get("royal-facing")
     lines = None if facing is None else sink.located(
         ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
