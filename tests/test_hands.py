@@ -201,7 +201,7 @@ def test_an_empty_hand_may_be_written_dash_or_left_out(fen: str) -> None:
     ("chess", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1", "has no pieces in hand"),
     ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1", "may be in hand"),
     ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1", "may be in hand"),
-    ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[" + "P" * 70 + "] w - - 0 1", "more pieces"),
+    ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[" + "P" * 127 + "] w - - 0 1", "more pieces"),
 ])
 def test_a_bad_hand_is_refused_with_a_reason(variant: str, fen: str, words: str) -> None:
     with pytest.raises(InvalidFenError, match=words):

@@ -30,6 +30,7 @@ COMPILED_MODULES = (
     "variantkit.core.moves",
     "variantkit.core.position",
     "variantkit.core.general",
+    "variantkit.core.flips",
     "variantkit.core.conditions",
     "variantkit.tables",
     "variantkit.castling",

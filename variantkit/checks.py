@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from variantkit.errors import DeclarationError, Problem
 from variantkit.loader import promotion_rules
-from variantkit.pieces import CONVERT, PRIMITIVES, reach
+from variantkit.pieces import CONVERT, PRIMITIVES, reach, type_of
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant
@@ -52,7 +52,7 @@ def cells_reached(variant: Variant) -> list[Problem]:
     board (nor starts on): a link forgotten in a declared board, often."""
     if any(p.severity == "error" for p in variant.problems):
         return []  # the pieces are not all compiled: their reach would mislead
-    reached = set(variant.setup_cells)
+    reached = set(variant.setup_cells) | set(variant.board.cells_of(_dropped_on(variant)))
     for component in variant.pieces.components:
         if not component.flags.mode & CONVERT:  # a suborn moves nothing
             reached.update(c for side in component.rays for cell_rays in side
@@ -90,15 +90,38 @@ def adjacency_symmetric(variant: Variant) -> list[Problem]:
     return problems
 
 
+def _dropped_on(variant: Variant) -> int:
+    """The cells some piece may be dropped on (from a hand, or freely under
+    `flips: {free-drops}`)."""
+    cells = 0
+    if variant.drops:
+        for codes in variant.hand_codes:
+            for code in codes:
+                cells |= variant.drop_regions[code]
+    if variant.flips is not None and variant.flips.free[0]:
+        cells |= variant.all_cells
+    return cells
+
+
+def _dropped(variant: Variant) -> set[int]:
+    """The piece types that may be dropped: such a piece has a use even
+    where it never moves (reversi's discs)."""
+    codes = [c for side in variant.hand_codes for c in side] if variant.drops else []
+    if variant.flips is not None:
+        codes += variant.flips.free[0]
+    return {type_of(code) for code in codes}
+
+
 def pieces_move(variant: Variant) -> list[Problem]:
     """Warn about a piece that cannot move from any cell of the empty board,
     for either side (a suborn or a hop counts as a move: it needs another
-    piece)."""
+    piece), unless it may be dropped."""
     components = variant.pieces.components
     broken = _broken(variant, ("pieces",))
+    dropped = _dropped(variant)
     problems = []
     for kind in variant.pieces.types:
-        if kind.name in broken:
+        if kind.name in broken or kind.index in dropped:
             continue
         mine = [components[i] for i in kind.components]
         if any(c.flags.mode & CONVERT or c.flags.hop is not None for c in mine):

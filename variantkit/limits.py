@@ -70,6 +70,10 @@ MAX_MOVES = 128
 # Characters in a position string or a move string.  A position string needs
 # about two characters a cell (plus a moved field); anything longer is not one.
 MAX_POSITION_LENGTH = 8 * MAX_CELLS
+# Pieces a position holds, on the board and in hand, per cell of the board:
+# reversi's hands hold 60 discs a side for 64 cells.  Each count in hand has
+# its hash key, so the keys of a hand number this many per cell.
+MAX_HELD = 2
 # Characters of move text read as SAN (`Nf3`, `exd5`, `O-O`): two cell
 # names, a piece letter and marks fit many times over.
 MAX_SAN_LENGTH = 64

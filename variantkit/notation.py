@@ -23,7 +23,7 @@ from variantkit.core.general import GeneralPosition, empty_position
 from variantkit.core.moves import DROP, SIDES, InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import CastlingFieldError, InvalidFenError, quote
-from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_POSITION_LENGTH
+from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_HELD, MAX_POSITION_LENGTH
 from variantkit.outcome import outcome
 
 if TYPE_CHECKING:
@@ -120,6 +120,8 @@ def read_hand(position: Position, text: str) -> None:
                               f"with a hand in brackets {quote('[' + text + ']')}")
     if text == "-":
         return
+    # At most twice as many pieces, on the board and in hand, as the board
+    # has cells (reversi: 60 discs in each hand), so every count has its key.
     pieces = sum(bits.bit_count() for bits in position.side_bb)
     for letter in _LETTER.findall(text):
         code = v.code_of_letter(letter)
@@ -127,9 +129,9 @@ def read_hand(position: Position, text: str) -> None:
             raise InvalidFenError(f"{quote(letter)} in the hand {quote('[' + text + ']')} "
                                   "is not a piece that may be in hand")
         pieces += 1
-        if pieces > v.board.size:
+        if pieces > MAX_HELD * v.board.size:
             raise InvalidFenError(f"the hand {quote('[' + text[:40] + ']')} holds more pieces "
-                                  "than the board has cells")
+                                  f"than {MAX_HELD} times the board's cells")
         position.add_to_hand(code)
 
 
@@ -151,6 +153,10 @@ def read_fen(variant: Variant, text: object) -> Position:
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
     checks = _take_checks(fields, variant.end.check_limit)
+    if len(fields) == 4 and all(f.isascii() and f.isdigit() for f in fields[2:]):
+        # No castling nor en passant field (`w 0 1`), as Fairy-Stockfish
+        # writes the start of a game that has neither (ataxx, flipello).
+        fields[2:2] = ["-", "-"]
     most = 7 if variant.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(

@@ -51,9 +51,12 @@ def _outcome(position: Position) -> Outcome | None:
     # A pass that ends the game leaves no moves: its own end, not stalemate.
     if position.ended_by_pass():
         if end.double_pass is not None and _passed_twice(position):
-            return result_for(end.double_pass, mover, other, "double-pass")
+            return _result(position, end.double_pass, "double-pass")
         assert end.facing_pass is not None
         return result_for(end.facing_pass, mover, other, "facing-pass")
+    if isinstance(position, GeneralPosition) and position.board_full():
+        assert end.board_full is not None
+        return _result(position, end.board_full, "board-full")
     legal = position.legal_internal()
     if not legal and position.is_check():
         if _mated_by_losing_drop(position):
@@ -62,9 +65,7 @@ def _outcome(position: Position) -> Outcome | None:
     if insufficient_material(position):
         return Outcome(None, "insufficient-material")
     if not legal:
-        if end.stalemate == "fewer-pieces":
-            return _fewer_pieces(position)
-        return result_for(end.stalemate, mover, other, "stalemate")
+        return _result(position, end.stalemate, "stalemate")
     if isinstance(position, GeneralPosition) and position.counting_limit \
             and position.counting_ply > position.counting_limit:
         return Outcome(None, "counting")
@@ -229,12 +230,18 @@ def _check_series_codes(position: Position) -> set[int]:
     return codes
 
 
-def _fewer_pieces(position: Position) -> Outcome:
-    """Stalemate under `fewer-pieces`: the side with fewer pieces wins."""
-    counts = [position.side_bb[0].bit_count(), position.side_bb[1].bit_count()]
-    if counts[0] == counts[1]:
-        return Outcome(None, "stalemate")
-    return Outcome(SIDES[0] if counts[0] < counts[1] else SIDES[1], "stalemate")
+def _result(position: Position, result: str, reason: str) -> Outcome:
+    """A declared result for the side to move (win, loss or draw), or one
+    decided by the pieces on the board: under `more-pieces` the side with
+    more wins, under `fewer-pieces` the side with fewer; equal counts draw."""
+    mover, other = SIDES[position.stm], SIDES[1 - position.stm]
+    if result not in ("more-pieces", "fewer-pieces"):
+        return result_for(result, mover, other, reason)
+    white, black = position.side_bb[0].bit_count(), position.side_bb[1].bit_count()
+    if white == black:
+        return Outcome(None, reason)
+    more, fewer = (SIDES[0], SIDES[1]) if white > black else (SIDES[1], SIDES[0])
+    return Outcome(more if result == "more-pieces" else fewer, reason)
 
 
 def _passed_twice(position: Position) -> bool:

@@ -196,9 +196,29 @@ class EndRules:
     insufficient: list[MaterialPattern] = field(default_factory=list)
     double_pass: str | None = None   # the result when both sides pass in a row
     facing_pass: str | None = None   # the result of a pass while the royals face
+    board_full: str | None = None    # the result when every cell is taken (ends the game)
     checkmate_exceptions: list[MateException] = field(default_factory=list)
     draw_points: DrawPoints | None = None   # decides drawn games by material
     perpetual_check: str | None = None     # the result for a side checking throughout a repetition
     shuttle: Shuttle | None = None         # a side moving one piece back and forth
     counting: Counting | None = None
     repetition_result: str = "draw"     # for the side to move when repetition ends it
+
+
+class FlipRule(NamedTuple):
+    """Pieces turned over to the side that moves (`flips:`, reversi and
+    ataxx), and which drops the rule allows.
+
+    `adjacent`: a piece landing turns over the enemy pieces one step away
+    (`steps`); else those it encloses: on each of its `lines`, an unbroken
+    run of enemy pieces that an own piece ends.  `drops` is `enclose` (a
+    drop must turn a piece over), `touch-own` (it must land one step from
+    an own piece) or `any`; while a cell of `first` is empty, drops go only
+    there.  `free`: per side, the piece codes dropped without a hand."""
+
+    adjacent: bool
+    lines: list[tuple[tuple[int, ...], ...]]   # per cell, each line's cell bits, nearest first
+    steps: list[int]                            # per cell, the cells one step away
+    drops: str
+    first: int
+    free: tuple[tuple[int, ...], tuple[int, ...]]

@@ -44,6 +44,7 @@ from variantkit.rulebook import (
     drop_fall,
     end,
     first_moves,
+    flips,
     gating,
     hands,
     keys,
@@ -57,7 +58,14 @@ from variantkit.rulebook import board as board_rules
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.sink import Sink
-from variantkit.tables import AttackEntry, DropRule, EndRules, Generator, LoopGenerator
+from variantkit.tables import (
+    AttackEntry,
+    DropRule,
+    EndRules,
+    FlipRule,
+    Generator,
+    LoopGenerator,
+)
 
 
 class Variant:
@@ -179,6 +187,11 @@ class Variant:
         self.end: EndRules = end.compile_end(sink, data.get("end", {}), board, pieces)
         # Looked up at every node (`Position.ended_by_pass`), so kept as one flag.
         self.pass_ends_game = self.end.double_pass is not None or self.end.facing_pass is not None
+        # Pieces a move turns over (`flips:`), None for none; a side left
+        # without a legal move passes (`pass: when-no-move`).
+        self.flips: FlipRule | None = flips.compile_flips(sink, data.get("flips"), board,
+                                                          pieces, self.has_hands)
+        self.pass_when_stuck = data.get("pass") == "when-no-move"
         blasts = captures.NO_EXPLOSION if "explosion" not in data else sink.located(
             ("explosion", "around"),
             lambda: captures.compile_explosion(sink, data["explosion"], board, pieces),
@@ -197,6 +210,7 @@ class Variant:
         # played by the general position (variantkit.core.general).
         self.general_rules = bool(
             not self.one_royal or self.must_capture or self.blast or self.end.conditions
+            or self.flips is not None or self.pass_when_stuck or self.end.board_full
             or self.end.counting or self.aims or self.petrify)
 
         first = first_moves.compile_first_move(sink, data.get("first-move"), board)

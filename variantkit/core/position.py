@@ -339,6 +339,18 @@ class Position:
         drops = [m for m in moves if m[3] == DROP]
         return drops or moves
 
+    def stuck_pass(self) -> list[InternalMove]:
+        """`pass: when-no-move`, for a side left without a legal move: the
+        pass, never in check, written from its royal piece's cell or else its
+        first piece's (as Fairy-Stockfish writes it); none for a side with
+        no piece on the board."""
+        own = self.side_bb[self.stm]
+        if not own or self.is_check():
+            return []
+        royal = self.royal[self.stm]
+        cell = royal if royal >= 0 else (own & -own).bit_length() - 1
+        return [(cell, cell, 0, PASS, 0)]
+
     def count_legal_pairs(self) -> int:
         """How many sequences of two legal moves there are (perft 2), counted
         here so that perft's last two plies make no call from the
@@ -1016,7 +1028,8 @@ class Position:
             self.unmoved &= ~fbit
             self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
         elif kind == DROP:
-            self.add_to_hand(promo, -1)
+            if v.has_hands:   # else a free drop (`flips: {free-drops: ...}`)
+                self.add_to_hand(promo, -1)
             self.place(to, extra or promo)   # `extra`: the type it is dropped as
             if v.drops_unmoved:
                 self.unmoved |= tbit
@@ -1095,7 +1108,8 @@ class Position:
             self.place(to, code)
         elif kind == DROP:
             self._lift(to)
-            self.hands[move[2]] += 1
+            if self.variant.has_hands:
+                self.hands[move[2]] += 1
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]

@@ -34,6 +34,7 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
         automatic_repetition=spec.get("automatic-repetition"),
         automatic_move_rule=spec.get("automatic-move-rule"),
         double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
+        board_full=spec.get("board-full"),
         repetition_result=spec.get("repetition-result", "draw"),
         perpetual_check=spec.get("perpetual-check"))
     for i, pattern in enumerate(spec.get("insufficient-material", [])):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from variantkit.limits import MAX_HELD
+
 ZOBRIST_SEED = 0x5EED_C0DE
 
 
@@ -37,7 +39,7 @@ def compile_keys(n_codes: int, size: int, check_limit: int | None, hands: bool) 
     check_keys = [[rng.getrandbits(64) for _ in range(check_limit + 1)]
                   for _ in range(2)] if check_limit else []
     rng = random.Random(ZOBRIST_SEED + 2)
-    hand_keys = [[rng.getrandbits(64) for _ in range(size + 1)]
+    hand_keys = [[rng.getrandbits(64) for _ in range(MAX_HELD * size + 1)]
                  for _ in range(n_codes)] if hands else []
     return Keys(zobrist, turn_key, right_keys, unmoved_keys, ep_keys, wall_keys, check_keys,
                 hand_keys)

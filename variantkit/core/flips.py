@@ -1,0 +1,106 @@
+"""Pieces that turn over (`flips:`) on a position: the drops the rule
+allows, the enemy pieces a move turns over, and turning them (make and
+unmake alike, since turning the same cells twice restores them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from variantkit.core.moves import DROP, PASS, InternalMove
+
+if TYPE_CHECKING:
+    from variantkit.core.position import Position
+    from variantkit.tables import FlipRule
+
+
+def flipped_by(position: Position, rule: FlipRule, cell: int, side: int) -> int:
+    """The enemy cells (a mask) a piece of `side` standing on `cell` turns
+    over: those one step away (`adjacent`), or on each line from `cell`
+    the unbroken run of enemy pieces that an own piece ends."""
+    enemy = position.side_bb[1 - side]
+    if rule.adjacent:
+        return rule.steps[cell] & enemy
+    own = position.side_bb[side]
+    found = 0
+    for line in rule.lines[cell]:
+        run = 0
+        for bit in line:
+            if not bit & enemy:
+                if bit & own:
+                    found |= run
+                break
+            run |= bit
+    return found
+
+
+def turn_over(position: Position, cells: int) -> None:
+    """Give the pieces on `cells` to the other side, each keeping its type
+    (its code's side bit changes); done twice, nothing changed."""
+    board_cells, bb, side_bb = position.cells, position.bb, position.side_bb
+    zobrist = position.variant.zobrist
+    while cells:
+        bit = cells & -cells
+        cells ^= bit
+        cell = bit.bit_length() - 1
+        code = board_cells[cell]
+        other = code ^ 1
+        board_cells[cell] = other
+        bb[code] ^= bit
+        bb[other] |= bit
+        side_bb[0] ^= bit
+        side_bb[1] ^= bit
+        position.hash ^= zobrist[code][cell] ^ zobrist[other][cell]
+
+
+def flip_after(position: Position, rule: FlipRule, move: InternalMove) -> int:
+    """Turn over what `move`, just made, turns over (nothing for a pass);
+    return those cells, for the unmake to turn them back."""
+    if move[3] == PASS:
+        return 0
+    cells = flipped_by(position, rule, move[1], 1 - position.stm)
+    turn_over(position, cells)
+    return cells
+
+
+def drop_targets(position: Position, rule: FlipRule) -> int:
+    """The empty cells the rule lets the side to move drop on: the empty
+    cells of `first` while there are any, else those where a drop turns a
+    piece over (`enclose`), lands next to an own piece (`touch-own`), or
+    every empty cell (`any`)."""
+    us = position.stm
+    own = position.side_bb[us]
+    empty = position.variant.all_cells & ~(own | position.side_bb[1 - us] | position.walls)
+    if empty & rule.first:
+        return empty & rule.first
+    if rule.drops == "any":
+        return empty
+    enemy = position.side_bb[1 - us]
+    touching = rule.drops == "touch-own"
+    targets = 0
+    cells = empty
+    while cells:
+        bit = cells & -cells
+        cells ^= bit
+        cell = bit.bit_length() - 1
+        if touching:
+            if rule.steps[cell] & own:
+                targets |= bit
+        # enclose: only a cell one step from an enemy piece may turn one over.
+        elif rule.steps[cell] & enemy and flipped_by(position, rule, cell, us):
+            targets |= bit
+    return targets
+
+
+def flip_moves(position: Position, rule: FlipRule, moves: list[InternalMove]) -> list[InternalMove]:
+    """`moves` with their drops kept only where the rule allows them, and
+    the drops of the pieces each side drops without a hand added."""
+    targets = drop_targets(position, rule)
+    out = [move for move in moves if move[3] != DROP or targets >> move[1] & 1]
+    for code in rule.free[position.stm]:
+        cells = targets
+        while cells:
+            bit = cells & -cells
+            cells ^= bit
+            to = bit.bit_length() - 1
+            out.append((to, to, code, DROP, 0))
+    return out
