@@ -234,7 +234,8 @@ def _find(position: Position, move: object) -> InternalMove:
     if not (isinstance(move, str) or _well_formed(move)):
         raise IllegalMoveError(
             f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "
-            f"suborn=False, drop=None or a letter, gate=None or a letter) or a move "
+            f"suborn=False, drop=None or a letter, gate=None or a letter, wall=None or a "
+            f"cell) or a move "
             f"string, "
             f"not {repr(move)[:QUOTE_LENGTH]}")
     text = str(move)
@@ -258,7 +259,8 @@ def _well_formed(move: object) -> bool:
         and (move.promotion is None
              or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
         and (move.drop is None or isinstance(move.drop, str)) \
-        and (move.gate is None or isinstance(move.gate, str))
+        and (move.gate is None or isinstance(move.gate, str)) \
+        and (move.wall is None or isinstance(move.wall, str))
 
 
 def perft(game: Game, depth: int) -> int:

@@ -47,7 +47,8 @@ _HAND = re.compile(r"\[([^\[\]]*)\]$")
 def parse_placement(variant: Variant, placement: str,
                     walls: set[int] | None = None) -> dict[int, int]:
     """Read the placement field into {cell: piece code}; with `walls`, the
-    hole mark on a cell is a wall (a petrified piece), added to the set.
+    hole mark on a cell is a wall (a petrified piece, or one `walls:` put),
+    added to the set.
     The pieces in hand (in brackets after it) are not part of it."""
     placement = split_hand(placement)[0]
     layout = variant.slots or variant.board.layout
@@ -166,7 +167,7 @@ def read_fen(variant: Variant, text: object) -> Position:
         len(fields) - 1:])[:6]
     placement = _pocket_in_brackets(variant, placement)
     position = empty_position(variant)
-    walls: set[int] | None = set() if variant.petrify else None
+    walls: set[int] | None = set() if variant.petrify or variant.walling else None
     for cell, code in parse_placement(variant, placement, walls).items():
         position.place(cell, code)
     hand = split_hand(placement)[1]

@@ -13,7 +13,10 @@ class Move:
     """A move as people write it: `e2e4`, `e7e8q`, `f1~g2` (suborn), `P@e4`
     (a drop: `drop` is the uppercase letter of the piece from the hand, and
     from and to are the cell it lands on), `b1c3h` (gating: `gate` is the
-    letter of the piece from the hand put on the cell the move leaves)."""
+    letter of the piece from the hand put on the cell the move leaves),
+    `e2e4,e4e5` (a move that also puts a wall on a cell, `wall`: the
+    move, a comma, its landing cell and the wall's cell, as Fairy-Stockfish
+    writes it)."""
 
     from_cell: str
     to_cell: str
@@ -21,13 +24,15 @@ class Move:
     suborn: bool = False
     drop: str | None = None
     gate: str | None = None
+    wall: str | None = None
 
     def __str__(self) -> str:
         if self.drop:
             return f"{self.drop}@{self.to_cell}"
         sep = "~" if self.suborn else ""
         gate = self.gate.lower() if self.gate else ""
-        return f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
+        plain = f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
+        return f"{plain},{self.to_cell}{self.wall}" if self.wall else plain
 
 
 class Outcome(NamedTuple):

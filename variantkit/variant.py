@@ -55,6 +55,7 @@ from variantkit.rulebook import (
     sides,
 )
 from variantkit.rulebook import board as board_rules
+from variantkit.rulebook import walls as walls_rule
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.sink import Sink
@@ -203,6 +204,8 @@ class Variant:
                                          self.hole_mark)
         self.petrify = walls.codes
         self.petrify_royal = walls.royal
+        # Walls put as part of every move (`walls:`), None for none.
+        self.walling = walls_rule.compile_walls(sink, data.get("walls"), board, self.hole_mark)
         self.aimed_by = aims.compile_aims(sink, declared, pieces)
         self.aims = any(self.aimed_by)
         codes.check_in_check(sink, declared, compiled, self.one_royal, bool(self.blast))
@@ -211,7 +214,7 @@ class Variant:
         self.general_rules = bool(
             not self.one_royal or self.must_capture or self.blast or self.end.conditions
             or self.flips is not None or self.pass_when_stuck or self.end.board_full
-            or self.end.counting or self.aims or self.petrify)
+            or self.end.counting or self.aims or self.petrify or self.walling)
 
         first = first_moves.compile_first_move(sink, data.get("first-move"), board)
         self.first_move_rule = first.rule

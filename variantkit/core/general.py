@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import ended_by_condition
-from variantkit.core.moves import DOUBLE, DROP, EN_PASSANT, GATE, NORMAL, InternalMove
+from variantkit.core.moves import DOUBLE, DROP, EN_PASSANT, GATE, NORMAL, WALLED, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
 
@@ -133,7 +133,8 @@ class GeneralPosition(Position):
         the game (as Fairy-Stockfish lists them), else the moves the rules allow."""
         if (self.variant.end.conditions and ended_by_condition(self)) or self.ended_by_pass():
             return []
-        return self.allowed_moves()
+        moves = self.allowed_moves()
+        return self.walled_moves(moves) if self.variant.walling else moves
 
     def count_legal(self) -> int:
         return len(self.legal_internal())   # the rules here filter the whole list
@@ -201,6 +202,9 @@ class GeneralPosition(Position):
 
     # -- make / unmake ----------------------------------------------------------
     def make_internal(self, move: InternalMove) -> None:
+        if move[3] >= WALLED:   # its plain move comes back here (`Position._make_walled`)
+            super().make_internal(move)
+            return
         v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
@@ -243,6 +247,9 @@ class GeneralPosition(Position):
         self._extra.append((removed, before, counted, walled))
 
     def unmake_internal(self) -> None:
+        if self.history[-1][0][3] >= WALLED:   # as `make_internal`
+            super().unmake_internal()
+            return
         removed, before, counted, walled = self._extra.pop()
         if walled >= 0:
             self.place_wall(walled)

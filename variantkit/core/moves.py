@@ -31,6 +31,13 @@ STAY: Final = 7
 # code packed by `castle_gate` (CASTLE_GATE).
 GATE: Final = 8
 CASTLE_GATE: Final = 9
+# A move that also puts a wall on a cell (`walls:`): its kind is WALLED plus
+# the kind of the move without the wall (the plain move), and its `extra`
+# packs the plain move's extra above the wall's cell (`walled`,
+# `wall_parts`).  Past every other kind, so that `kind >= GATE` stays the
+# one test the other variants make for both families.
+WALLED: Final = 16
+WALL_BITS: Final = 20   # room for any cell: limits.MAX_CELLS is far below 2**20
 InternalMove = tuple[int, int, int, int, int]
 # Side 0 is White, side 1 Black.
 SIDES = ("white", "black")
@@ -48,3 +55,15 @@ def gate_parts(move: InternalMove) -> tuple[int, int, int, int]:
     if kind == GATE:
         return NORMAL, 0, frm, extra
     return CASTLE, extra & 0xFFFFF, extra >> 20 & 0xFFFFF, extra >> 40
+
+
+def walled(move: InternalMove, cell: int) -> InternalMove:
+    """The plain `move` that also puts a wall on `cell`."""
+    frm, to, promo, kind, extra = move
+    return (frm, to, promo, WALLED + kind, extra << WALL_BITS | cell)
+
+
+def wall_parts(move: InternalMove) -> tuple[InternalMove, int]:
+    """A walled move's plain move and the cell of its wall."""
+    frm, to, promo, kind, extra = move
+    return (frm, to, promo, kind - WALLED, extra >> WALL_BITS), extra & ((1 << WALL_BITS) - 1)

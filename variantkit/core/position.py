@@ -8,6 +8,7 @@ on integers only; `public_move` turns an internal move into a `Move`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from variantkit.core.moves import (
@@ -22,9 +23,12 @@ from variantkit.core.moves import (
     SIDES,
     STAY,
     SUBORN,
+    WALL_BITS,
+    WALLED,
     InternalMove,
     castle_gate,
     gate_parts,
+    wall_parts,
 )
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, CellReach, reach
 from variantkit.values import Move
@@ -72,6 +76,8 @@ class Position:
         # Cells holding a wall (a petrified piece): of no side, never moved
         # onto, captured or passed, but leapt over.
         self.walls = 0
+        # The walls before each walled move on the stack (`walls:`), oldest first.
+        self.walls_before: list[int] = []
         # The castling moves of this game: the variant's, or under free
         # castling those of the start position (set by the position reader).
         self.castlings = variant.castlings
@@ -161,6 +167,7 @@ class Position:
                      "fullmove", "hash", "castlings", "castlings_by_side", "chess960"):
             setattr(other, name, getattr(self, name))
         other.history = list(self.history)
+        other.walls_before = list(self.walls_before)
         other.repetition_keys = list(self.repetition_keys)
         return other
 
@@ -312,7 +319,8 @@ class Position:
         """The en passant captures the side to move can legally make."""
         if not self.ep_target:
             return []
-        return [m for m in self.legal_internal() if m[3] == EN_PASSANT]
+        return [m for m in self.legal_internal()
+                if m[3] == EN_PASSANT or m[3] == WALLED + EN_PASSANT]
 
     def legal_internal(self) -> list[InternalMove]:
         v = self.variant
@@ -996,6 +1004,9 @@ class Position:
         frm, to, promo, kind, extra = move
         gated = kind >= GATE
         if gated:
+            if kind >= WALLED:
+                self._make_walled(move)
+                return
             kind, extra, gate_cell, gate_code = gate_parts(move)
         v = self.variant
         cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
@@ -1071,6 +1082,80 @@ class Position:
             self.fullmove += 1
         self.stm = 1 - us
 
+    def _make_walled(self, move: InternalMove) -> None:
+        """Make a walled move: its plain move (with every rule of the
+        position's class), then its wall; under `duck` the walls before it
+        go away (the duck moves).  The stack holds the walled move."""
+        plain, cell = wall_parts(move)
+        self.make_internal(plain)
+        record = self.history[-1]
+        self.history[-1] = (move, *record[1:])
+        self.walls_before.append(self.walls)
+        walling = self.variant.walling
+        if walling is not None and walling.kind == "duck":
+            for old in self.variant.board.cells_of(self.walls):
+                self.place_wall(old)
+        self.place_wall(cell)
+
+    def _unmake_walled(self, move: InternalMove, *record: Any) -> None:
+        """Take back a walled move: its walls as they were, then its plain
+        move (with every rule of the position's class)."""
+        walls = self.walls_before.pop()
+        for cell in self.variant.board.cells_of(self.walls ^ walls):
+            self.place_wall(cell)
+        self.history.append((wall_parts(move)[0], *record))
+        self.unmake_internal()
+
+    def walled_moves(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`walls:`: each of `moves` with each cell its wall may go to (the
+        empty cells of the walls' region after the move, as the rule's kind
+        picks them); a move with no such cell is not played."""
+        v = self.variant
+        walling = v.walling
+        if walling is None:
+            return moves
+        kind, region = walling.kind, walling.region & v.all_cells
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        # A plain step or double step changes only its two cells; other
+        # moves, or any move where a capture does more, are made to see.
+        plain_kinds = (NORMAL, DOUBLE) if not (v.blast or v.petrify) else ()
+        out: list[InternalMove] = []
+        append = out.append
+        for move in moves:
+            frm, to, promo, move_kind, extra = move
+            if move_kind in plain_kinds:
+                after = occupied & ~(1 << frm) | 1 << to
+                code = promo or self.cells[frm]
+            else:
+                self.make_internal(move)
+                after = self.side_bb[0] | self.side_bb[1] | self.walls
+                code = self.cells[to]
+                self.unmake_internal()
+            empty = region & ~after
+            if kind == "past":
+                targets = empty & 1 << frm
+            elif kind == "arrow":
+                targets = empty & self._moves_from(code, to, after)
+            else:   # duck, anywhere
+                targets = empty
+            # The walled moves, built here rather than by `walled` (the
+            # widest nodes have hundreds of them).
+            packed, walled_kind = extra << WALL_BITS, WALLED + move_kind
+            while targets:
+                tbit = targets & -targets
+                targets ^= tbit
+                append((frm, to, promo, walled_kind, packed | (tbit.bit_length() - 1)))
+        return out
+
+    def _moves_from(self, code: int, cell: int, occupied: int) -> int:
+        """The empty cells a piece of `code` on `cell` may move to (not by
+        its initial moves) under `occupied`: where it shoots an arrow."""
+        reached = 0
+        for gen in self.variant.generators[code]:
+            if gen.mode & MOVE and not gen.initial:
+                reached |= reach(gen.tables[cell], occupied)
+        return reached & ~occupied
+
     def _lift(self, cell: int) -> None:
         code = self.cells[cell]
         bit = 1 << cell
@@ -1085,6 +1170,10 @@ class Position:
         if len(self.repetition_keys) > len(self.history) + 1:
             del self.repetition_keys[len(self.history) + 1:]
         frm, to, _, kind, extra = move
+        if kind >= WALLED:
+            self._unmake_walled(move, code, captured, unmoved, ep_target, ep_victim, halfmove,
+                                hash_, royal)
+            return
         self.stm = us = 1 - self.stm
         if us:
             self.fullmove -= 1
@@ -1144,6 +1233,9 @@ class Position:
         that moved, for a move already played (else the piece on its cell)."""
         names = self.variant.board.names
         frm, to, promo, kind, extra = move
+        if kind >= WALLED:
+            plain, cell = wall_parts(move)
+            return replace(self.public_move(plain, mover), wall=names[cell])
         if kind == DROP:
             return Move(names[to], names[to],
                         drop=self.variant.letter_of_code(extra or promo).upper())

@@ -1,0 +1,44 @@
+"""Walls placed as part of a move (`walls:`): which cell each move may wall,
+by the rule's kind, and the region walls may go to."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from variantkit.board import Board
+from variantkit.rulebook.sink import Sink
+
+# The kinds of `walls:`, as the position core reads them: every move also
+# moves the one neutral blocker to another empty cell (`duck`), the moved
+# piece shoots a wall along its own moves from where it lands (`arrow`), the
+# cell the piece leaves becomes a wall (`past`), or any empty cell does
+# (`anywhere`).
+KINDS = ("duck", "arrow", "past", "anywhere")
+
+
+class Walling(NamedTuple):
+    """The declared wall rule the position core reads."""
+
+    kind: str     # one of KINDS
+    region: int   # the cells a wall may be put on (`region` less `except`), as a mask
+
+
+def compile_walls(sink: Sink, spec: dict[str, Any] | None, board: Board,
+                  hole_mark: str | None) -> Walling | None:
+    """The wall rule of `walls:` (None where none is declared)."""
+    if spec is None:
+        return None
+    if hole_mark is None:
+        sink.report(("walls",), "walls are written in position strings with the hole mark: "
+                    "declare `position-string: {holes: ...}`", "walls-mark")
+    region = (1 << board.size) - 1
+    if "region" in spec:
+        region = sink.located(("walls", "region"),
+                              lambda: board.resolve_region(spec["region"])) or 0
+    if "except" in spec:
+        region &= ~(sink.located(("walls", "except"),
+                                 lambda: board.resolve_region(spec["except"])) or 0)
+    if not region:
+        sink.report(("walls",), "walls may go to no cell: the region (less `except`) is empty",
+                    "walls-region")
+    return Walling(spec["kind"], region)
