@@ -46,7 +46,7 @@ def table() -> str:
         game = variant.new_game()
         counts = [f"{variantkit.perft(game, d):,}" for d in range(1, perft_depth(name) + 1)]
         counts += [""] * (3 - len(counts))
-        board = board_label(variant.document.data["board"], variant.board.size)
+        board = board_label(variant.document.data["board"])
         rows.append(f"| `variants/{name}.yaml` | `{name}` | {board} | "
                     + " | ".join(counts) + " |")
     return HEADER + "\n".join(rows) + "\n"
