@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -85,10 +86,25 @@ def test_uci_errors_are_info_strings() -> None:
         "info string illegal move e2e4 in position; the moves before it kept",
         "info string malformed position: sideways", "info string go depth: a number expected"])
     # The malformed go still searched, within its node limit, in the
-    # position kept: the one after 1. e4.
+    # position kept: the one after 1. e4; its bad number was reported once.
     game = variantkit.load("chess").new_game()
     game.push("e2e4")
     assert lines[-1].split()[1] in {str(m) for m in game.legal_moves()}
+    assert not any("unknown word" in line for line in lines)
+
+
+def test_uci_go_whose_only_limit_is_malformed_answers_at_once() -> None:
+    # Not an endless search: the GUI sent a limit and will not send `stop`.
+    session, out = session_of("uci")
+    session.command("position startpos")
+    session.command("go depth abc")
+    assert session.thinking is not None
+    deadline = time.monotonic() + 60
+    while session.thinking.running and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = out.getvalue().splitlines()
+    assert "info string go depth: a number expected" in lines
+    assert lines[-1].startswith("bestmove "), lines
 
 
 def test_uci_stop_and_isready_while_searching() -> None:

@@ -193,6 +193,7 @@ class UciSession:
         d = self.dialect
         clock = {word: name for name, word in d.clock_words.items()}
         i = 0
+        malformed = False
         while i < len(words):
             word = words[i]
             if word in GO_NUMBERS or word in clock or word == "byoyomi":
@@ -201,8 +202,9 @@ class UciSession:
                     number = max(0, bounded_int(words[i]))
                 except (IndexError, ValueError):
                     self.say(f"go {word}: a number expected")
-                    continue
-                self._set(limits, clock.get(word, word), number)
+                    malformed = True
+                else:
+                    self._set(limits, clock.get(word, word), number)
             elif word == "infinite":
                 limits.infinite = True
             elif word == "ponder":
@@ -211,8 +213,14 @@ class UciSession:
                 self.say(f"go: unknown word {word[:20]}")
             i += 1
         if not (limits.depth or limits.nodes or limits.movetime is not None
-                or limits.wtime is not None or limits.btime is not None):
-            limits.infinite = True  # a bare `go` searches until `stop`
+                or limits.wtime is not None or limits.btime is not None
+                or limits.infinite):
+            if malformed:
+                # The GUI meant a limit and will not send `stop`: answer at
+                # once rather than search until a `stop` that never comes.
+                limits.depth = 1
+            else:
+                limits.infinite = True  # a bare `go` searches until `stop`
         if ponder:
             self.pondering = limits
             limits = Limits(infinite=True)
