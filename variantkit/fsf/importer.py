@@ -180,6 +180,10 @@ class Translation:
     # The promotion choices per side, as piece types: Fairy-Stockfish reads
     # them when their section is read, and a type removed later leaves them.
     choices: dict[str, list[str]] = field(default_factory=dict)
+    # The `+X` forms of `promotedPieceType` by the piece whose moves they
+    # take: in Fairy-Stockfish they are that piece's type (its royalty, its
+    # extinction, its flag).
+    forms_of: dict[str, list[str]] = field(default_factory=dict)
 
     # -- cells and regions ------------------------------------------------------
     def cells(self, key: str) -> frozenset[Cell]:
@@ -222,6 +226,10 @@ class Translation:
     def sided(self, white: frozenset[Cell], black: frozenset[Cell], purpose: str) -> dict[str, str]:
         return {"white": self.region(white, f"white-{purpose}"),
                 "black": self.region(black, f"black-{purpose}")}
+
+    def with_forms(self, names: list[str]) -> list[str]:
+        """Pieces by name and the promoted forms that are of their type."""
+        return names + [form for name in names for form in self.forms_of.get(name, [])]
 
     def piece(self, letter: str) -> str:
         """The YAML name of the piece a Fairy-Stockfish letter stands for."""
@@ -695,6 +703,7 @@ def shogi_rules(t: Translation, promoted: list[str],
         form = f"{base}-promoted"
         spec = t.data["pieces"][into]
         t.data["pieces"][form] = {"letter": "+" + letter.upper(), **moves_copy(spec)}
+        t.forms_of.setdefault(into, []).append(form)
         if t.settings.flag("capturesToHand"):
             t.data["pieces"][form]["demotes-to"] = base
         (pawn_forms if letter.lower() == pawn_letter else piece_forms)[base] = form
@@ -854,7 +863,7 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         kinds = t.pieces("extinctionPieceTypes", allow_all=True)
         at_most = s.number("extinctionPieceCount")
         for kind in kinds:
-            found.append({"extinct": "all" if kind == "*" else [kind],
+            found.append({"extinct": "all" if kind == "*" else t.with_forms([kind]),
                           **({"at-most": at_most} if at_most else {}), "result": value})
     elif value != "none":
         raise Unsupported(s.entry("extinctionValue"), f"extinctionValue = {value}: not supported")
@@ -863,7 +872,7 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         white = black = t.cells("flagRegion")
     if white or black:
         flag = t.pieces("flagPiece", allow_all=True)
-        pieces = sorted(t.names[k] for k in t.types) if flag == ["*"] else flag
+        pieces = sorted(t.names[k] for k in t.types) if flag == ["*"] else t.with_forms(flag)
         reached: dict[str, Any] = {"reached": t.sided(white, black, "flag"),
                                    "pieces": pieces, "result": "win"}
         if s.flag("flagPieceSafe"):
@@ -984,18 +993,20 @@ def write_mobility(t: Translation) -> None:
         cells = mobility(t, kind)
         if cells is None:
             continue
-        spec = t.data["pieces"][t.names[kind]]
-        moves = spec.pop("moves", None)
-        if moves is None:
-            moves = expand(spec.pop("betza", ""))
         region = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-area")
-        for move in moves:
-            if "to-region" in move or "within" in move:
-                raise Unsupported(t.settings.entry(f"mobilityRegionWhite{kind[0].upper()}"
-                                                   f"{kind[1:]}"), "mobility region on a move "
-                                  "already bound to a region: not supported")
-            move["to-region"] = region
-        spec["moves"] = moves
+        # (a promoted form of this type is held to its region too)
+        for name in t.with_forms([t.names[kind]]):
+            spec = t.data["pieces"][name]
+            moves = spec.pop("moves", None)
+            if moves is None:
+                moves = expand(spec.pop("betza", ""))
+            for move in moves:
+                if "to-region" in move or "within" in move:
+                    raise Unsupported(t.settings.entry(f"mobilityRegionWhite{kind[0].upper()}"
+                                                       f"{kind[1:]}"), "mobility region on a "
+                                      "move already bound to a region: not supported")
+                move["to-region"] = region
+            spec["moves"] = moves
 
 
 def write_royals(t: Translation) -> None:
@@ -1008,22 +1019,20 @@ def write_royals(t: Translation) -> None:
             # that would stand attacked; a royal piece here may not.
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "extinctionPseudoRoyal with a "
                               "promotion to the royal piece: not supported")
-        promoted = {item.partition(":")[2].lower()
-                    for item in s.value("promotedPieceType").split()}
-        if {t.data["pieces"][name]["letter"].lower() for name in royal} & promoted:
-            raise Unsupported(s.entry("promotedPieceType"), "promotedPieceType onto a "
-                              "pseudo-royal piece: not supported")
         # Fairy-Stockfish keeps pseudo-royal pieces out of check while a
         # side has at most `last` of a type, counting each type apart.
         last = s.number("extinctionPieceCount") + 1
         if last > 1 and len(royal) > 1:
             raise Unsupported(s.entry("extinctionPieceCount"), "extinctionPseudoRoyal with "
                               "extinctionPieceCount and several piece types: not supported")
-        for name in royal:
+        for name in t.with_forms(royal):
             t.data["pieces"][name]["royal"] = True
         # Fairy-Stockfish keeps a king out of check always: `check: any`
         # where a side has a king and at most `last` pseudo-royal pieces,
-        # `check: last` where it has no king.
+        # `check: last` where it has no king, or where a piece promotes
+        # onto a pseudo-royal one (the promoted piece need not be safe on
+        # the move that makes it, and with one more than `last` none is).
+        onto = any(t.forms_of.get(name) for name in royal)
         placement = t.data["setup"].split()[0]
         king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
         needs = set()
@@ -1031,12 +1040,12 @@ def write_royals(t: Translation) -> None:
             count = sum(placement.count(case(t.data["pieces"][n]["letter"])) for n in royal)
             if king is not None and case(king) in placement and count:
                 # (a king alone is kept out of check under either rule)
-                needs.add("any" if count <= last else "neither")
-            elif count > 1 or last > 1:
+                needs.add("any" if count <= last and not onto else "neither")
+            elif count > 1 or last > 1 or onto:
                 needs.add("last")
         if len(needs) > 1 or "neither" in needs:
-            raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces "
-                              "beside a king: not supported")
+            raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces, "
+                              "or a promotion onto one, beside a king: not supported")
         check = needs.pop() if needs else "any"
         t.data["royals"] = {"per-side": "any", "check": check,
                             **({"last": last} if check == "last" and last > 1 else {})}
