@@ -153,10 +153,10 @@ def test_a_problem_quotes_only_lines_the_loader_read(tmp_path: Path) -> None:
 # --- reading files ---------------------------------------------------------------------------
 
 
-def validate_in_a_process(*paths: str) -> subprocess.CompletedProcess[str]:
-    """`variantkit validate`, in its own process: a reader that blocked or
+def in_a_process(*words: str) -> subprocess.CompletedProcess[str]:
+    """A `variantkit` command in its own process: a reader that blocked or
     filled memory would hit the timeout instead of hanging the test run."""
-    return subprocess.run([sys.executable, "-m", "variantkit", "validate", *paths],
+    return subprocess.run([sys.executable, "-m", "variantkit", *words],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -164,11 +164,21 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
     child = write(tmp_path, "child.yaml", "variantkit: 1\nname: x\ninherits: fifo.yaml\n")
-    result = validate_in_a_process("/dev/zero", str(fifo), str(child))
+    result = in_a_process("validate", "/dev/zero", str(fifo), str(child))
     assert "cannot read /dev/zero: not a regular file (file-unreadable)" in result.stdout
     assert f"cannot read {fifo}: not a regular file (file-unreadable)" in result.stdout
     assert "inherits: 'fifo.yaml' is not a regular file (inherit-not-found)" in result.stdout
     assert result.returncode == 2
+
+
+def test_import_fsf_refuses_special_files_without_reading_them(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.ini"
+    os.mkfifo(fifo)
+    for path, reason in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                         (tmp_path, "Is a directory")):
+        result = in_a_process("import-fsf", str(path), "--out", str(tmp_path / "out"))
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.endswith(f"': {reason}\n"), result.stderr
 
 
 def test_a_file_over_the_size_limit(tmp_path: Path) -> None:

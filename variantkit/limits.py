@@ -16,7 +16,11 @@ loader charges it while compiling (`variantkit.load(..., budget=Budget(...))`).
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import time
+from pathlib import Path
 
 from variantkit.errors import Problem, VariantError
 
@@ -26,6 +30,29 @@ from variantkit.errors import Problem, VariantError
 # 1 MB is hundreds of pieces' worth of text.  Files are read up to this many
 # bytes and no further, so /dev/zero or a huge file cost nothing.
 MAX_FILE_BYTES = 1_000_000
+
+
+def read_named_file(path: str | Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file at `path`, read up to `max_bytes` + 1
+    bytes and no further (a longer file comes back cut there, for the caller
+    to refuse as too large).  A directory, a FIFO or a device raises OSError
+    without being read: opening one would block (a FIFO nobody writes) or
+    never end (/dev/zero).  Other failures are the OSError of the system."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory")
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = os.read(fd, max_bytes + 1)
+        while len(data) <= max_bytes and (more := os.read(fd, max_bytes + 1 - len(data))):
+            data += more
+        return data
+    finally:
+        os.close(fd)
+
+
 # YAML nodes in one file after aliases and merge keys are expanded.  Aliases
 # can make a small file expand exponentially (an "alias bomb"); the count is
 # made on the composed node graph before anything is expanded.  50,000 nodes

@@ -12,7 +12,6 @@ import difflib
 import functools
 import json
 import math
-import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
@@ -32,6 +31,7 @@ from variantkit.limits import (
     MAX_NUMBER,
     MAX_TEXT_LENGTH,
     MAX_YAML_NODES,
+    read_named_file,
 )
 
 if TYPE_CHECKING:
@@ -319,28 +319,13 @@ def read_source(path: Path, shown: str) -> str:
     """The text of the file at `path` (named `shown` in messages): a regular
     file of at most MAX_FILE_BYTES bytes of UTF-8.  Special files (a FIFO,
     /dev/zero) are refused without blocking or reading them."""
-    def unreadable(reason: str) -> VariantError:
-        return VariantError([Problem(f"cannot read {shown}: {reason}", "file-unreadable", shown)])
-
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        data = read_named_file(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise VariantError([Problem(f"no such file: {shown}", "file-not-found", shown)]) from None
     except OSError as exc:
-        raise unreadable(exc.strerror or str(exc)) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise unreadable("Is a directory")
-        if not stat.S_ISREG(mode):
-            raise unreadable("not a regular file")
-        data = os.read(fd, MAX_FILE_BYTES + 1)
-        while len(data) <= MAX_FILE_BYTES and (more := os.read(fd, MAX_FILE_BYTES + 1 - len(data))):
-            data += more
-    except OSError as exc:
-        raise unreadable(exc.strerror or str(exc)) from None
-    finally:
-        os.close(fd)
+        raise VariantError([Problem(f"cannot read {shown}: {exc.strerror or exc}",
+                                    "file-unreadable", shown)]) from None
     if len(data) > MAX_FILE_BYTES:
         raise VariantError([Problem(
             f"{shown} is larger than {MAX_FILE_BYTES:,} bytes, the largest variant file "

@@ -35,6 +35,7 @@ from variantkit.cli.common import (
 from variantkit.errors import Problem, quote
 from variantkit.fsf import ExportRefused, IniError, export_ini, import_ini
 from variantkit.fsf.ini import MAX_INI_CHARS
+from variantkit.limits import read_named_file
 
 
 def line_of(problem: Problem, section: str | None = None) -> str:
@@ -50,8 +51,7 @@ def line_of(problem: Problem, section: str | None = None) -> str:
 def read_bounded(path: str) -> bytes:
     """At most one byte more than the largest ini text accepted."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_INI_CHARS + 1)
+        return read_named_file(path, MAX_INI_CHARS)
     except OSError as exc:
         fail(f"cannot read {quote(path)}: {exc.strerror or exc}", EXIT_UNREADABLE)
 
