@@ -107,6 +107,23 @@ def test_uci_go_whose_only_limit_is_malformed_answers_at_once() -> None:
     assert lines[-1].startswith("bestmove "), lines
 
 
+def test_uci_variant_path_to_an_ini_file_offers_its_sections(tmp_path: Path) -> None:
+    ini = tmp_path / "mine.ini"
+    ini.write_text("[takes:chess]\nmustCapture = true\n[walls:chess]\nwallingRule = bogus\n",
+                   encoding="utf-8")
+    lines = transcript("uci", f"setoption name VariantPath value {ini}",
+                       "setoption name UCI_Variant value takes",
+                       "position startpos moves e2e4 d7d5", "go depth 2",
+                       "setoption name UCI_Variant value walls")
+    assert re.fullmatch(r"info string 1 variant\(s\) of '.*mine\.ini.*' for UCI_Variant: takes",
+                        lines[0]), lines[0]
+    assert lines[1].startswith("info string 1 section(s) not imported") and \
+        lines[1].endswith(": walls")
+    # The capture is forced, as the section says: the only legal move.
+    assert lines[-2].split()[:2] == ["bestmove", "e4d5"]
+    assert lines[-1] == "info string unknown variant: walls"
+
+
 def test_uci_stop_and_isready_while_searching() -> None:
     session, out = session_of("uci")
     session.command("position startpos")

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import variantkit
 from variantkit.engine import Engine, Limits, SearchInfo, time_budget
-from variantkit.errors import DeclarationError, InvalidFenError, VariantError
+from variantkit.errors import DeclarationError, InvalidFenError, VariantError, quote
+from variantkit.fsf import IniError, import_ini
+from variantkit.fsf.ini import MAX_INI_CHARS
 from variantkit.game import Game
+from variantkit.limits import read_named_file
 from variantkit.values import Move
-from variantkit.variant import Variant
+from variantkit.variant import Variant, load_text
 
 # The variant a session starts with.
 DEFAULT_VARIANT = "chess"
@@ -22,13 +26,28 @@ MAX_NUMBER = 10**12
 REFUSED = (VariantError, DeclarationError, InvalidFenError, OSError, ValueError)
 
 
-def load_variant(name_or_path: str) -> Variant:
-    """A bundled variant by name or a variant file by path; raises
+def load_variant(name_or_path: str, text: str | None = None) -> Variant:
+    """A bundled variant by name, a variant file by path, or with `text`,
+    that variant YAML (`name_or_path` naming it in problems); raises
     ValueError with the located problems when it is refused."""
     try:
-        return variantkit.load(name_or_path)
+        return variantkit.load(name_or_path) if text is None else load_text(text, name_or_path)
     except REFUSED as exc:
         raise ValueError(" ".join(str(exc).split())) from None
+
+
+def ini_variants(path: str) -> tuple[dict[str, str], list[str]]:
+    """The sections of a Fairy-Stockfish ini file that import, as variant
+    YAML by name, and the names of those that do not; raises ValueError for
+    a file that cannot be read or is refused whole."""
+    try:
+        result = import_ini(read_named_file(path, MAX_INI_CHARS), Path(path).name)
+    except OSError as exc:
+        raise ValueError(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
+    except IniError as exc:
+        raise ValueError(" ".join(str(exc).split())) from None
+    imported = {name: text for name, text in result.items() if isinstance(text, str)}
+    return imported, [name for name in result if name not in imported]
 
 
 def bounded_int(text: str) -> int:

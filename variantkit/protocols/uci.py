@@ -14,7 +14,7 @@ from typing import BinaryIO, TextIO
 
 import variantkit
 from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
-from variantkit.errors import IllegalMoveError
+from variantkit.errors import IllegalMoveError, quote
 from variantkit.game import Game
 from variantkit.protocols.channel import Channel, LineTooLong
 from variantkit.protocols.host import (
@@ -22,6 +22,7 @@ from variantkit.protocols.host import (
     REFUSED,
     Thinking,
     bounded_int,
+    ini_variants,
     load_variant,
 )
 from variantkit.values import Move
@@ -72,6 +73,10 @@ class UciSession:
         self.game = self.variant.new_game()
         self.thinking: Thinking | None = None
         self.pondering: Limits | None = None
+        # Variants of a Fairy-Stockfish ini file named by VariantPath: their
+        # YAML by name, compiled when chosen.
+        self.imported: dict[str, str] = {}
+        self.ini_path = ""
 
     def say(self, text: str) -> None:
         self.channel.write(f"info string {text}")
@@ -139,12 +144,19 @@ class UciSession:
         if name in (VARIANT_OPTION, "VariantPath"):
             if not value or value == "<empty>":
                 return
-            if name == VARIANT_OPTION and value not in self.dialect.variants():
+            if name == "VariantPath" and value.lower().endswith(".ini"):
+                self.load_ini(value)
+                return
+            if name == VARIANT_OPTION and value not in self.dialect.variants() \
+                    and value not in self.imported:
                 self.say(f"unknown variant: {value[:80]}")
                 return
             self.finish()
             try:
-                variant = load_variant(value)
+                if name == VARIANT_OPTION and value in self.imported:
+                    variant = load_variant(f"{self.ini_path} [{value}]", self.imported[value])
+                else:
+                    variant = load_variant(value)
             except ValueError as exc:
                 self.say(f"variant refused: {exc}")
                 return
@@ -155,6 +167,24 @@ class UciSession:
             self.game = variant.new_game()
         elif name not in ("Ponder", "Hash", "Threads", "MultiPV"):
             self.say(f"unknown option: {name[:80]}")
+
+    def load_ini(self, path: str) -> None:
+        """`VariantPath` naming a Fairy-Stockfish ini file, as that engine
+        takes it: its sections become choices of `UCI_Variant` (the variant
+        in play stays), each section that cannot be imported named."""
+        try:
+            imported, refused = ini_variants(path)
+        except ValueError as exc:
+            self.say(f"variant refused: {exc}")
+            return
+        self.imported, self.ini_path = imported, path
+        names = " ".join(imported)
+        self.say(f"{len(imported)} variant(s) of {quote(path)} for {VARIANT_OPTION}: "
+                 f"{names[:400]}{' ...' if len(names) > 400 else ''}")
+        if refused:
+            names = " ".join(refused)
+            self.say(f"{len(refused)} section(s) not imported (variantkit import-fsf tells why): "
+                     f"{names[:400]}{' ...' if len(names) > 400 else ''}")
 
     def position(self, rest: str) -> None:
         """`position startpos|fen F [moves M...]`: a new game; on an illegal
