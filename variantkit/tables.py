@@ -117,6 +117,10 @@ class EndCondition:
     grace: bool = False
     safe: bool = False   # `reached`: only where no enemy piece attacks it
     rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask
+    # `castled` (the side's last move castled by one of these rights) and
+    # `castling-lost` (the side holds none of these rights of its own, though
+    # some of its castlings have them): castling rights by their letters.
+    rights: frozenset[str] = frozenset()
 
 
 class MateException(NamedTuple):

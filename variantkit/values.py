@@ -41,7 +41,8 @@ class Outcome(NamedTuple):
     'insufficient-material', 'double-pass', 'facing-pass', 'shuttle',
     'counting' (a count of `end: counting` has run out), 'drop-mate' (a
     mate by a drop under `mate: loses`), or a declared condition's
-    'check-count', 'extinction', 'region', 'bare-king')."""
+    'check-count', 'extinction', 'region', 'bare-king', 'in-a-row',
+    'castling')."""
 
     winner: str | None
     reason: str

@@ -185,7 +185,8 @@ class Variant:
         self.notation: Notation = compile_notation(sink, data.get("notation"), board, pieces,
                                                    self.forwards)
 
-        self.end: EndRules = end.compile_end(sink, data.get("end", {}), board, pieces)
+        self.end: EndRules = end.compile_end(sink, data.get("end", {}), board, pieces,
+                                             frozenset(c.right for c in self.castlings))
         # Looked up at every node (`Position.ended_by_pass`), so kept as one flag.
         self.pass_ends_game = self.end.double_pass is not None or self.end.facing_pass is not None
         # Pieces a move turns over (`flips:`), None for none; a side left

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from variantkit.core.moves import SIDES, InternalMove
+from variantkit.core.moves import CASTLE, CASTLE_GATE, SIDES, InternalMove, gate_parts
 from variantkit.values import Outcome
 
 if TYPE_CHECKING:
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
-           "bare": "bare-king", "in-a-row": "in-a-row"}
+           "bare": "bare-king", "in-a-row": "in-a-row", "castled": "castling",
+           "castling-lost": "castling"}
 
 
 def ended_by_condition(position: GeneralPosition) -> bool:
@@ -69,6 +70,11 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
             for code in condition.codes[side]:
                 own |= bb[code]
         return any(row & own == row for row in condition.rows)
+    if kind == "castled":
+        return side != position.stm and castled_right(position) in condition.rights
+    if kind == "castling-lost":
+        named = [c for _, c in position.castlings_by_side[side] if c.right in condition.rights]
+        return bool(named) and not any(c.in_place(position) for c in named)
     if kind == "reached":
         assert condition.codes is not None
         there = 0
@@ -78,6 +84,15 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
             there &= ~attacked_cells(position, there, 1 - side)
         return there.bit_count() >= condition.count
     return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def castled_right(position: Position) -> str:
+    """The right of the castling the last move made, "" for another move."""
+    if not position.history:
+        return ""
+    move = position.history[-1][0]
+    kind, extra = gate_parts(move)[:2] if move[3] == CASTLE_GATE else (move[3], move[4])
+    return position.castlings[extra].right if kind == CASTLE else ""
 
 
 def attacked_cells(position: Position, cells: int, by: int) -> int:

@@ -58,7 +58,7 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
                       "flagPieceSafe", "flagPieceCount", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
-                      "connectDiagonal", "connectValue")
+                      "connectDiagonal", "connectValue", "castlingWins")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -79,7 +79,8 @@ DEFAULTS: dict[str, str] = {
     "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false", "flagPieceCount": "1",
     "checkCounting": "false", "connectN": "0", "connectPieceTypes": "",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true",
-    "connectValue": "win", "blastOnCapture": "false", "blastImmuneTypes": "",
+    "connectValue": "win", "castlingWins": "-",
+    "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
     # Keys the language cannot express, at values that change nothing.
@@ -880,6 +881,16 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         if s.number("flagPieceCount") > 1:
             reached["at-least"] = s.number("flagPieceCount")
         found.append(reached)
+    wins = s.value("castlingWins").strip()
+    if wins != "-":
+        if not re.fullmatch(r"[KQkq]+", wins):
+            raise Unsupported(s.entry("castlingWins"), f"castlingWins = {shorten(wins)}: "
+                              "not supported")
+        # Castling by one of the rights wins; a side that can no longer
+        # castle by any of them loses.
+        rights = sorted(set(wins))
+        found += [{"castled": rights, "result": "win"},
+                  {"castling-lost": list(rights), "result": "loss"}]
     if s.number("connectN"):
         found.append(in_a_row(t))
     return found

@@ -80,7 +80,7 @@ SUPPORTED = frozenset({
     "connectDiagonal", "connectValue",
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
-    "promotionPawnTypesWhite", "promotionPawnTypesBlack",
+    "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -110,7 +110,7 @@ UNSUPPORTED = frozenset({
     "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
     "flagMove", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
     "connectRegion2Black", "connectNxN", "collinearN", "materialCounting",
-    "adjudicateFullBoard", "countingRule", "castlingWins",
+    "adjudicateFullBoard", "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",

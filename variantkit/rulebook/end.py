@@ -24,8 +24,11 @@ from variantkit.tables import (
 )
 
 
-def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet) -> EndRules:
-    """The `end:` section as one table; piece names become codes."""
+def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet,
+                rights: frozenset[str] = frozenset()) -> EndRules:
+    """The `end:` section as one table; piece names become codes.  `rights`:
+    the letters of the variant's castling rights, which castling conditions
+    name."""
     end = EndRules(
         checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
         draws_go_to=spec.get("draws-go-to"),
@@ -65,7 +68,7 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
         end.draw_points = _draw_points(sink, spec["draws-decided-by"], pieces)
     for i, item in enumerate(spec.get("conditions", [])):
         condition = sink.located(("end", "conditions", i),
-                                 partial(_end_condition, sink, board, pieces, i, item))
+                                 partial(_end_condition, sink, board, pieces, rights, i, item))
         if condition is not None:
             condition.reply = bool(item.get("reply", False))
             end.conditions.append(condition)
@@ -128,8 +131,8 @@ ONLY_WITH = {"answer": "reached", "grace": "bare", "safe": "reached", "at-most":
              "lines": "in-a-row", "at-least": "reached"}
 
 
-def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
-                   spec: dict[str, Any]) -> EndCondition:
+def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset[str],
+                   index: int, spec: dict[str, Any]) -> EndCondition:
     """One entry of `end: conditions`, its keys checked against its kind."""
     path = ("end", "conditions", index)
     result, answer = spec["result"], spec.get("answer")
@@ -153,6 +156,13 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, index: int,
                             rows=_rows(board, spec["in-a-row"], spec.get("lines", ["all"])))
     if "bare" in spec:
         return EndCondition("bare", result, answer=answer, grace=grace)
+    for kind in ("castled", "castling-lost"):
+        if kind in spec:
+            unknown = sorted(set(spec[kind]) - rights)
+            if unknown:
+                raise DeclarationError(f"no castling of this variant has the right "
+                                       f"{unknown[0]!r}", "bad-end-condition", where=(kind,))
+            return EndCondition(kind, result, rights=frozenset(spec[kind]))
     if "extinct" in spec:
         names = spec["extinct"]
         codes = None if names == "all" else _side_codes(sink, pieces, (*path, "extinct"), names)
