@@ -1,12 +1,14 @@
 """The general position: the rules beyond one royal piece per side and
 plain captures (no or several royal pieces, forced capture, explosions,
-petrification, counted checks, counted endings, aiming pieces)."""
+petrification, counted checks, counted endings, aiming pieces, pieces
+turning over, passing when stuck, a full board)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import ended_by_condition
+from variantkit.core.flips import flip_after, flip_moves, turn_over
 from variantkit.core.moves import DOUBLE, DROP, EN_PASSANT, GATE, NORMAL, WALLED, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
@@ -41,9 +43,10 @@ class GeneralPosition(Position):
         self.counting_ply = 0
         # Per move on the stack: the pieces an explosion or a petrification
         # removed (cell, code), the check counts and the count before the
-        # move, and the cell of the wall the move made (-1 for none).
+        # move, the cell of the wall the move made (-1 for none), and the
+        # cells whose pieces it turned over (`flips:`).
         self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int],
-                                tuple[int, int], int]] = []
+                                tuple[int, int], int, int]] = []
 
     # -- royal pieces ---------------------------------------------------------
     def royals(self, side: int) -> int:
@@ -131,13 +134,20 @@ class GeneralPosition(Position):
     def legal_internal(self) -> list[InternalMove]:
         """No moves once a declared end condition holds or a pass has ended
         the game (as Fairy-Stockfish lists them), else the moves the rules allow."""
-        if (self.variant.end.conditions and ended_by_condition(self)) or self.ended_by_pass():
+        if (self.variant.end.conditions and ended_by_condition(self)) or self.ended_by_pass() \
+                or self.board_full():
             return []
         moves = self.allowed_moves()
         return self.walled_moves(moves) if self.variant.walling else moves
 
     def count_legal(self) -> int:
         return len(self.legal_internal())   # the rules here filter the whole list
+
+    def board_full(self) -> bool:
+        """Whether every cell is taken under `end: board-full`, which ends the game."""
+        v = self.variant
+        return v.end.board_full is not None \
+            and not v.all_cells & ~(self.side_bb[0] | self.side_bb[1] | self.walls)
 
     def allowed_moves(self) -> list[InternalMove]:
         """The moves the pieces and the royal, capture and explosion rules allow."""
@@ -154,6 +164,10 @@ class GeneralPosition(Position):
             moves += self._gatings(moves)
         if v.must_drop:
             moves = self._drops_first(moves)
+        if v.flips is not None:
+            moves = flip_moves(self, v.flips, moves)
+        if not moves and v.pass_when_stuck:
+            moves = self.stuck_pass()
         if v.must_capture:
             captures = [m for m in moves if self._captures(m)]
             if captures:
@@ -244,13 +258,15 @@ class GeneralPosition(Position):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]) and move[3] != DROP)
-        self._extra.append((removed, before, counted, walled))
+        flipped = 0 if v.flips is None else flip_after(self, v.flips, move)
+        self._extra.append((removed, before, counted, walled, flipped))
 
     def unmake_internal(self) -> None:
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
-        removed, before, counted, walled = self._extra.pop()
+        removed, before, counted, walled, flipped = self._extra.pop()
+        turn_over(self, flipped)
         if walled >= 0:
             self.place_wall(walled)
         for cell, code in reversed(removed):
