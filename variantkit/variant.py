@@ -168,6 +168,7 @@ class Variant:
         self.drops_unmoved = held.drops_unmoved
         self.drops_grant_castling = held.drops_grant_castling
         self.to_hand = held.to_hand
+        self.to_partner = held.to_partner
         self.drop_regions = held.drop_regions
         self.drop_rules: list[DropRule | None] = held.drop_rules
         self.hand_codes = held.hand_codes

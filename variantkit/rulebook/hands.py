@@ -1,6 +1,7 @@
 """Pieces in hand (`hands:` and each piece's `drops:`): where a captured
-piece goes, and per piece code where and under what restrictions it is
-dropped."""
+piece goes (the capturer's hand, nowhere, or the hand of the partner board's
+same side, `captures: to-partner`), and per piece code where and under what
+restrictions it is dropped."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ class Hands(NamedTuple):
     drops_unmoved: bool
     drops_grant_castling: bool
     to_hand: list[int]          # per captured piece code, the code joining the capturer's hand
+    # Per captured piece code, the code joining the hand of the same side on
+    # the partner board (`captures: to-partner`; bughouse), else -1: on its
+    # own board such a capture leaves the game, and `variantkit.pair` passes it.
+    to_partner: list[int]
     drop_regions: list[int]     # per piece code
     drop_rules: list[DropRule | None]
     hand_codes: list[list[int]]   # per side, the codes that may be in hand, in written order
@@ -56,7 +61,9 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
     all_cells = (1 << board.size) - 1
     spec = data.get("hands", {})
     to_capturer = spec.get("captures", "removed") == "to-capturer"
+    to_partner_board = spec.get("captures") == "to-partner"
     to_hand = [-1] * n_codes
+    to_partner = [-1] * n_codes
     drop_regions = [0] * n_codes
     drop_rules: list[DropRule | None] = [None] * n_codes
     hand_codes: list[list[int]] = [[], []]
@@ -94,6 +101,10 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
             hand_codes[side].append(code)
             if to_capturer and not t.royal:
                 to_hand[code] = piece_code(demoted, 1 - side)
+            if to_partner_board and not t.royal:
+                # The capturer's partner plays the other colour: the piece
+                # keeps its own.
+                to_partner[code] = piece_code(demoted, side)
             region = drops.get("regions")
             drop_regions[code] = all_cells if region is None else sink.located(
                 (*path, "drops", "regions"), partial(_side_region, board, region, side)) or 0
@@ -104,7 +115,7 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
     return Hands(has_hands, all_cells, to_capturer, has_hands and spec.get("drops", True),
                  bool(spec.get("must-drop", False)), bool(spec.get("drops-unmoved", False)),
                  bool(spec.get("drops-grant-castling", False)),
-                 to_hand, drop_regions, drop_rules, hand_codes, balanced, colour_cells,
+                 to_hand, to_partner, drop_regions, drop_rules, hand_codes, balanced, colour_cells,
                  drop_mate_loses, drop_forms)
 
 
