@@ -26,6 +26,9 @@ from variantkit.analysis.match import (
     opening,
     player_for,
 )
+from variantkit.analysis.payload import variant_text
+from variantkit.analysis.tournament import GameRecord, play_game
+from variantkit.analysis.tournament import Settings as SelfPlay
 from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.pgn import result_token
@@ -192,3 +195,52 @@ def test_against_fairy_stockfish_by_uci() -> None:
 def test_against_fairy_stockfish_by_usi() -> None:
     played_fairly(real_match("minishogi", f"usi:{FAIRY_STOCKFISH}",
                              Settings(games=2, movetime=0.05, max_plies=40, opening_plies=2)))
+
+
+# --- self-play (`analyze --engine`) with an external engine -------------------
+
+ILLEGAL_UCI_ENGINE = """import sys
+for line in sys.stdin:
+    word = line.split()[:1]
+    if word == ["uci"]:
+        print("uciok", flush=True)
+    elif word == ["isready"]:
+        print("readyok", flush=True)
+    elif word == ["go"]:
+        print("bestmove a1a1", flush=True)
+    elif word == ["quit"]:
+        break
+"""
+
+
+def self_play(engine: str, max_plies: int) -> GameRecord:
+    settings = SelfPlay(games=1, depth=None, time=0.05, max_plies=max_plies, engine=engine)
+    return play_game(variant_text(variantkit.load("capablanca")), 0, settings)
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_self_play_with_an_external_engine() -> None:
+    record = self_play(f"uci:{FAIRY_STOCKFISH}", max_plies=16)
+    assert record.error is None and record.termination != "lost"
+    game = variantkit.load("capablanca").new_game()
+    for move in record.moves:
+        game.push(move)  # every move legal, in the variant the engine was told
+    assert game.plies == 16 or game.outcome() is not None
+    assert len(record.material) == len(record.moves) - 4  # one per engine move
+
+
+def test_self_play_scores_an_illegal_move_as_a_loss(tmp_path: Path) -> None:
+    script = tmp_path / "illegal.py"
+    script.write_text(ILLEGAL_UCI_ENGINE, encoding="utf-8")
+    record = self_play(f"uci:{sys.executable} {script}", max_plies=40)
+    # White's engine moves first, after the 4 random plies, and loses by it.
+    assert (record.termination, record.winner, len(record.moves)) == ("illegal-move", "black", 4)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--engine", "telnet:host", "--time", "1"], "write builtin, uci:PATH, xboard:PATH"),
+    (["--engine", "uci:/usr/games/fairy-stockfish"], "an external engine plays by time"),
+])
+def test_analyze_refuses_an_engine(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["analyze", "chess", "--games", "1", *args])
+    assert result.exit_code == 1 and message in result.output, result.output

@@ -234,6 +234,8 @@ def render_report(summaries: Sequence[Summary], pgn: str | None = None) -> str:
     settings = summaries[0]["settings"]
     engine = (f"depth {settings['depth']}" if settings["time"] is None
               else f"{settings['time']} s a move")
+    if settings.get("engine", "builtin") != "builtin":
+        engine = f"{html.escape(settings['engine'])}, {engine}"
     head = (f"<h1>Balance report: {html.escape(names)}</h1>"
             f"<p>{settings['games']} games a variant; engine {engine}; "
             f"{settings['random_plies']} random opening plies; ply cap "

@@ -197,7 +197,7 @@ def summarize(variant: Variant, settings: Settings, records: Sequence[GameRecord
         "variant": variant.name,
         "settings": {"games": settings.games, "depth": settings.depth, "time": settings.time,
                      "random_plies": settings.random_plies, "max_plies": settings.max_plies,
-                     "seed": settings.seed},
+                     "seed": settings.seed, "engine": settings.engine},
         "played": len(games),
         "interrupted": interrupted,
         "stopped_by": (stopped_by or "Ctrl-C") if interrupted else None,

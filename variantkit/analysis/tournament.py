@@ -1,4 +1,6 @@
-"""Self-play tournaments: the built-in engine plays both sides of each game.
+"""Self-play tournaments: one engine plays both sides of each game, the
+built-in one by default, or an external engine (`uci:PATH`, `xboard:PATH`,
+`usi:PATH`) that each game starts on its worker.
 
 Game `i` of a run with seed `S` is a pure function of the variant, the
 settings and its seed `S/i`: its first plies are random legal moves drawn
@@ -6,7 +8,10 @@ from `random.Random("S/i")` (so that games differ), the engine plays the
 rest at a fixed depth.  So the games, and every figure made from them, do
 not depend on how many workers played them or in which order.  (A time
 limit per move instead of a depth makes the engine's choices depend on the
-machine's speed and load, and so the games too.)
+machine's speed and load, and so the games too; an external engine plays
+by time, so its games depend on them too.)  An external engine that
+resigns, runs out of time or plays an illegal move loses the game, with that
+termination; one that cannot be started loses it as a lost game.
 
 Each game is one task; what it sends back is a `GameRecord`, a few lists of
 numbers and names per ply.  A game that raises comes back as a record with
@@ -24,11 +29,17 @@ from dataclasses import dataclass, field
 from variantkit.analysis.cluster import Cluster, Lost
 from variantkit.analysis.payload import compiled, variant_text
 from variantkit.engine import Engine
+from variantkit.errors import IllegalMoveError
 from variantkit.game import SIDES, Game
+from variantkit.protocols.driver import RESIGN, Clock, ExternalEngine
+from variantkit.values import Move
 from variantkit.variant import Variant
 
 MOVE_LIMIT = "move-limit"   # the termination of a game stopped at --max-plies (a draw)
 LOST = "lost"               # the termination of a game that raised or whose worker died
+BUILTIN = "builtin"         # the engine setting of the built-in engine
+# Seconds an external engine may take past its time per move (the pipes' delay).
+GRACE = 0.5
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,7 @@ class Settings:
     random_plies: int = 4
     max_plies: int = 300
     seed: int = 0
+    engine: str = BUILTIN   # or an external engine: uci:PATH, xboard:PATH, usi:PATH
 
     def game_seed(self, index: int) -> str:
         return f"{self.seed}/{index}"
@@ -99,6 +111,37 @@ def play_game(text: str, index: int, settings: Settings) -> GameRecord:
 
 
 def _play(variant: Variant, settings: Settings, record: GameRecord) -> None:
+    if settings.engine == BUILTIN:
+        _play_with(variant, settings, record, None)
+        return
+    external = ExternalEngine(settings.engine)
+    try:
+        external.new_game(variant)
+        _play_with(variant, settings, record, external)
+    finally:
+        external.close()
+
+
+def _external_move(game: Game, external: ExternalEngine, seconds: float,
+                   record: GameRecord) -> Move | None:
+    """The external engine's move, or None when it lost the game by it
+    (recorded: resignation, time forfeit or an illegal move)."""
+    text = external.move(game, Clock(movetime=seconds), seconds + GRACE)
+    try:
+        if text is not None and text != RESIGN:
+            move = game.push(text)
+            game.pop()
+            return move
+    except (IllegalMoveError, ValueError):
+        record.termination = "illegal-move"
+    else:
+        record.termination = "resignation" if text == RESIGN else "time-forfeit"
+    record.winner = SIDES[1 - SIDES.index(game.turn)]
+    return None
+
+
+def _play_with(variant: Variant, settings: Settings, record: GameRecord,
+               external: ExternalEngine | None) -> None:
     game = variant.new_game()
     record.first_side = game.turn
     rng = random.Random(record.seed)
@@ -115,9 +158,16 @@ def _play(variant: Variant, settings: Settings, record: GameRecord) -> None:
         if game.plies >= settings.max_plies:
             return
         if game.plies >= settings.random_plies:
+            if external is None:
+                move = engine.best_move(game, depth=settings.depth, time_limit=settings.time)
+            else:
+                assert settings.time is not None  # the command asks for one
+                found = _external_move(game, external, settings.time, record)
+                if found is None:
+                    return
+                move = found
             record.material.append([material["white", name] - material["black", name]
                                     for name in counted])
-            move = engine.best_move(game, depth=settings.depth, time_limit=settings.time)
         else:
             move = rng.choice(legal)
         enemy = SIDES[1 - SIDES.index(game.turn)]

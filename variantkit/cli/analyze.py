@@ -1,7 +1,7 @@
 """Commands that run on a cluster: `analyze` (a self-play tournament and its
 balance report), and the cluster side of `perft --workers`.
 
-    variantkit analyze VARIANT... [--games N] [--depth D | --time T]
+    variantkit analyze VARIANT... [--games N] [--depth D | --time T] [--engine E]
         [--random-plies K] [--max-plies M] [--seed S] [--workers N]
         [--cluster ADDRESS] [--worker-wait SECONDS] [--out report.html] [--json FILE]
         [--pgn FILE]
@@ -28,7 +28,7 @@ from variantkit.analysis.cluster import (
     dask_missing,
     interrupts_held,
 )
-from variantkit.analysis.tournament import GameRecord, Settings
+from variantkit.analysis.tournament import BUILTIN, GameRecord, Settings
 from variantkit.cli.common import (
     EXIT_INTERRUPTED,
     FiniteFloat,
@@ -40,9 +40,11 @@ from variantkit.cli.common import (
     write_output,
 )
 from variantkit.engine import MAX_DEPTH
+from variantkit.errors import quote
 from variantkit.game import Game
 from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pgn import write_pgn
+from variantkit.protocols.driver import PROTOCOLS
 from variantkit.variant import Variant
 
 CTRL_C = "Ctrl-C"        # why a run stopped, when the user stopped it
@@ -120,6 +122,9 @@ def perft_on_cluster(game: Game, depth: int, workers: int | None, address: str |
               default=None,
               help="Engine time per move in seconds, instead of a depth (results then "
                    "depend on the machine's speed).")
+@click.option("--engine", "engine", default="builtin", show_default=True, metavar="ENGINE",
+              help="The engine of both sides: builtin, or an external one (uci:PATH, "
+                   "xboard:PATH, usi:PATH, started for each game; it needs --time).")
 @click.option("--random-plies", type=click.IntRange(0, 1000), default=4, show_default=True,
               help="Random legal moves at the start of each game, so that games differ.")
 @click.option("--max-plies", type=click.IntRange(1, 100_000), default=300, show_default=True,
@@ -134,7 +139,7 @@ def perft_on_cluster(game: Game, depth: int, workers: int | None, address: str |
 @click.option("--pgn", "pgn_path", default=None, metavar="FILE",
               help="Write every game as PGN to FILE (and into the report).")
 def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: float | None,
-            random_plies: int, max_plies: int, seed: int, workers: int | None,
+            engine: str, random_plies: int, max_plies: int, seed: int, workers: int | None,
             address: str | None, worker_wait: float, out_path: str | None,
             json_path: str | None, pgn_path: str | None) -> None:
     """Play self-play games of each VARIANT on a cluster and report on its
@@ -142,6 +147,12 @@ def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: f
     material values.  Several variants are compared side by side."""
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
+    if engine != BUILTIN:
+        protocol, _, command = engine.partition(":")
+        if protocol not in PROTOCOLS or not command.strip():
+            fail(f"--engine {quote(engine)}: write builtin, uci:PATH, xboard:PATH or usi:PATH")
+        if seconds is None or depth is not None:
+            fail("an external engine plays by time: give --time, not --depth")
     # Ctrl-C this early is held too, so that it ends the run as it does later:
     # with the (empty) report, which needs the variants.
     with interrupts_held() as held_early:
@@ -150,7 +161,8 @@ def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: f
         for path in (out_path, pgn_path, None if json_path == "-" else json_path):
             check_output(path, read, "w")  # reports are replaced; inputs never
     settings = Settings(games=games, depth=None if seconds else depth or 2, time=seconds,
-                        random_plies=random_plies, max_plies=max_plies, seed=seed)
+                        random_plies=random_plies, max_plies=max_plies, seed=seed,
+                        engine=engine)
     records: list[list[GameRecord]] = [[] for _ in loaded]
     # Why the run ended before every game was played, if it did.
     stopped_by = CTRL_C if held_early else _play(loaded, settings, records, workers, address,
