@@ -56,7 +56,7 @@ DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack
 END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
                       "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
-                      "flagPieceSafe", "flagPieceCount", "checkCounting", "connectN",
+                      "flagPieceSafe", "flagPieceCount", "flagMove", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
                       "connectDiagonal", "connectValue", "castlingWins")
 DEFAULTS: dict[str, str] = {
@@ -845,7 +845,9 @@ def write_end(t: Translation, fields: list[str]) -> None:
         end["conditions"] = conditions(t, fields)
         if not end["conditions"]:
             del end["conditions"]
-    if "insufficient-material" in end and t.types_changed:
+    # A lone king may still reach a flag region: no material is too little.
+    if "insufficient-material" in end and (t.types_changed or any(
+            "reached" in condition for condition in end.get("conditions", []))):
         end["insufficient-material"] = []
 
 
@@ -878,6 +880,15 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                                    "pieces": pieces, "result": "win"}
         if s.flag("flagPieceSafe"):
             reached["safe"] = True
+        if s.flag("flagMove"):
+            # White reaching first gives Black one move to reach too (a
+            # draw); Black reaching first wins at once.  With safe pieces
+            # Fairy-Stockfish gives the reply to unsafe ones only, whoever
+            # reached: the language has no such rule.
+            if s.flag("flagPieceSafe"):
+                raise Unsupported(s.entry("flagMove", "flagPieceSafe"), "flagMove with "
+                                  "flagPieceSafe: not supported")
+            reached["answer"] = "draw"
         if s.number("flagPieceCount") > 1:
             reached["at-least"] = s.number("flagPieceCount")
         found.append(reached)

@@ -80,7 +80,7 @@ SUPPORTED = frozenset({
     "connectDiagonal", "connectValue",
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
-    "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins",
+    "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -108,7 +108,7 @@ UNSUPPORTED = frozenset({
     "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
-    "flagMove", "connectRegion1White", "connectRegion2White", "connectRegion1Black",
+    "connectRegion1White", "connectRegion2White", "connectRegion1Black",
     "connectRegion2Black", "connectNxN", "collinearN", "materialCounting",
     "adjudicateFullBoard", "countingRule",
     # Older spellings Fairy-Stockfish still reads.
