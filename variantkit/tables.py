@@ -90,7 +90,8 @@ class EndCondition:
 
     `kind` is `checks` (the side has given `count` checks), `extinct` (the
     side has at most `count` pieces of `codes`, or of any kind when `codes`
-    is None), `reached` (`count` pieces of `codes`, at least one, stand in
+    is None, while the other side has at least `rivals` of them),
+    `reached` (`count` pieces of `codes`, at least one, stand in
     the side's region), `in-a-row` (pieces of `codes`, or of any kind when
     `codes` is None, fill one of `rows`) or
     `bare` (the side has only royal pieces left, and the other side more).
@@ -117,6 +118,7 @@ class EndCondition:
     grace: bool = False
     safe: bool = False   # `reached`: only where no enemy piece attacks it
     rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask
+    rivals: int = 0   # `extinct`: how many of them the other side must have (koedem: 2)
     # `castled` (the side's last move castled by one of these rights) and
     # `castling-lost` (the side holds none of these rights of its own, though
     # some of its castlings have them): castling rights by their letters.

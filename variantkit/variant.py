@@ -165,6 +165,7 @@ class Variant:
         self.captures_to_hand = held.captures_to_hand
         self.drops = held.drops
         self.must_drop = held.must_drop
+        self.forced_drops = held.forced_drops
         self.drops_unmoved = held.drops_unmoved
         self.drops_grant_castling = held.drops_grant_castling
         self.to_hand = held.to_hand

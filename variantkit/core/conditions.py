@@ -45,6 +45,16 @@ def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Out
     return None
 
 
+def held(position: GeneralPosition, condition: EndCondition, side: int) -> int:
+    """How many pieces of an `extinct` condition's kinds `side` has; a piece
+    in hand counts, since it may come back by a drop."""
+    hands = position.hands
+    if condition.codes is None:
+        in_hand = sum(hands[code] for code in position.variant.hand_codes[side])
+        return position.side_bb[side].bit_count() + in_hand
+    return sum(position.bb[code].bit_count() + hands[code] for code in condition.codes[side])
+
+
 def meets(position: GeneralPosition, condition: EndCondition, side: int,
           grace: bool = False) -> bool:
     """Whether `side` meets a declared end condition in this position.  With
@@ -56,13 +66,8 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
     if kind == "checks":
         return position.checks_left[side] == 0
     if kind == "extinct":
-        # A piece in hand is not extinct: it may come back by a drop.
-        hands = position.hands
-        if condition.codes is None:
-            held = sum(hands[code] for code in position.variant.hand_codes[side])
-            return position.side_bb[side].bit_count() + held <= condition.count
-        return sum(bb[code].bit_count() + hands[code]
-                   for code in condition.codes[side]) <= condition.count
+        return held(position, condition, side) <= condition.count and \
+            (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
     if kind == "in-a-row":
         own = position.side_bb[side]
         if condition.codes is not None:

@@ -343,8 +343,10 @@ class Position:
         return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
 
     def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
-        """`must-drop`: while a drop is legal, only drops are."""
-        drops = [m for m in moves if m[3] == DROP]
+        """`must-drop`: while a drop of a piece it names is legal, only
+        those drops are."""
+        forced = self.variant.forced_drops
+        drops = [m for m in moves if m[3] == DROP and forced[m[2]]]
         return drops or moves
 
     def stuck_pass(self) -> list[InternalMove]:

@@ -128,6 +128,7 @@ def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
 
 # The keys of an end condition that belong to one kind of condition only.
 ONLY_WITH = {"answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
+             "opponent-at-least": "extinct",
              "lines": "in-a-row", "at-least": "reached"}
 
 
@@ -167,7 +168,7 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
         names = spec["extinct"]
         codes = None if names == "all" else _side_codes(sink, pieces, (*path, "extinct"), names)
         return EndCondition("extinct", result, count=spec.get("at-most", 0), codes=codes,
-                            grace=grace)
+                            grace=grace, rivals=spec.get("opponent-at-least", 0))
     regions = spec["reached"]
     masks = []
     for side in ("white", "black"):

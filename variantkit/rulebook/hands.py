@@ -26,7 +26,8 @@ class Hands(NamedTuple):
     # Whether pieces in hand drop (else they enter only by gating, on cells
     # of their drop regions too).
     drops: bool
-    # A side holding pieces must drop one while it can (`must-drop`); a
+    # A side holding pieces must drop one while it can (`must-drop`; per
+    # piece code in `forced_drops`, all of them unless it names some); a
     # dropped piece counts as not moved yet (`drops-unmoved`); a king or rook
     # dropped on the cell a castling starts from, its partner standing on
     # its own, gives that castling's right (`drops-grant-castling`).
@@ -39,6 +40,7 @@ class Hands(NamedTuple):
     # own board such a capture leaves the game, and `variantkit.pair` passes it.
     to_partner: list[int]
     drop_regions: list[int]     # per piece code
+    forced_drops: list[bool]    # per piece code
     drop_rules: list[DropRule | None]
     hand_codes: list[list[int]]   # per side, the codes that may be in hand, in written order
     # Per side, the codes whose drops keep them on both colours alike
@@ -112,10 +114,17 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
             if drops.get("colours") == "balanced":
                 balanced[side].append(code)
     drop_mate_loses, drop_forms = _drop_options(sink, data["pieces"], pieces, n_codes)
+    must_drop = spec.get("must-drop", False)
+    forced_drops = [bool(must_drop)] * n_codes
+    if isinstance(must_drop, list):
+        forced_drops = [False] * n_codes
+        for kind in sink.kinds(pieces, ("hands", "must-drop"), must_drop):
+            forced_drops[piece_code(kind, 0)] = forced_drops[piece_code(kind, 1)] = True
     return Hands(has_hands, all_cells, to_capturer, has_hands and spec.get("drops", True),
-                 bool(spec.get("must-drop", False)), bool(spec.get("drops-unmoved", False)),
+                 bool(must_drop), bool(spec.get("drops-unmoved", False)),
                  bool(spec.get("drops-grant-castling", False)),
-                 to_hand, to_partner, drop_regions, drop_rules, hand_codes, balanced, colour_cells,
+                 to_hand, to_partner, drop_regions, forced_drops, drop_rules, hand_codes, balanced,
+                 colour_cells,
                  drop_mate_loses, drop_forms)
 
 
