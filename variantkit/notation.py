@@ -15,6 +15,7 @@ rights as letters or by the rooks' files (Chess960 starts included).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from variantkit.board import GridTopology
@@ -699,6 +700,8 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
 
 def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
+    if position.variant.walling is not None:
+        return _explain_bad_walled(position, text, legal)
     readings = parse_move(position, text)
     shown = quote(text)
     if not readings:
@@ -715,6 +718,41 @@ def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -
     if not from_here:
         return f"illegal move {shown}: {side} has no legal move from {frm}"
     return f"illegal move {shown}; legal moves from {frm}: {', '.join(from_here)}"
+
+
+def _explain_bad_walled(position: Position, text: str, legal: list[InternalMove]) -> str:
+    """Why a move string of a game with walls (`e2e4,e4e5`) names no legal
+    move: its form, the move without the wall, or where the wall may go."""
+    shown = quote(text)
+    if not legal:
+        return f"illegal move {shown}: the game is over ({outcome(position)})"
+    plain, comma, wall_part = text.partition(",")
+    public = [position.public_move(m) for m in legal]
+    example = str(public[0])
+    plains = {str(replace(m, wall=None)): m for m in public}
+    readings = parse_move(position, plain)
+    if plain not in plains:
+        if not (comma and readings):
+            return (f"{shown} is not a move here: every move also puts a wall on a cell, "
+                    f"written as the move, a comma, its landing cell and the wall's cell, "
+                    f"e.g. '{example}'")
+        frm = readings[0][0]
+        here = sorted({p for p, m in plains.items() if m.from_cell == frm})
+        if not here:
+            return f"illegal move {shown}: {SIDES[position.stm]} has no legal move from {frm}"
+        listed = ", ".join(here[:12]) + (", ..." if len(here) > 12 else "")
+        return (f"illegal move {shown}: {quote(plain)} is not a legal move here; legal moves "
+                f"from {frm}, each then followed by its wall: {listed}")
+    to_cell = plains[plain].to_cell
+    walls = sorted(m.wall or "" for m in public if str(replace(m, wall=None)) == plain)
+    cells = ", ".join(walls[:12]) + (", ..." if len(walls) > 12 else "")
+    if not comma:
+        return (f"illegal move {shown}: the move also puts a wall on a cell, written "
+                f"'{plain},{to_cell}' and the wall's cell ({cells})")
+    if not wall_part.startswith(to_cell):
+        return (f"illegal move {shown}: after the comma comes the move's landing cell "
+                f"{to_cell}, then the wall's cell, e.g. '{plain},{to_cell}{walls[0]}'")
+    return f"illegal move {shown}: after {plain} the wall may go to {cells}"
 
 
 def _explain_bad_drop(position: Position, text: str, letter: str, cell: str,

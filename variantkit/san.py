@@ -38,6 +38,9 @@ In SAN a move is written, as in chess, from these parts:
 - A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
   castling with gating also with the cell it is put on (`O-O/He1`), as
   Fairy-Stockfish writes them.
+- A move that also puts a wall on a cell (`walls:`) ends with a comma and
+  the wall's cell (`e4,e5`, `Qdd7,d8`, `O-O,b1`), as Fairy-Stockfish
+  writes it.
 - A drop from the hand is written as its move string, the piece's
   uppercase letter, `@` and the cell (`P@e4`), as Fairy-Stockfish writes it.
 
@@ -73,8 +76,10 @@ from variantkit.core.moves import (
     GATE,
     SIDES,
     SUBORN,
+    WALLED,
     InternalMove,
     gate_parts,
+    wall_parts,
 )
 from variantkit.core.position import Position, position_of
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError, quote
@@ -107,7 +112,7 @@ class _Entry:
     capture: bool
     promotion: str    # the new piece's uppercase letter, or ""
     castle: str       # CASTLE_SHORT, CASTLE_LONG, or "" (not written as O-O)
-    gate: str = ""    # gating: `/H`, or after a castling `/He1`
+    gate: str = ""    # gating: `/H`, or after a castling `/He1`; a wall: `,e5`
     drop: str = ""    # a drop's only spelling, `P@e4`, or ""
     could_promote: bool = False   # not promoting where a move to a promoted form may
     # Letters also read in lenient SAN: the position-string letter where moves
@@ -190,10 +195,14 @@ def _entries(position: Position) -> list[_Entry]:
     promoting = variant.pawn_like[position.stm]
     legal = position.legal_internal()
     castles = _castle_names(position, position.stm) \
-        if any(m[3] in (CASTLE, CASTLE_GATE) for m in legal) else {}
+        if any(m[3] in (CASTLE, CASTLE_GATE, WALLED + CASTLE) for m in legal) else {}
     out: list[_Entry] = []
     for internal in legal:
         frm, to, promo, kind, extra = internal
+        wall = ""
+        if kind >= WALLED:   # written as the move without it, a comma and the wall's cell
+            (_, _, _, kind, extra), wall_cell = wall_parts(internal)
+            wall = "," + variant.board.names[wall_cell]
         if kind == DROP:
             out.append(_drop_entry(position, internal))
             continue
@@ -220,7 +229,7 @@ def _entries(position: Position) -> list[_Entry]:
                           own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else "",
-                          gate=gate, also=(plain, bare)))
+                          gate=gate + wall, also=(plain, bare)))
     # The moves that could promote into a promoted form and do not (shogi's `=`).
     promotable = {(m[0], m[1]) for m in legal if position.public_move(m).promotion == "+"}
     return [replace(e, could_promote=True) if (e.internal[0], e.internal[1]) in promotable and
