@@ -77,15 +77,30 @@ SHALLOW = frozenset({
     "clobber", "clobber10", "breakthrough",
     # Jeson mor's eighteen knights: 900 leaves at depth 2, 27,960 at 3.
     "jesonmor",
+    # Isolation's moves each wall one of ~45 cells: 47,300 and 49,500 leaves
+    # at depth 2.
+    "isolation", "isolation7x7",
     # Chess under its other names: the start is chess's, walked to depth 3
     # as `chess`; fairy's own pieces are walked from positions that hold
     # them (tests/test_fsf_catalogue.py).
     "normal", "fairy"})
 
 
+# Games whose every move also walls a cell anywhere: duck's 640 moves at
+# the start (379,440 leaves at depth 2), the Game of the Amazons' 2,176;
+# `make test` compares their first ply and plays shorter games.
+WALLED_WIDE = frozenset({"duck", "amazons"})
+
+
 def perft_depth(name: str) -> int:
     """The perft depth `make test` compares for a variant (docs/verified.md lists it)."""
-    return 2 if name in SHALLOW else 3
+    return 1 if name in WALLED_WIDE else 2 if name in SHALLOW else 3
+
+
+def game_plies(name: str) -> int:
+    """The plies of each random game `make test` plays in a variant (duck:
+    its outcome tries every one of some 600 moves for a repetition claim)."""
+    return 20 if name in WALLED_WIDE else 120
 
 
 def fsf_variants() -> list[str]:

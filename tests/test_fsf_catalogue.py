@@ -9,7 +9,7 @@ wide) and a few seeded random games; `make oracle` goes deeper and plays more.
 from __future__ import annotations
 
 import pytest
-from fsf_oracle import Oracle, fsf_variants, perft_depth
+from fsf_oracle import Oracle, fsf_variants, game_plies, perft_depth
 
 NAMES = fsf_variants()
 
@@ -21,7 +21,7 @@ def test_perft_tree_equals_pyffish(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_equal_pyffish(name: str) -> None:
-    Oracle(name).random_games(games=2, max_plies=120, seed=1)
+    Oracle(name).random_games(games=2, max_plies=game_plies(name), seed=1)
 
 
 @pytest.mark.oracle
