@@ -867,7 +867,7 @@ class Position:
             if code in codes:
                 cells |= component.attackers(us, target, occupied)
         if v.hop_components[us]:
-            cells |= self._lines_to(target, 1 - us, v.hop_components[us])
+            cells |= self._lines_to(target, us, v.hop_components[us])
         return cells
 
     def _promotions(self, move: InternalMove, promotion: Promotion,
