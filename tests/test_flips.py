@@ -131,3 +131,13 @@ def test_the_engine_plays_ataxx_to_the_end() -> None:
         g.push(engine.best_move(g, depth=1))
     outcome = g.outcome()
     assert outcome is not None and outcome.winner is not None
+
+
+def test_flipersi_does_not_pass_a_side_without_a_drop_loses_by_count() -> None:
+    fen = "8/8/8/3PP3/3PP3/8/8/ppP5[Pp] w - - 0 1"
+    assert moves(game("flipello", fen)) == ["c1c1"]
+    g = game("flipersi", fen)
+    assert moves(g) == [] == pyffish.legal_moves("flipersi", fen, [])
+    outcome = g.outcome()
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("white", "stalemate")
+    assert pyffish.game_result("flipersi", fen, []) > 0
