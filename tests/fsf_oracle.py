@@ -78,6 +78,8 @@ SHALLOW = frozenset({
     "clobber", "clobber10", "breakthrough",
     # Jeson mor's eighteen knights: 900 leaves at depth 2, 27,960 at 3.
     "jesonmor",
+    # Ataxx's copies and jumps: 6,460 leaves at depth 3, eight seconds.
+    "ataxx",
     # Isolation's moves each wall one of ~45 cells: 47,300 and 49,500 leaves
     # at depth 2.
     "isolation", "isolation7x7",
