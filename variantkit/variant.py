@@ -119,6 +119,7 @@ class Variant:
         self.check_all = rule.check_all
         self.check_last = rule.check_last
         self.must_capture = bool(data.get("must-capture", False))
+        self.may_give_check = bool(data.get("may-give-check", True))
         self.facing: Component | None = rule.facing
         self.facing_rule: str = rule.facing_rule
         self.facing_must_break = self.facing is not None and self.facing_rule == "must-break"
@@ -215,7 +216,8 @@ class Variant:
         # The rules beyond one royal piece per side and plain captures,
         # played by the general position (variantkit.core.general).
         self.general_rules = bool(
-            not self.one_royal or self.must_capture or self.blast or self.end.conditions
+            not self.one_royal or self.must_capture or not self.may_give_check
+            or self.blast or self.end.conditions
             or self.flips is not None or self.pass_when_stuck or self.end.board_full
             or self.end.counting or self.aims or self.petrify or self.walling)
 

@@ -1,7 +1,7 @@
 """The general position: the rules beyond one royal piece per side and
-plain captures (no or several royal pieces, forced capture, explosions,
-petrification, counted checks, counted endings, aiming pieces, pieces
-turning over, passing when stuck, a full board)."""
+plain captures (no or several royal pieces, forced capture, checks
+forbidden, explosions, petrification, counted checks, counted endings,
+aiming pieces, pieces turning over, passing when stuck, a full board)."""
 
 from __future__ import annotations
 
@@ -168,6 +168,8 @@ class GeneralPosition(Position):
             moves = flip_moves(self, v.flips, moves)
         if not moves and v.pass_when_stuck:
             moves = self.stuck_pass()
+        if not v.may_give_check:
+            moves = [m for m in moves if not self.gives_check(m)]
         if v.must_capture:
             captures = [m for m in moves if self._captures(m)]
             if captures:

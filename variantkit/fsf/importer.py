@@ -849,6 +849,11 @@ def write_end(t: Translation, fields: list[str]) -> None:
     if "insufficient-material" in end and (t.types_changed or any(
             "reached" in condition for condition in end.get("conditions", []))):
         end["insufficient-material"] = []
+    elif "insufficient-material" in end and end.get("stalemate", "draw") != "draw":
+        # Once stalemate does not draw, Fairy-Stockfish counts every piece
+        # beside the king as enough: only bare kings are dead.
+        king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
+        end["insufficient-material"] = [f"{king} v {king}"] if king else []
 
 
 def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
@@ -1134,6 +1139,8 @@ def translate(t: Translation) -> None:
         write_hands(t)
     if s.changed("mustCapture"):
         t.data["must-capture"] = s.flag("mustCapture")
+    if s.changed("checking"):
+        t.data["may-give-check"] = s.flag("checking")
     # New types: the blast's lists are written again (a parent's `pawn`
     # may be gone).
     if s.changed("blastOnCapture", "blastImmuneTypes") or \

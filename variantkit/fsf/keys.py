@@ -81,6 +81,7 @@ SUPPORTED = frozenset({
     "checkCounting", "blastOnCapture", "blastImmuneTypes", "flyingGeneral",
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
     "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
+    "checking",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -99,7 +100,7 @@ UNSUPPORTED = frozenset({
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
-    "oppositeCastling", "checking", "mustDropType", "dropLoop", "enclosingDrop",
+    "oppositeCastling", "mustDropType", "dropLoop", "enclosingDrop",
     "enclosingDropStart", "sittuyinRookDrop", "dropOppositeColoredBishop", "dropPromoted",
     "gating", "wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
