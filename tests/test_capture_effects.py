@@ -3,6 +3,8 @@ kings) survive explosions, their own capture's included."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import variantkit
 
 
@@ -61,3 +63,17 @@ def test_walls_are_drawn() -> None:
     game = variantkit.load("petrified").new_game("4k3/8/8/8/8/8/3*4/4K3 b - - 0 1")
     assert str(game).splitlines()[6] == "2 . . . * . . . ."
     assert 'data-wall="d2"' in game.svg()
+
+
+def test_a_blast_and_a_petrification_both_happen(tmp_path: Path) -> None:
+    # Atomic chess whose queens turn to stone: the blast clears the cells
+    # around the capture, then the queen's cell becomes a wall.
+    path = tmp_path / "stone.yaml"
+    path.write_text("variantkit: 1\nname: stone\ninherits: atomic\npetrify: [queen]\n"
+                    "position-string: {holes: '*'}\n", encoding="utf-8")
+    game = variantkit.load(str(path)).new_game("4k3/8/8/8/8/2n5/3rb3/3Q3K w - - 0 1")
+    before, key = game.fen(), game.position.hash
+    game.push("d1d2")
+    assert game.fen().split()[0] == "4k3/8/8/8/8/8/3*4/7K"
+    game.pop()
+    assert game.fen() == before and not game.position.walls and game.position.hash == key

@@ -248,6 +248,9 @@ class GeneralPosition(Position):
                 self._lift(cell)
                 gone |= 1 << cell
             self.unmoved &= ~gone
+            if petrifying:   # the blast over, the capture's cell turns to stone
+                walled = to
+                self.place_wall(walled)
         elif petrifying:
             walled = move[1]
             removed = ((walled, self.cells[walled]),)
