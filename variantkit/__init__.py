@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from variantkit.engine import Engine
     from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
     from variantkit.game import Game, Move, Outcome, perft
+    from variantkit.pair import Pair, load_pair
     from variantkit.pgn import PgnError, iter_games, read_games, read_pgn, write_pgn
     from variantkit.svg import render
     from variantkit.variant import Variant, load, load_text
@@ -48,15 +49,16 @@ _HOMES = {
     **dict.fromkeys(["Game", "Move", "Outcome", "perft"], "variantkit.game"),
     **dict.fromkeys(["PgnError", "iter_games", "read_games", "read_pgn", "write_pgn"],
                     "variantkit.pgn"),
+    **dict.fromkeys(["Pair", "load_pair"], "variantkit.pair"),
     "render": "variantkit.svg",
     **dict.fromkeys(["Variant", "load", "load_text"], "variantkit.variant"),
 }
 
 __all__ = [
     "BUILD",
-    "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "PgnError",
-    "Problem", "Variant", "VariantError", "iter_games", "load", "load_text",
-    "perft", "read_games", "read_pgn", "render", "variants", "write_pgn",
+    "Engine", "Game", "IllegalMoveError", "InvalidFenError", "Move", "Outcome", "Pair",
+    "PgnError", "Problem", "Variant", "VariantError", "iter_games", "load", "load_pair",
+    "load_text", "perft", "read_games", "read_pgn", "render", "variants", "write_pgn",
 ]
 __version__ = "0.1.0"
 

@@ -199,6 +199,26 @@ def _group_lines(position: Position, rows: list[list[int]],
     return title, lines
 
 
+def side_by_side(drawings: list[Text], titles: list[str]) -> Text:
+    """Drawings next to each other, each under its title (the two boards of
+    a pair, `variantkit.pair`), with the gap planes are drawn with."""
+    blocks = [[Text(title, style=STYLES["title"]), *drawing.split("\n", allow_blank=True)]
+              for title, drawing in zip(titles, drawings, strict=True)]
+    widths = [max(line.cell_len for line in block) for block in blocks]
+    out = Text()
+    for row in range(max(len(block) for block in blocks)):
+        line = Text()
+        for i, block in enumerate(blocks):
+            piece = block[row] if row < len(block) else Text()
+            line.append(GAP if i else "")
+            line.append_text(piece)
+            line.append(" " * (widths[i] - piece.cell_len))
+        line.rstrip()
+        out.append_text(line)
+        out.append("\n")
+    return out
+
+
 def _centred(text: str, width: int) -> str:
     """`text` centred in `width` terminal cells (as str.center, counting
     the cells each character takes)."""

@@ -32,6 +32,9 @@ with `flip`) has its hand under the board, the other over it.  A strip is
 `<g data-hand="<side>">`; each piece in it is
 `<g data-hand-piece="<letter>" data-side="<side>" data-count="<n>">`, drawn
 with the same figure as on the board and its count on a badge.
+
+`side_by_side_svg` puts drawings made by `render` next to each other in one
+document, each under a title: the two boards of a pair (`variantkit.pair`).
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ if TYPE_CHECKING:
     from variantkit.game import Game
 
 __all__ = ["GLYPHS", "Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry",
-           "figure", "render"]
+           "figure", "render", "side_by_side_svg"]
 
 Point = tuple[float, float]
 
@@ -1066,3 +1069,31 @@ def _mix(a: str, b: str, t: float) -> str:
 
 def _attrs(attrs: dict[str, str]) -> str:
     return "".join(f' {key}="{_text(value)}"' for key, value in attrs.items())
+
+
+def side_by_side_svg(documents: list[str], titles: list[str], gap: float = 30.0) -> str:
+    """SVG documents made by `render` drawn next to each other in one, each
+    under its title (the two boards of a pair, `variantkit.pair`): each
+    stays a whole `<svg>` element, moved into place by its `x` and `y`."""
+    title_height = 28.0
+    x = 0.0
+    parts = []
+    heights = []
+    for document, title in zip(documents, titles, strict=True):
+        width, height = (float(_root_size(document, name)) for name in ("width", "height"))
+        parts.append(f'<text x="{_num(x + width / 2)}" y="20" text-anchor="middle" '
+                     f'font-size="18" fill="{INK}">{_text(title)}</text>')
+        parts.append(document.replace("<svg ", f'<svg x="{_num(x)}" y="{_num(title_height)}" ',
+                                      1).strip())
+        heights.append(height)
+        x += width + gap
+    wide, high = _num(x - gap), _num(title_height + max(heights, default=0.0))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{wide}" height="{high}" '
+            f'viewBox="0 0 {wide} {high}" font-family="{FONT}">\n'
+            + "\n".join(parts) + "\n</svg>\n")
+
+
+def _root_size(document: str, name: str) -> str:
+    """The `width` or `height` of a document's root `<svg>` element."""
+    root = document[document.index("<svg "):document.index(">")]
+    return root.split(f' {name}="', 1)[1].split('"', 1)[0]
