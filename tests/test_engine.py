@@ -15,7 +15,16 @@ from catalogue import one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
-from variantkit.engine import Limits, SearchInfo, mobility_values, piece_values, time_budget
+from variantkit.engine import (
+    Limits,
+    SearchInfo,
+    advancement,
+    mobility_values,
+    neighbourhood,
+    piece_values,
+    promotion_distances,
+    time_budget,
+)
 
 
 def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:
@@ -48,6 +57,24 @@ def test_stalemate_that_wins_is_sought() -> None:
     game, engine, _ = best("diplomat", "k9K3/1R12/H13/1 w - - 0 1")
     assert game.outcome() == Outcome("white", "stalemate")
     assert engine.info.score_text == "win in 1"
+
+
+@pytest.mark.parametrize("fen, move", [
+    # Morphy's problem: the quiet 1. Ra6 mates next move whatever Black
+    # plays, so a reduction of quiet moves must not hide it.
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),
+    # A check that forces the queen to block, then takes it with mate.
+    ("6k1/5ppp/8/8/3q4/8/5PPP/2R3K1 w - - 0 1", "c1c8"),
+])
+@pytest.mark.parametrize("depth", [3, 5])
+def test_finds_mate_in_two(fen: str, move: str, depth: int) -> None:
+    _, engine, found = best("chess", fen, depth)
+    assert found == move and engine.info.score_text == "win in 2"
+
+
+def test_wins_material_by_a_fork() -> None:
+    _, engine, found = best("chess", "r3k3/8/8/3N4/8/8/8/4K3 w - - 0 1", 4)
+    assert found == "d5c7" and engine.info.score > 250  # the knight checks, then takes the rook
 
 
 @pytest.mark.parametrize("fen", [
@@ -248,3 +275,28 @@ def test_mobility_and_estimated_values(tmp_path: Path) -> None:
         "      - ride: orthogonal\n      - leap: [1, 2]\n", encoding="utf-8")
     values = piece_values(variantkit.load(path))
     assert 5 < values["chancellor"] < 10
+
+
+def test_evaluation_tables_come_from_the_moves() -> None:
+    chess = variantkit.load("chess")
+    board, pawn = chess.board, chess.letter_codes["P"]
+    region = chess.promotions[0][pawn].region
+    distance = promotion_distances(chess, pawn, region)
+    assert [distance[board.cell(c)] for c in ("e8", "e7", "e2", "e1")] == [0, 1, 6, 7]
+    bonus = advancement(distance, 800)
+    assert bonus[board.cell("e7")] == 64 > bonus[board.cell("e6")] > bonus[board.cell("e3")] > 0
+    assert bonus[board.cell("e1")] == bonus[board.cell("e8")] == 0
+    king = chess.letter_codes["K"]
+    centre = neighbourhood(chess, king)
+    assert centre[board.cell("e4")] == 25 and centre[board.cell("e1")] == 15
+    assert centre[board.cell("h1")] == 9
+
+
+@pytest.mark.parametrize("name, null_moves", [
+    ("chess", True),
+    ("janggicasual", False),   # passing is a move of the game
+    ("breakthrough", False),   # no royal piece
+])
+def test_null_moves_only_where_passing_is_no_move(name: str, null_moves: bool) -> None:
+    assert Engine(variantkit.load(name))._null_moves is null_moves
+

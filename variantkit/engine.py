@@ -72,17 +72,49 @@ from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
 # Centipawns per cell a piece reaches on the empty board from where it
-# stands: half of what a legal move was worth when mobility was counted
-# move by move, as the empty board offers about twice the moves of a
-# crowded one.
-PLACEMENT = 2
+# stands: a static stand-in for mobility, which favours central cells.
+PLACEMENT = 3
+# Centipawns for having the move: the side to move is a tempo ahead.
+TEMPO = 10
+# The share of a promotion's gain that a promoting piece one move from its
+# promotion region earns in the middlegame (twice that in the endgame); the
+# bonus falls with the square of the distance.
+ADVANCE = 0.08
+# Centipawns per cell of the royal piece's two-move neighbourhood, above or
+# below the board's mean: a penalty in the middlegame (a central king is
+# exposed), a bonus in the endgame (a central king takes part).
+KING_CENTRE = 3
+# Centipawns per own promoting piece beside the royal piece, in the middlegame.
+SHIELD = 10
 MATE = 1_000_000            # a mate at ply p scores MATE - p
 MATE_BOUND = MATE - 10_000  # scores beyond this are mates
 INFINITY = 2 * MATE
 DEFAULT_DEPTH = 3
 MAX_DEPTH = 64
+MAX_PLY = 128               # extensions may take a line beyond its nominal depth
 MAX_QUIESCENCE = 6          # plies of captures after the nominal depth
 TT_LIMIT = 1 << 20          # entries; the table is cleared when full
+# Pruning margins, in centipawns: a node whose evaluation beats beta by
+# FUTILITY per ply of depth left (depth 3 at most) is cut; a quiet move at
+# depth 1 or 2 whose evaluation falls short of alpha by as much is skipped;
+# a capture in quiescence that cannot bring the evaluation within DELTA of
+# alpha is skipped.
+FUTILITY = 120
+FUTILITY_DEPTH = 3
+DELTA = 200
+# Null-move pruning from this depth, reduced by NULL_REDUCTION plies more
+# (one more from depth 7).
+NULL_MIN_DEPTH = 3
+NULL_REDUCTION = 2
+# Late move reductions: from this depth, quiet moves after the first
+# LMR_AFTER of their stage are searched a ply shallower (two after 3 * LMR_AFTER).
+LMR_MIN_DEPTH = 3
+LMR_AFTER = 3
+# The root's first window around the last iteration's score, from depth 4.
+ASPIRATION = 40
+ASPIRATION_DEPTH = 4
+# History scores are halved when one grows past this.
+HISTORY_LIMIT = 1 << 20
 # Pawn-ish units per cell reached on the empty board, for estimated values
 # when no piece of the variant declares one (the chess pieces give about 0.4).
 MOBILITY_SCALE = 0.4
@@ -131,9 +163,9 @@ class Limits:
 
 
 def time_budget(limits: Limits, stm: int) -> tuple[float, float] | None:
-    """Seconds for this move as (soft, hard): no new iteration starts
-    after half the soft time, and the search stops at the hard time.  A
-    movetime is used whole; a clock is shared over the moves to go (or
+    """Seconds for this move as (soft, hard): on a clock no new iteration
+    starts after half the soft time, and the search stops at the hard time.
+    A movetime is used whole; a clock is shared over the moves to go (or
     MOVES_TO_GO), with most of the increment, never more than a quarter of
     the time left, MOVE_OVERHEAD kept back.  None when the time is not
     bounded."""
@@ -213,6 +245,56 @@ def piece_values(variant: Variant) -> dict[str, float]:
     return {name: declared.get(name, round(m * scale, 2)) for name, m in mobility.items()}
 
 
+def promotion_distances(variant: Variant, code: int, region: int) -> list[int]:
+    """How many moves a piece (by code) needs on the empty board to reach
+    `region` from each cell: 0 inside it, -1 where it never does."""
+    size = variant.board.size
+    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
+    distance = [0 if region >> cell & 1 else -1 for cell in range(size)]
+    reached, moves = region, 0
+    while True:
+        moves += 1
+        found = 0
+        for cell in range(size):
+            if distance[cell] < 0 and reach[cell] & reached:
+                distance[cell] = moves
+                found |= 1 << cell
+        if not found:
+            return distance
+        reached |= found
+
+
+def advancement(distance: list[int], gain: int) -> list[int]:
+    """Centipawns a promoting piece earns on each cell by its distance to
+    promotion: ADVANCE of the `gain` one move away, falling with the square
+    of the distance to nothing on the farthest cells."""
+    farthest = max(distance)
+    out = []
+    for moves in distance:
+        if moves <= 0:
+            out.append(0)
+        else:
+            progress = (farthest - moves) / (farthest - 1) if farthest > 1 else 1.0
+            out.append(round(ADVANCE * gain * progress * progress))
+    return out
+
+
+def neighbourhood(variant: Variant, code: int) -> list[int]:
+    """How many cells a piece (by code) reaches in one or two moves on the
+    empty board from each cell: how central the cell is for it."""
+    size = variant.board.size
+    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
+    out = []
+    for cell in range(size):
+        near, cells = reach[cell], reach[cell]
+        while cells:
+            low = cells & -cells
+            near |= reach[low.bit_length() - 1]
+            cells ^= low
+        out.append(near.bit_count())
+    return out
+
+
 class Engine:
     """Searches positions of one variant for the best move."""
 
@@ -234,6 +316,7 @@ class Engine:
             sign = -1 if code & 1 else 1
             self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
                                  for count in reach_counts(variant, code)]
+        self._init_evaluation(variant)
         # Pieces in hand count as material too (variants with `hands` only).
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
@@ -250,9 +333,19 @@ class Engine:
         # ... and in check too where no move is restricted in check.
         self._own_evasions = self._own_captures \
             and variant.check_generators is variant.generators
+        # A null move (handing the turn over) tells that a position is good
+        # enough without searching its moves, unless moving is a
+        # disadvantage: it is tried only with one royal piece, under the
+        # plain rules, where passing is no move of the game, and for a side
+        # with pieces besides its royal and promoting ones (without them,
+        # zugzwang is common).
+        self._null_moves = self._own_captures and not any(variant.pass_codes)
         self.info = SearchInfo()
         # Kept from one search to the next; `new_game` clears it.
         self._tt: dict[Key, TTEntry] = {}
+        # Quiet moves that cut the search off, by piece code and cell
+        # reached, weighted by the depth; halved at each search.
+        self._history = [[0] * variant.board.size for _ in range(n_codes)]
         # The search's state, set by `search`.
         self._position: Position = variant.new_game().position
         self._killers: list[list[InternalMove]] = []
@@ -264,9 +357,61 @@ class Engine:
         self._nodes = 0
         self._root_best: InternalMove | None = None
 
+    def _init_evaluation(self, variant: Variant) -> None:
+        """The evaluation's tables beyond material and placement, each
+        derived from the variant's compiled moves: the advancement of
+        promoting pieces, the game phase, the royal piece's place."""
+        n_codes, size = variant.n_codes, variant.board.size
+        # Promoting pieces: signed centipawns per cell for their advancement
+        # (counted again in the endgame), and the codes that are no such
+        # piece, whose material tells the game phase.
+        self._advance: list[list[int]] = [[] for _ in range(n_codes)]
+        self._phase_weight = [0] * n_codes
+        self._officers: list[list[int]] = [[], []]   # per side: the codes of the phase
+        self._promoting: list[list[int]] = [[], []]  # per side
+        for code in self._valued:
+            side = code & 1
+            promotion = variant.promotions[side].get(code)
+            if promotion is None:
+                self._phase_weight[code] = self._value[code]
+                self._officers[side].append(code)
+                continue
+            self._promoting[side].append(code)
+            gain = max((self._value[c] for c in promotion.choices), default=0) - self._value[code]
+            if gain > 0:
+                bonus = advancement(promotion_distances(variant, code, promotion.region), gain)
+                sign = -1 if side else 1
+                self._advance[code] = [sign * b for b in bonus]
+                self._worth[code] = [w + sign * b
+                                     for w, b in zip(self._worth[code], bonus, strict=True)]
+        start = variant.new_game().position
+        self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
+                                       for code in range(n_codes)))
+        # The royal piece (one per side): its centrality (its one- and
+        # two-move neighbourhood against the board's mean), a penalty in the
+        # middlegame and a bonus in the endgame, and its neighbours.
+        self._king_centre: list[list[int]] = [[0] * size, [0] * size]
+        self._king_near: list[list[int]] = [[0] * size, [0] * size]
+        self._king_terms = variant.one_royal
+        if variant.one_royal:
+            for t in variant.pieces.types:
+                if not t.royal:
+                    continue
+                for side in range(2):
+                    code = piece_code(t.index, side)
+                    near = neighbourhood(variant, code)
+                    mean = sum(near) / size
+                    sign = -1 if side else 1
+                    self._king_centre[side] = [sign * round(KING_CENTRE * (n - mean)) for n in near]
+                    self._king_near[side] = [variant.empty_board_reach(code, cell, initial=False)
+                                             for cell in range(size)]
+
     def new_game(self) -> None:
-        """Forget what earlier searches learnt (the transposition table)."""
+        """Forget what earlier searches learnt (the transposition table
+        and the history of good quiet moves)."""
         self._tt = {}
+        for row in self._history:
+            row[:] = [0] * len(row)
 
     def best_move(self, game: Game, depth: int | None = None,
                   time_limit: float | None = None) -> Move:
@@ -306,19 +451,17 @@ class Engine:
         self._deadline = start + budget[1] if budget else None
         self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         self._stop = stop
-        self._killers = [[] for _ in range(max_depth + 1)]
+        self._killers = [[] for _ in range(MAX_PLY)]
+        self._age_history()
         self._line = set()
         self._game_twice = _twice_played(position)
         self._nodes = 0
         entry = self._tt.get(_key(position))
         best = entry[3] if entry is not None and entry[3] in moves else moves[0]
-        base = len(position.history)
+        base, score = len(position.history), 0
         for d in range(1, max_depth + 1):
-            # Cast: the search sets it, which mypy does not see; narrowed to
-            # None here, the compiled build would refuse the move it finds.
-            self._root_best = cast(InternalMove | None, None)
             try:
-                score = self._negamax(d, -INFINITY, INFINITY, 0)
+                score = self._aspirate(d, score)
             except _Timeout:  # unwound without unmaking: restore the position
                 while len(position.history) > base:
                     position.unmake_internal()
@@ -333,8 +476,12 @@ class Engine:
                 on_info(self.info)
             if abs(score) >= MATE_BOUND:
                 break  # no deeper search finds a shorter mate
-            if budget and elapsed > budget[0] / 2:
-                break  # the next ply would likely not finish in time
+            if budget and limits.movetime is None and elapsed > budget[0] / 2:
+                # On a clock, time not spent is kept for later moves, and
+                # the next ply would likely not finish.  A movetime unspent
+                # is lost, while an unfinished ply may still prove a better
+                # move: that search runs to its time.
+                break
         self.info.nodes = self._nodes
         self.info.seconds = time.perf_counter() - start
         if not self.info.pv or self.info.pv[0] != position.public_move(best):
@@ -342,13 +489,41 @@ class Engine:
         return position.public_move(best)
 
     # -- search ----------------------------------------------------------------
-    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _aspirate(self, depth: int, guess: int) -> int:
+        """The root searched to `depth`: from ASPIRATION_DEPTH, first in a
+        window around the last iteration's score, widened fourfold on the
+        side it fails on until the score falls inside."""
+        # Cast: the search sets it, which mypy does not see; narrowed to
+        # None here, the compiled build would refuse the move it finds.
+        self._root_best = cast(InternalMove | None, None)
+        if depth < ASPIRATION_DEPTH or abs(guess) >= MATE_BOUND:
+            return self._negamax(depth, -INFINITY, INFINITY, 0)
+        low = high = ASPIRATION
+        while True:
+            alpha = guess - low if low < MATE_BOUND else -INFINITY
+            beta = guess + high if high < MATE_BOUND else INFINITY
+            score = self._negamax(depth, alpha, beta, 0)
+            if score <= alpha:  # no move proved: the last iteration's best stands
+                self._root_best = cast(InternalMove | None, None)
+                low *= 4
+            elif score >= beta:
+                high *= 4
+            else:
+                return score
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int,
+                 null_allowed: bool = True) -> int:
         position = self._position
         self._tick()
         key = _key(position)
         if ply and (key in self._line or key in self._game_twice
                     or (self._move_plies and position.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
+        if ply >= MAX_PLY - 1:
+            return self._evaluate()
+        in_check = position.is_check()
+        if in_check:
+            depth += 1  # a check is searched a ply deeper: it may be the start of a mate
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
         entry = self._tt.get(key)
@@ -360,8 +535,29 @@ class Engine:
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
                     return score
+        # Pruning, off the principal variation and out of check only.
+        static = -INFINITY
+        if beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND:
+            static = self._evaluate()
+            if depth <= FUTILITY_DEPTH and static - FUTILITY * depth >= beta:
+                return static - FUTILITY * depth  # far above beta: no move will fall below it
+            if null_allowed and self._null_moves and depth >= NULL_MIN_DEPTH \
+                    and static >= beta and self._has_officers(position.stm):
+                reduction = NULL_REDUCTION + (depth >= 7)
+                royal = position.royal[position.stm]
+                position.make_internal((royal, royal, 0, PASS, 0))
+                score = -self._negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
+                position.unmake_internal()
+                if score >= beta:  # even passing holds: the moves would too
+                    return beta if score >= MATE_BOUND else score
+        # Quiet moves that cannot raise the evaluation to alpha are skipped
+        # near the leaves.
+        futile = static > -INFINITY and depth <= 2 and static + FUTILITY * depth <= alpha
+        # Late quiet moves are reduced off the principal variation only.
+        reducing = beta - alpha == 1 and depth >= LMR_MIN_DEPTH
         original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
         self._line.add(key)
+        killers = self._killers[ply]
         # The moves come in stages, each generated only when the ones before
         # have not cut the search off.
         searched: set[InternalMove] = set()  # in the first two stages
@@ -377,7 +573,7 @@ class Engine:
             elif stage == 1:
                 # The captures, most valuable victim first, where quiescence
                 # makes them too (out of check, in a game not ended).
-                staged = [] if not self._own_captures or position.is_check() \
+                staged = [] if not self._own_captures or in_check \
                     or self._ended(position) else \
                     [m for m in self._winning(position.captures_unchecked()) if m != tt_move]
             else:
@@ -386,17 +582,32 @@ class Engine:
                 if not staged:
                     self._line.discard(key)
                     return self._terminal(ply)
-                self._order(staged, tt_move, self._killers[ply])
+                self._order(staged, tt_move, killers)
                 if searched:
                     staged = [m for m in staged if m not in searched]
-            for move in staged:
+            for index, move in enumerate(staged):
+                quiet = stage == 2 and not self._gain(move) and move not in killers
                 position.make_internal(move)
                 if tested and position.royal_attacked(1 - position.stm):
                     position.unmake_internal()
                     continue
                 if stage < 2:
                     searched.add(move)
-                if best_score == -INFINITY:  # the first move: the whole window
+                if quiet and (futile or (reducing and index >= LMR_AFTER)) \
+                        and not in_check and best_score > -MATE_BOUND \
+                        and not position.is_check():
+                    if futile:
+                        position.unmake_internal()
+                        continue
+                    # A late quiet move is searched shallower; if it beats
+                    # alpha all the same, at the full depth.
+                    reduction = 1 + (index >= 3 * LMR_AFTER)
+                    score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                        if alpha < score < beta:
+                            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                elif best_score == -INFINITY:  # the first move: the whole window
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:  # a null window proves the others no better, or they are searched again
                     score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
@@ -411,7 +622,7 @@ class Engine:
                     alpha = score
                 if alpha >= beta:
                     if not self._gain(move):
-                        self._remember_killer(ply, move)
+                        self._remember_quiet(ply, move, depth)
                     break
         self._line.discard(key)
         bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
@@ -447,6 +658,8 @@ class Engine:
         alpha = max(alpha, stand)
         mover = position.stm
         for move in self._winning(moves):
+            if stand + self._gain(move) + DELTA <= alpha:
+                continue  # even winning it whole would not bring the score near alpha
             position.make_internal(move)
             if tested and position.royal_attacked(mover):
                 position.unmake_internal()
@@ -482,22 +695,52 @@ class Engine:
         return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
 
     def _evaluate(self) -> int:
-        """Material and placement, in centipawns for the side to move."""
-        position, worth = self._position, self._worth
+        """Material, placement, the advancement of promoting pieces, the
+        royal piece's place and shelter, and the tempo, in centipawns for
+        the side to move.  The terms that differ between the middlegame and
+        the endgame are weighed by the material left besides promoting
+        pieces (all of it at the start: the middlegame)."""
+        position, worth, advance, weight = self._position, self._worth, self._advance, \
+            self._phase_weight
         bb = position.bb
-        score = 0
+        score = endgame = material = 0
         for code in self._valued:
             pieces = bb[code]
             if pieces:
-                cell_worth = worth[code]
+                material += weight[code] * pieces.bit_count()
+                cell_worth, extra = worth[code], advance[code]
                 while pieces:
                     low = pieces & -pieces
-                    score += cell_worth[low.bit_length() - 1]
+                    cell = low.bit_length() - 1
+                    score += cell_worth[cell]
+                    if extra:
+                        endgame += extra[cell]
                     pieces ^= low
         hands, signed = position.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
-        return -score if position.stm else score
+        total = self._phase_total
+        phase = min(material, total)
+        middle = 0
+        if self._king_terms:
+            for side in range(2):
+                cell = position.royal[side]
+                if cell >= 0:
+                    centre = self._king_centre[side][cell]
+                    middle -= centre
+                    endgame += centre
+                    near = self._king_near[side][cell]
+                    shelter = 0
+                    for code in self._promoting[side]:
+                        shelter += (bb[code] & near).bit_count()
+                    middle += -SHIELD * shelter if side else SHIELD * shelter
+        score += (middle * phase + endgame * (total - phase)) // total
+        return (-score if position.stm else score) + TEMPO
+
+    def _has_officers(self, side: int) -> bool:
+        """Whether `side` has a piece besides its royal and promoting ones."""
+        bb = self._position.bb
+        return any(bb[code] for code in self._officers[side])
 
     # -- move ordering ---------------------------------------------------------
     def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -528,10 +771,9 @@ class Engine:
     def _order(self, moves: list[InternalMove], tt_move: InternalMove | None,
                killers: list[InternalMove]) -> None:
         """TT move, then winning material by MVV-LVA, then killers, then the
-        rest by the placement they gain (the best quiet move first makes
-        the later ones fail low on the evaluation, without generating the
-        replies in quiescence)."""
-        cells, worth = self._position.cells, self._worth
+        rest by their history (how often and how deep they cut the search
+        off), then by the placement they gain."""
+        cells, worth, history = self._position.cells, self._worth, self._history
 
         def rank(move: InternalMove) -> int:
             if move == tt_move:
@@ -544,17 +786,30 @@ class Engine:
             frm, to, _, kind, _ = move
             code = cells[frm]
             if kind > DOUBLE or not worth[code]:  # a royal piece, a drop, castling ...
-                return 0
+                return history[code][to] << 8 if kind <= DOUBLE else 0
             placement = worth[code][to] - worth[code][frm]
-            return -placement if code & 1 else placement
+            return (history[code][to] << 8) + (-placement if code & 1 else placement)
 
         moves.sort(key=rank, reverse=True)  # stable: generation order breaks ties
 
-    def _remember_killer(self, ply: int, move: InternalMove) -> None:
+    def _remember_quiet(self, ply: int, move: InternalMove, depth: int) -> None:
+        """A quiet move cut the search off: a killer at its ply, and
+        credit in the history by the square of the depth."""
         killers = self._killers[ply]
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
+        if move[3] > DOUBLE:  # drops, castling ...: only killers
+            return
+        row = self._history[self._position.cells[move[0]]]
+        row[move[1]] += depth * depth
+        if row[move[1]] > HISTORY_LIMIT:
+            self._age_history()
+
+    def _age_history(self) -> None:
+        """Halve the history, so recent cut-offs weigh more."""
+        for row in self._history:
+            row[:] = [h >> 1 for h in row]
 
     def _pv(self, first: InternalMove, depth: int) -> list[Move]:
         """The principal variation: `first`, then the table's moves while
