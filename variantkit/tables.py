@@ -117,6 +117,7 @@ class EndCondition:
     reply: bool = False   # tested for the side to move only
     grace: bool = False
     safe: bool = False   # `reached`: only where no enemy piece attacks it
+    full: bool = False   # `reached`: for the mover, one piece is enough in a full region
     rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask
     rivals: int = 0   # `extinct`: how many of them the other side must have (koedem: 2)
     # `castled` (the side's last move castled by one of these rights) and

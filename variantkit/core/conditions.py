@@ -87,6 +87,12 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
             there |= bb[code] & condition.regions[side]
         if condition.safe:
             there &= ~attacked_cells(position, there, 1 - side)
+        # (a full region counts for the side that has just moved: the other
+        # side's move may have filled it)
+        if condition.full and there and side != position.stm:
+            taken = position.side_bb[0] | position.side_bb[1] | position.walls
+            if not condition.regions[side] & ~taken:
+                return True
         return there.bit_count() >= condition.count
     return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
 

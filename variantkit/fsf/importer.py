@@ -58,7 +58,8 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
                       "flagPieceSafe", "flagPieceCount", "flagMove", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
-                      "connectDiagonal", "connectValue", "castlingWins")
+                      "connectDiagonal", "connectValue", "castlingWins",
+                      "flagPieceBlockedWin")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -896,6 +897,11 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
             reached["answer"] = "draw"
         if s.number("flagPieceCount") > 1:
             reached["at-least"] = s.number("flagPieceCount")
+            if s.flag("flagPieceBlockedWin") and fillable(t):
+                if s.flag("flagPieceSafe"):
+                    raise Unsupported(s.entry("flagPieceBlockedWin"), "flagPieceBlockedWin with "
+                                      "flagPieceSafe: not supported")
+                reached["when-full"] = True
         found.append(reached)
     wins = s.value("castlingWins").strip()
     if wins != "-":
@@ -910,6 +916,20 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
     if s.number("connectN"):
         found.append(in_a_row(t))
     return found
+
+
+def fillable(t: Translation) -> bool:
+    """Whether Fairy-Stockfish can see the flag regions full: a whole rank
+    (`*8`) or file (`a*`) holds its cells past the board's edge too, up to
+    its largest board (12 files, 10 ranks), which no piece ever takes."""
+    keys = [k for k in ("flagRegion", "flagRegionWhite", "flagRegionBlack")
+            if k in t.settings.entries]
+    if not any("*" in t.settings.value(k) for k in keys):
+        return True
+    if (t.files, t.ranks) == (12, 10):
+        raise Unsupported(t.settings.entry("flagPieceBlockedWin"), "flagPieceBlockedWin with "
+                          "a whole rank or file on the largest board: not supported")
+    return False
 
 
 # The lines of Fairy-Stockfish's connect keys, as directions: one way along

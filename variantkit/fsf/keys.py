@@ -82,6 +82,7 @@ SUPPORTED = frozenset({
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
     "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
     "checking",
+    "flagPieceBlockedWin",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -108,7 +109,7 @@ UNSUPPORTED = frozenset({
     "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
-    "dupleCheck", "extinctionOpponentPieceCount", "flagPieceBlockedWin",
+    "dupleCheck", "extinctionOpponentPieceCount",
     "connectRegion1White", "connectRegion2White", "connectRegion1Black",
     "connectRegion2Black", "connectNxN", "collinearN", "materialCounting",
     "adjudicateFullBoard", "countingRule",

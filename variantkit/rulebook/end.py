@@ -129,7 +129,7 @@ def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
 # The keys of an end condition that belong to one kind of condition only.
 ONLY_WITH = {"answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
              "opponent-at-least": "extinct",
-             "lines": "in-a-row", "at-least": "reached"}
+             "lines": "in-a-row", "at-least": "reached", "when-full": "reached"}
 
 
 def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset[str],
@@ -178,6 +178,7 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
     return EndCondition("reached", result, count=spec.get("at-least", 1),
                         regions=(masks[0], masks[1]), answer=answer,
                         grace=grace, safe=bool(spec.get("safe", False)),
+                        full=bool(spec.get("when-full", False)),
                         codes=_side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]))
 
 
