@@ -552,14 +552,21 @@ def fen_fields(t: Translation) -> list[str]:
     if not fields:
         raise Unsupported(t.settings.entry("startFen"), "startFen is empty")
     rest = fields[1:] + [""] * 6
+    checks = None
+    if re.fullmatch(r"\d+\+\d+", rest[1]):
+        # In place of the castling field, Fairy-Stockfish reads the check
+        # count (`w 7+7 0 1`) as standing for castling and en passant too.
+        checks = rest.pop(1)
+        rest[1:1] = ["-", "-"]
+    if "+" in rest[2]:
+        raise Unsupported(t.settings.entry("startFen"), "startFen: a check count in place "
+                          "of the en passant field: not supported")
     side = rest[0] if rest[0] in ("w", "b") else "w"
     castle = rest[1] if re.fullmatch(r"[A-Za-z]+|-", rest[1]) else "-"
     passant = rest[2] if re.fullmatch(r"[a-z]\d+|-", rest[2]) else "-"
-    if any("+" in item for item in fields[1:4]):
-        raise Unsupported(t.settings.entry("startFen"), "startFen: a check count before the "
-                          "en passant field: not supported")
     rest = rest[3:]
-    checks = rest.pop(0) if "+" in rest[0] else None
+    if checks is None and "+" in rest[0]:
+        checks = rest.pop(0)
     half = rest[0] if rest[0].isdigit() else "0"
     full = rest[1] if rest[1].isdigit() else "1"
     placement = fields[0]
@@ -1017,13 +1024,15 @@ def reversible_moves(spec: dict[str, Any]) -> None:
 
 
 def mobility(t: Translation, kind: str) -> dict[str, frozenset[Cell]] | None:
-    """A type's `mobilityRegionWhite...`/`...Black` cells, None without them."""
+    """A type's `mobilityRegionWhite...`/`...Black` cells (the section's or
+    its root's), None without them."""
     name = kind[0].upper() + kind[1:]
     found = {side: f"mobilityRegion{side.title()}{name}" for side in SIDES}
-    if not any(key in t.settings.entries for key in found.values()):
+    root = t.settings.facts or {}
+    if not any(key in t.settings.entries or key in root for key in found.values()):
         return None
     every = rank_cells(t.files, *range(t.ranks))
-    return {side: t.cells(key) if key in t.settings.entries else every
+    return {side: t.cells(key) if key in t.settings.entries or key in root else every
             for side, key in found.items()}
 
 
@@ -1038,8 +1047,11 @@ def write_mobility(t: Translation) -> None:
                 raise Unsupported(t.settings.entries[key], f"{key}: no such piece here")
     for kind in list(t.types):
         cells = mobility(t, kind)
-        if cells is None:
-            continue
+        keys_of = [f"mobilityRegion{side.title()}{kind[0].upper()}{kind[1:]}" for side in SIDES]
+        if cells is None or not any(key in t.settings.entries for key in keys_of):
+            continue    # (the root's own regions are in its moves already)
+        # The root's region for the type is the one its moves are bound to.
+        inherited = any(key in (t.settings.facts or {}) for key in keys_of)
         region = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-area")
         # (a promoted form of this type is held to its region too)
         for name in t.with_forms([t.names[kind]]):
@@ -1048,11 +1060,13 @@ def write_mobility(t: Translation) -> None:
             if moves is None:
                 moves = expand(spec.pop("betza", ""))
             for move in moves:
+                if inherited and "within" not in move:
+                    move.pop("to-region", None)
                 if "to-region" in move or "within" in move:
                     raise Unsupported(t.settings.entry(f"mobilityRegionWhite{kind[0].upper()}"
                                                        f"{kind[1:]}"), "mobility region on a "
                                       "move already bound to a region: not supported")
-                move["to-region"] = region
+                move["to-region"] = dict(region)
             spec["moves"] = moves
 
 

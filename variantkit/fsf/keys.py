@@ -186,3 +186,28 @@ PARENTS["placement"] = {"pieceDrops": "true", "capturesToHand": "false", "mustDr
                         "castlingDroppedPiece": "true", "dropOppositeColoredBishop": "true"}
 PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
 PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
+PARENTS["makruk"] = {"bishop": "-", "queen": "-", "silver": "s", "fers": "m",
+                     "promotionRegionWhite": "*6 *7 *8", "promotionRegionBlack": "*1 *2 *3",
+                     "promotionPieceTypes": "m", "doubleStep": "false", "castling": "false",
+                     "nMoveRule": "0", "countingRule": "makruk"}
+# Xiangqi and janggi: no chess pieces; the king and the advisor kept to
+# their palace, xiangqi's elephant to its own half (mobility regions).
+PALACES = {"mobilityRegionWhiteKing": "d1 e1 f1 d2 e2 f2 d3 e3 f3",
+           "mobilityRegionBlackKing": "d8 e8 f8 d9 e9 f9 d10 e10 f10"}
+NO_CHESS_PIECES = {"pawn": "-", "knight": "-", "bishop": "-", "queen": "-",
+                   "maxRank": "10", "maxFile": "i", "rook": "r", "horse": "n", "soldier": "p",
+                   "promotionPieceTypes": "-", "doubleStep": "false", "castling": "false"}
+PARENTS["xiangqi"] = {**NO_CHESS_PIECES, "elephant": "b", "fers": "a", "cannon": "c",
+                      **PALACES, "mobilityRegionWhiteFers": PALACES["mobilityRegionWhiteKing"],
+                      "mobilityRegionBlackFers": PALACES["mobilityRegionBlackKing"],
+                      "mobilityRegionWhiteElephant": "*1 *2 *3 *4 *5",
+                      "mobilityRegionBlackElephant": "*6 *7 *8 *9 *10",
+                      "soldierPromotionRank": "6", "flyingGeneral": "true",
+                      "stalemateValue": "loss", "perpetualCheckIllegal": "true"}
+PARENTS["janggi"] = {**NO_CHESS_PIECES, "janggiElephant": "b", "wazir": "a",
+                     "janggiCannon": "c", **PALACES,
+                     "mobilityRegionWhiteWazir": PALACES["mobilityRegionWhiteKing"],
+                     "mobilityRegionBlackWazir": PALACES["mobilityRegionBlackKing"],
+                     "soldierPromotionRank": "1", "bikjangRule": "true", "pass": "true",
+                     "materialCounting": "janggi", "perpetualCheckIllegal": "true",
+                     "nMoveRule": "0"}
