@@ -73,6 +73,7 @@ class Promotion(NamedTuple):
     choices: list[int]
     start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
     capture_only: bool = False  # only a capture promotes (micro shogi)
+    en_passant: bool = True     # an en passant capture promotes too
 
 
 @dataclass

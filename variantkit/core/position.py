@@ -532,7 +532,8 @@ class Position:
                         continue
                     if promotion is not None and (tbit & promotion.region
                                                   or low & promotion.start) \
-                            and not (promotion.capture_only and gone & enemy == 0):
+                            and not (promotion.capture_only and gone & enemy == 0) \
+                            and (promotion.en_passant or kind != EN_PASSANT):
                         first = len(out)
                         self._promotions((frm, to, 0, kind, extra), promotion, out)
                         if not quiet_check:  # the piece promoted to may give check
@@ -955,7 +956,8 @@ class Position:
                             kind = DOUBLE if extra else NORMAL
                         if promotion and (tbit & promotion.region or low & promotion.start) \
                                 and not (promotion.capture_only and not tbit & enemy
-                                         and kind != EN_PASSANT):
+                                         and kind != EN_PASSANT) \
+                                and (promotion.en_passant or kind != EN_PASSANT):
                             self._promotions((frm, to, 0, kind, extra), promotion, out)
                         else:
                             out.append((frm, to, 0, kind, extra))

@@ -718,16 +718,6 @@ def shogi_rules(t: Translation, promoted: list[str],
         (pawn_forms if letter.lower() == pawn_letter else piece_forms)[base] = form
     if not pawn_forms and not piece_forms:
         raise Unsupported(entry, "promotedPieceType: no promotion")
-    if pawn_forms and "pawn" in t.types:
-        # Fairy-Stockfish's en passant capture never promotes; the language
-        # has no such exception, so the capture must not reach the zone.
-        white, black = double_step(t)
-        # White captures on the cells Black's double step passes, and so on.
-        passed = {(f, r - 1) for f, r in black} & regions["white"] or \
-            {(f, r + 1) for f, r in white} & regions["black"]
-        if passed:
-            raise Unsupported(entry, "promotedPieceType: a pawn's en passant capture into "
-                              "the promotion zone does not promote there: not supported")
     zone = t.sided(regions["white"], regions["black"], "promotion")
     limits = shogi_limits(t, promoted, {**pawn_forms, **piece_forms})
     rules = []
@@ -735,9 +725,12 @@ def shogi_rules(t: Translation, promoted: list[str],
                              (pawn_forms, "mandatoryPawnPromotion")):
         if not forms:
             continue
-        rule: dict[str, Any] = {"regions": zone, "leaving": True, "promotes-to": forms}
+        rule: dict[str, Any] = {"regions": dict(zone), "leaving": True, "promotes-to": forms}
+        if forms is pawn_forms:
+            # Fairy-Stockfish's en passant capture never promotes a piece.
+            rule["by-en-passant"] = False
         if limits:
-            rule["limit"] = limits
+            rule["limit"] = dict(limits)
         if not t.settings.flag(mandatory):
             rule["optional"] = "where-it-can-move" if t.settings.flag("immobilityIllegal") \
                 else dict(zone)

@@ -96,7 +96,8 @@ class _Rules:
                 if optional == "where-it-can-move":
                     where_optional = self.mobile_cells(code)
                 tables.promotions[side][code] = Promotion(
-                    bits, where_optional, codes, start, bool(rule.get("on-capture", False)))
+                    bits, where_optional, codes, start, bool(rule.get("on-capture", False)),
+                    bool(rule.get("by-en-passant", True)))
 
     def mobile_cells(self, code: int) -> int:
         """The cells from which a piece (by code) could still move on the
