@@ -18,9 +18,12 @@ import xml.etree.ElementTree as ET
 import pyffish
 import pytest
 from fsf_oracle import Oracle
+from test_fsf_export import ExportedOracle
 
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError, VariantError
+from variantkit.fsf import ExportRefused
+from variantkit.fsf.exporter import export_section
 from variantkit.limits import MAX_POSITION_LENGTH
 from variantkit.pair import Pair, PairOutcome, load_pair, read_bpgn, write_bpgn
 from variantkit.pgn import PgnError
@@ -87,6 +90,20 @@ def test_koedem_must_drop_a_king_it_holds() -> None:
     fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[KQ] w KQkq - 0 2"
     moves = {str(m) for m in variantkit.load("koedem").new_game(fen).legal_moves()}
     assert moves and all(move.startswith("K@") for move in moves)
+
+
+def test_a_named_forced_drop_exports_as_fairy_stockfish_plays_it() -> None:
+    variant = variantkit.load_text(
+        "variantkit: 1\nname: kdrop\ninherits: crazyhouse\nhands: {must-drop: [knight]}\n")
+    text = export_section(variant, "vkx-kdrop")
+    assert "mustDropType = n" in text.splitlines()
+    pyffish.load_variant_config(text)
+    ExportedOracle("vkx-kdrop", variant).walk(
+        2, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[NPnp] w KQkq - 2 3")
+    several = variantkit.load_text(
+        "variantkit: 1\nname: kdrop\ninherits: crazyhouse\nhands: {must-drop: [knight, pawn]}\n")
+    with pytest.raises(ExportRefused, match="forces the drops of one piece type"):
+        export_section(several, "vkx-kdrop")
 
 
 @pytest.mark.parametrize(("fen", "over"), [

@@ -611,7 +611,14 @@ class Exporter:
             self.refuse(f"hands: {key}: {NO_KEY}")
         self.put("pieceDrops", True)
         self.put("capturesToHand", hands.get("captures", "removed") == "to-capturer")
-        self.put("mustDrop", bool(hands.get("must-drop", False)))
+        must_drop = hands.get("must-drop", False)
+        self.put("mustDrop", bool(must_drop))
+        if isinstance(must_drop, list):   # koedem's [king]: one type, as Fairy-Stockfish has it
+            if len(must_drop) == 1:
+                self.put("mustDropType", self.letters(must_drop))
+            else:
+                self.refuse("hands: must-drop: Fairy-Stockfish forces the drops of one piece "
+                            "type (mustDropType), not of several")
         everywhere = frozenset(self.variant.board.names)
         rules = self.data.get("promotion")
         rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
