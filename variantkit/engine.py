@@ -58,6 +58,7 @@ from variantkit.core.moves import (
     DOUBLE,
     DROP,
     EN_PASSANT,
+    NORMAL,
     PASS,
     SIDES,
     SUBORN,
@@ -658,8 +659,11 @@ class Engine:
         alpha = max(alpha, stand)
         mover = position.stm
         for move in self._winning(moves):
-            if stand + self._gain(move) + DELTA <= alpha:
+            gain = self._gain(move)
+            if stand + gain + DELTA <= alpha:
                 continue  # even winning it whole would not bring the score near alpha
+            if tested and self._losing(move, gain):
+                continue
             position.make_internal(move)
             if tested and position.royal_attacked(mover):
                 position.unmake_internal()
@@ -670,6 +674,19 @@ class Engine:
                 return score
             alpha = max(alpha, score)
         return alpha
+
+    def _losing(self, move: InternalMove, gain: int) -> bool:
+        """Whether a capture is likely to lose material: its piece is worth
+        more than it wins, and the cell it takes is defended (seen through
+        the capturing piece).  Quiescence leaves such captures out."""
+        position = self._position
+        frm, to, promo, kind, _ = move
+        if promo or kind != NORMAL or self._value[position.cells[frm]] <= gain:
+            return False
+        them = 1 - position.stm
+        side_bb = position.side_bb
+        occupied = (side_bb[0] | side_bb[1]) & ~(1 << frm)
+        return position.attackers(to, them, occupied, side_bb[them]) != 0
 
     def _ended(self, position: Position) -> bool:
         """Whether a declared end condition has ended the game here."""
@@ -744,7 +761,11 @@ class Engine:
 
     # -- move ordering ---------------------------------------------------------
     def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
-        """The moves that win material at once, by MVV-LVA."""
+        """The moves that win material at once, by MVV-LVA.  A capture that
+        also puts a wall (`walls:`) comes once, with its first wall: each
+        of its dozens of walls would be tried again at every ply."""
+        if self._position.variant.walling is not None:
+            moves = list({m[:3]: m for m in reversed(moves)}.values())[::-1]
         scored = [(self._mvv_lva(m, gain), m) for m in moves if (gain := self._gain(m)) > 0]
         scored.sort(key=_first, reverse=True)  # stable: generation order breaks ties
         return [m for _, m in scored]
