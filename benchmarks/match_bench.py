@@ -1,6 +1,7 @@
 """The match runner's figures: the built-in engine against Debian's
 Fairy-Max (`make engines` installs it) in chess at 0.2 s a move, printing
-the games, the score and the Elo difference with its 95% interval.
+the games, the score and the Elo difference with its 95% interval, and
+which build played (the compiled engine is about three times as fast).
 
     python benchmarks/match_bench.py [--games N] [--movetime S] [--variant V]
                                      [--opponent xboard:/usr/games/fairymax] [--grace S]
@@ -14,6 +15,7 @@ import time
 
 import variantkit
 from variantkit.analysis.match import BuiltinPlayer, Score, Settings, match, player_for, table
+from variantkit.build import running_build
 
 
 def main() -> None:
@@ -44,7 +46,7 @@ def main() -> None:
         opponent.close()
     print(table(names, score))
     print(f"{args.games} games of {args.variant} at {args.movetime:g} s a move "
-          f"in {time.perf_counter() - start:.0f} s")
+          f"in {time.perf_counter() - start:.0f} s, {running_build()} build")
 
 
 if __name__ == "__main__":
