@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
-           "bare": "bare-king", "in-a-row": "in-a-row", "castled": "castling",
+           "bare": "bare-king", "in-a-row": "in-a-row", "in-a-square": "in-a-square",
+           "castled": "castling",
            "castling-lost": "castling"}
 
 
@@ -68,7 +69,7 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
     if kind == "extinct":
         return held(position, condition, side) <= condition.count and \
             (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
-    if kind == "in-a-row":
+    if kind in ("in-a-row", "in-a-square"):
         own = position.side_bb[side]
         if condition.codes is not None:
             own = 0

@@ -59,7 +59,7 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "flagPieceSafe", "flagPieceCount", "flagMove", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
                       "connectDiagonal", "connectValue", "castlingWins",
-                      "flagPieceBlockedWin")
+                      "flagPieceBlockedWin", "connectNxN")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -80,7 +80,7 @@ DEFAULTS: dict[str, str] = {
     "flagRegionWhite": "", "flagRegionBlack": "", "flagPieceSafe": "false", "flagPieceCount": "1",
     "checkCounting": "false", "connectN": "0", "connectPieceTypes": "",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true",
-    "connectValue": "win", "castlingWins": "-",
+    "connectValue": "win", "castlingWins": "-", "connectNxN": "0",
     "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
@@ -915,6 +915,8 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                   {"castling-lost": list(rights), "result": "loss"}]
     if s.number("connectN"):
         found.append(in_a_row(t))
+    if s.number("connectNxN"):
+        found.append(in_a_row(t, square=True))
     return found
 
 
@@ -938,15 +940,17 @@ CONNECT_LINES = (("connectHorizontal", ["e"]), ("connectVertical", ["n"]),
                  ("connectDiagonal", ["ne", "nw"]))
 
 
-def in_a_row(t: Translation) -> dict[str, Any]:
+def in_a_row(t: Translation, square: bool = False) -> dict[str, Any]:
     """`connectN`: the side that has just moved with N pieces in a row ends
-    the game, `connectValue` its result."""
+    the game, `connectValue` its result; with `square`, `connectNxN`: N by
+    N pieces in a square block."""
     s = t.settings
     value = s.value("connectValue").strip()
     if value not in VALUES:
         raise Unsupported(s.entry("connectValue"), f"connectValue = {shorten(value)}: "
                           "not supported")
-    row: dict[str, Any] = {"in-a-row": s.number("connectN")}
+    row: dict[str, Any] = {"in-a-square": s.number("connectNxN")} if square \
+        else {"in-a-row": s.number("connectN")}
     if "connectPieceTypes" in s.entries:
         if "*" in s.value("connectPieceTypes"):
             # (Fairy-Stockfish reads `*` here as no piece type at all.)
@@ -954,6 +958,9 @@ def in_a_row(t: Translation) -> dict[str, Any]:
                               "not supported")
         row["pieces"] = t.pieces("connectPieceTypes")
     lines = [d for key, directions in CONNECT_LINES if s.flag(key) for d in directions]
+    if square:
+        row["result"] = value
+        return row
     if not lines:
         raise Unsupported(s.entry("connectHorizontal", "connectVertical", "connectDiagonal"),
                           "connectN without any line: not supported")

@@ -150,6 +150,11 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
                                "bad-end-condition")
     if "checks" in spec:
         return EndCondition("checks", result, count=spec["checks"])
+    if "in-a-square" in spec:
+        codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
+            if "pieces" in spec else None
+        return EndCondition("in-a-square", result, count=spec["in-a-square"], codes=codes,
+                            rows=_squares(board, spec["in-a-square"]))
     if "in-a-row" in spec:
         codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
             if "pieces" in spec else None
@@ -196,6 +201,35 @@ def _rows(board: Board, length: int, lines: list[Any]) -> tuple[int, ...]:
         raise DeclarationError(f"no line of the board holds {length} cells in a row",
                                "bad-end-condition", where=("in-a-row",))
     return tuple(sorted(rows))
+
+
+def _squares(board: Board, size: int) -> tuple[int, ...]:
+    """Every block of `size` by `size` cells (a run of cells east, each the
+    foot of a run north), as masks."""
+    east, north = (board.topology.directions(name, None) for name in ("e", "n"))
+    if len(east) != 1 or len(north) != 1:
+        raise DeclarationError("`in-a-square` needs a board with one east and one north "
+                               "direction", "bad-end-condition", where=("in-a-square",))
+    blocks = set()
+    for cell in range(board.size):
+        cells: list[int] = []
+        for foot in _run(board, cell, east[0], size):
+            cells += _run(board, foot, north[0], size)
+        if len(cells) == size * size:
+            blocks.add(board.mask(cells))
+    if not blocks:
+        raise DeclarationError(f"no square of {size} by {size} cells on this board",
+                               "bad-end-condition", where=("in-a-square",))
+    return tuple(sorted(blocks))
+
+
+def _run(board: Board, cell: int, direction: Any, length: int) -> list[int]:
+    """`cell` and the cells after it along `direction`, `length` in all, or
+    none where the line is shorter."""
+    rays = board.rays(cell, direction)
+    if not rays or len(rays[0]) < length - 1:
+        return []
+    return [cell, *rays[0][:length - 1]]
 
 
 def _side_codes(sink: Sink, pieces: PieceSet, path: YamlPath,
