@@ -1,5 +1,6 @@
 """`in-a-square: N`: the side whose pieces fill an N by N block of cells
-wins (teeko, Fairy-Stockfish's connectNxN)."""
+wins (teeko, Fairy-Stockfish's connectNxN); `on-a-line: N`: N pieces on one
+line, gaps allowed (three musketeers, collinearN)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,21 @@ def test_a_filled_block_wins_and_a_broken_one_does_not(tmp_path: Path) -> None:
 def test_a_square_larger_than_the_board_is_refused(tmp_path: Path) -> None:
     with pytest.raises(variantkit.VariantError, match="no square of 5 by 5 cells"):
         load(tmp_path, BLOCKS.replace("in-a-square: 2", "in-a-square: 5"))
+
+
+def test_pieces_on_one_line_with_gaps_meet_on_a_line(tmp_path: Path) -> None:
+    variant = load(tmp_path, BLOCKS.replace("{in-a-square: 2, result: win}",
+                                            "{on-a-line: 3, lines: [n], result: loss}"))
+    game = variant.new_game("S2s/4/1S2/S3 w - - 0 1")
+    game.push("b2b3")     # two stones on the a-file, one on the b-file
+    assert game.outcome() is None
+    game = variant.new_game("S2s/4/1S2/S3 w - - 0 1")
+    game.push("b2a2")     # a1, a2 and a4, with a gap at a3
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == "black" and outcome.reason == "on-a-line"
+
+
+def test_lines_belong_to_lines_of_pieces(tmp_path: Path) -> None:
+    with pytest.raises(variantkit.VariantError,
+                       match="`lines` applies to an `in-a-row` or `on-a-line` condition only"):
+        load(tmp_path, BLOCKS.replace("{in-a-square: 2,", "{in-a-square: 2, lines: [n],"))

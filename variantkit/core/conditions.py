@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
            "bare": "bare-king", "in-a-row": "in-a-row", "in-a-square": "in-a-square",
+           "on-a-line": "on-a-line",
            "castled": "castling",
            "castling-lost": "castling"}
 
@@ -69,12 +70,14 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
     if kind == "extinct":
         return held(position, condition, side) <= condition.count and \
             (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
-    if kind in ("in-a-row", "in-a-square"):
+    if kind in ("in-a-row", "in-a-square", "on-a-line"):
         own = position.side_bb[side]
         if condition.codes is not None:
             own = 0
             for code in condition.codes[side]:
                 own |= bb[code]
+        if kind == "on-a-line":   # any cells of one line, not only a run
+            return any((line & own).bit_count() >= condition.count for line in condition.rows)
         return any(row & own == row for row in condition.rows)
     if kind == "castled":
         return side != position.stm and castled_right(position) in condition.rights

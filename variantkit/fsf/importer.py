@@ -59,7 +59,7 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "flagPieceSafe", "flagPieceCount", "flagMove", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
                       "connectDiagonal", "connectValue", "castlingWins",
-                      "flagPieceBlockedWin", "connectNxN")
+                      "flagPieceBlockedWin", "connectNxN", "collinearN")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -81,6 +81,7 @@ DEFAULTS: dict[str, str] = {
     "checkCounting": "false", "connectN": "0", "connectPieceTypes": "",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true",
     "connectValue": "win", "castlingWins": "-", "connectNxN": "0",
+    "collinearN": "0",
     "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
@@ -913,10 +914,7 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         rights = sorted(set(wins))
         found += [{"castled": rights, "result": "win"},
                   {"castling-lost": list(rights), "result": "loss"}]
-    if s.number("connectN"):
-        found.append(in_a_row(t))
-    if s.number("connectNxN"):
-        found.append(in_a_row(t, square=True))
+    found += [in_a_row(t, key) for key in CONNECT_KINDS if s.number(key)]
     return found
 
 
@@ -940,30 +938,33 @@ CONNECT_LINES = (("connectHorizontal", ["e"]), ("connectVertical", ["n"]),
                  ("connectDiagonal", ["ne", "nw"]))
 
 
-def in_a_row(t: Translation, square: bool = False) -> dict[str, Any]:
+# The condition each of Fairy-Stockfish's connect keys counts to.
+CONNECT_KINDS = {"connectN": "in-a-row", "connectNxN": "in-a-square", "collinearN": "on-a-line"}
+
+
+def in_a_row(t: Translation, key: str = "connectN") -> dict[str, Any]:
     """`connectN`: the side that has just moved with N pieces in a row ends
-    the game, `connectValue` its result; with `square`, `connectNxN`: N by
-    N pieces in a square block."""
+    the game, `connectValue` its result; `connectNxN`: N by N pieces in a
+    square block; `collinearN`: N pieces on one line."""
     s = t.settings
     value = s.value("connectValue").strip()
     if value not in VALUES:
         raise Unsupported(s.entry("connectValue"), f"connectValue = {shorten(value)}: "
                           "not supported")
-    row: dict[str, Any] = {"in-a-square": s.number("connectNxN")} if square \
-        else {"in-a-row": s.number("connectN")}
+    row: dict[str, Any] = {CONNECT_KINDS[key]: s.number(key)}
     if "connectPieceTypes" in s.entries:
         if "*" in s.value("connectPieceTypes"):
             # (Fairy-Stockfish reads `*` here as no piece type at all.)
             raise Unsupported(s.entry("connectPieceTypes"), "connectPieceTypes = *: "
                               "not supported")
         row["pieces"] = t.pieces("connectPieceTypes")
-    lines = [d for key, directions in CONNECT_LINES if s.flag(key) for d in directions]
-    if square:
+    lines = [d for flag, directions in CONNECT_LINES if s.flag(flag) for d in directions]
+    if key == "connectNxN":
         row["result"] = value
         return row
     if not lines:
         raise Unsupported(s.entry("connectHorizontal", "connectVertical", "connectDiagonal"),
-                          "connectN without any line: not supported")
+                          f"{key} without any line: not supported")
     if len(lines) < 4:
         row["lines"] = lines
     row["result"] = value

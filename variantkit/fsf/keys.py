@@ -82,7 +82,7 @@ SUPPORTED = frozenset({
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
     "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
     "checking",
-    "flagPieceBlockedWin", "connectNxN",
+    "flagPieceBlockedWin", "connectNxN", "collinearN",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -111,7 +111,7 @@ UNSUPPORTED = frozenset({
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount",
     "connectRegion1White", "connectRegion2White", "connectRegion1Black",
-    "connectRegion2Black", "collinearN", "materialCounting",
+    "connectRegion2Black", "materialCounting",
     "adjudicateFullBoard", "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",

@@ -127,9 +127,10 @@ def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
 
 
 # The keys of an end condition that belong to one kind of condition only.
-ONLY_WITH = {"answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
+ONLY_WITH: dict[str, str | tuple[str, ...]] = {
+    "answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
              "opponent-at-least": "extinct",
-             "lines": "in-a-row", "at-least": "reached", "when-full": "reached"}
+             "lines": ("in-a-row", "on-a-line"), "at-least": "reached", "when-full": "reached"}
 
 
 def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset[str],
@@ -139,10 +140,12 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
     result, answer = spec["result"], spec.get("answer")
     grace = bool(spec.get("grace", False))
     given = {key for key in spec if key != "grace" or grace}   # `grace: false` is no grace
-    for key, kind in ONLY_WITH.items():
-        if key in given and kind not in spec:
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise DeclarationError(f"`{key}` applies to {article} `{kind}` condition only",
+    for key, only in ONLY_WITH.items():
+        kinds = (only,) if isinstance(only, str) else only
+        if key in given and not any(kind in spec for kind in kinds):
+            article = "an" if kinds[0][0] in "aeiou" else "a"
+            names = " or ".join(f"`{kind}`" for kind in kinds)
+            raise DeclarationError(f"`{key}` applies to {article} {names} condition only",
                                    "bad-end-condition")
     if answer is not None and spec.get("reply"):
         raise DeclarationError("`answer` and `reply` exclude each other: with `reply` "
@@ -150,6 +153,11 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
                                "bad-end-condition")
     if "checks" in spec:
         return EndCondition("checks", result, count=spec["checks"])
+    if "on-a-line" in spec:
+        codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
+            if "pieces" in spec else None
+        return EndCondition("on-a-line", result, count=spec["on-a-line"], codes=codes,
+                            rows=_lines(board, spec.get("lines", ["all"])))
     if "in-a-square" in spec:
         codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
             if "pieces" in spec else None
@@ -201,6 +209,20 @@ def _rows(board: Board, length: int, lines: list[Any]) -> tuple[int, ...]:
         raise DeclarationError(f"no line of the board holds {length} cells in a row",
                                "bad-end-condition", where=("in-a-row",))
     return tuple(sorted(rows))
+
+
+def _lines(board: Board, lines: list[Any]) -> tuple[int, ...]:
+    """Every line of the `lines` directions, whole, as masks (with the
+    parts of it from each of its cells on: no more pieces stand on a part
+    than on the whole)."""
+    directions = [d for spec in lines for d in board.topology.directions(spec, None)]
+    found = set()
+    for cell in range(board.size):
+        for direction in directions:
+            for ray in board.rays(cell, direction):
+                if ray:
+                    found.add(board.mask([cell, *ray]))
+    return tuple(sorted(found))
 
 
 def _squares(board: Board, size: int) -> tuple[int, ...]:
