@@ -119,12 +119,12 @@ def test_a_key_the_language_cannot_express_is_reported_with_its_line() -> None:
     assert isinstance(flip, list) and flip[0].line == 12
 
 
-def test_a_castling_the_language_would_misread_is_refused() -> None:
-    # The king would step from e1 to d1: the same move string as its step.
-    result = import_ini(TEXTS["bad.ini"], "bad.ini", ["vk-short-castle"])
-    short = result["vk-short-castle"]
-    assert isinstance(short, list) and short[0].line == 28
-    assert "less than two cells" in short[0].message
+def test_a_castling_whose_king_moves_one_cell_is_written_onto_its_rook() -> None:
+    # The king would step from e1 to f1: its own cells read as its step.
+    text = imported("rules.ini", "vk-short-castle")
+    assert "written: king-onto-rook" in text
+    moves = {str(m) for m in variantkit.load_text(text, "x.yaml").new_game().legal_moves()}
+    assert {"e1h1", "e1a1", "e1f1", "e1d1"} <= moves
 
 
 def test_per_side_pawn_types_on_a_piece_both_sides_own_are_refused() -> None:

@@ -29,6 +29,9 @@ class Castling:
     need: int    # cells whose pieces must not have moved
     empty: int   # cells that must be empty
     safe: list[int] = field(default_factory=list)  # cells the king may not be attacked on
+    # Written as the king moving onto its rook's cell (`d1f1`), not to its
+    # own landing cell: a king moving one cell would read as its step.
+    onto_rook: bool = False
 
     def in_place(self, position: Position) -> bool:
         """Whether king and rook stand on their cells, not moved yet: the
@@ -44,7 +47,8 @@ def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:
 
 
 def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple[int, int],
-                    king_code: int, rook_code: int, royal: bool) -> Castling:
+                    king_code: int, rook_code: int, royal: bool,
+                    onto_rook: bool = False) -> Castling:
     """A castling move from its four cells: the cells to keep empty and the
     cells the king may not be attacked on follow from the lines between them
     (only a royal king must not castle out of, through or into attack)."""
@@ -60,7 +64,8 @@ def derive_castling(board: Board, right: str, king: tuple[int, int], rook: tuple
         if royal else []
     return Castling(right=right, side=king_code & 1, king_from=k0, king_to=k1,
                     rook_from=r0, rook_to=r1, king_code=king_code, rook_code=rook_code,
-                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe)
+                    need=(1 << k0) | (1 << r0), empty=board.mask(empty), safe=safe,
+                    onto_rook=onto_rook)
 
 
 def segment(board: Board, a: int, b: int, towards: int) -> list[int]:

@@ -1254,6 +1254,6 @@ class Position:
                 # king's, as Fairy-Stockfish writes it.
                 return Move(names[gate_cell], names[frm], gate=gate)
         letter = self.variant.promotion_suffix(promo, mover) if promo else None
-        if kind == CASTLE and self.chess960:
+        if kind == CASTLE and (self.chess960 or self.castlings[extra].onto_rook):
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)

@@ -623,14 +623,13 @@ def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
     if rook is None:
         return None
     rook_to = to[wing] - 1 if wing == "k" else to[wing] + 1
+    entry = {"right": right, "king": [cell_name((king_file, rank)), cell_name((to[wing], rank))],
+             "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]}
     if abs(to[wing] - king_file) < 2:
-        # The king's castling would read as its ordinary step (or no move).
-        raise Unsupported(t.settings.entry("castlingKingsideFile", "castlingQueensideFile",
-                                           "startFen"),
-                          f"castling right {right!r}: the king moves less than two cells, "
-                          "which the language cannot tell from a king's step: not supported")
-    return {"right": right, "king": [cell_name((king_file, rank)), cell_name((to[wing], rank))],
-            "rook": [cell_name((rook, rank)), cell_name((rook_to, rank))]}
+        # Fairy-Stockfish writes it as the king onto its rook, since the
+        # king's own cells would read as its step (or no move).
+        entry["written"] = "king-onto-rook"
+    return entry
 
 
 def board_of(placement: str, files: int, ranks: int) -> dict[Cell, str]:

@@ -73,4 +73,5 @@ def _castling(sink: Sink, board: Board, pieces: PieceSet, setup_cells: dict[int,
             f"castling: the setup has no piece of the king's side on {spec['rook'][0]}",
             "castling-setup")
     return derive_castling(board, spec["right"], (k0, k1), (r0, r1), king_code, rook_code,
-                           royal=bool(royal_code[king_code]))
+                           royal=bool(royal_code[king_code]),
+                           onto_rook=spec.get("written") == "king-onto-rook")
