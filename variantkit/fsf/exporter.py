@@ -468,7 +468,9 @@ class Exporter:
         to_hand = self.data.get("hands", {}).get("captures") == "to-capturer"
         for rule in rules:
             for key in sorted(set(rule) - {"regions", "leaving", "promotes-to", "optional"}):
-                self.refuse(f"promotion: {key}: {NO_KEY}")
+                # Fairy-Stockfish's en passant capture never promotes a piece.
+                if key != "by-en-passant" or rule[key] is not False:
+                    self.refuse(f"promotion: {key}: {NO_KEY}")
             if not rule.get("leaving"):
                 self.refuse("promotion: promotes-to without leaving: Fairy-Stockfish promotes "
                             "on moves into, within and out of the region")
