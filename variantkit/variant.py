@@ -151,6 +151,7 @@ class Variant:
         self.promotion_limit = promoting.promotion_limit
         self.pawn_like = promoting.pawn_like
         self.reversible_promotion = promoting.reversible_promotion
+        self.limit_counted = promoting.limit_counted
         # Per piece code and cell: whether the piece's moves from there read
         # and reach only cells within SHORT_MASK, and never promote.  The move
         # generator then works on the low words of the node's masks, so that

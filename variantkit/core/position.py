@@ -685,14 +685,12 @@ class Position:
         attacked, and (if so declared) not where the new piece would attack
         an enemy piece, nor giving check (a discovered one included)."""
         v = self.variant
-        limit = v.promotion_limit
         enemy = self.side_bb[1 - self.stm]
         for code, rule in v.standing[self.stm].items():
             pieces = self.bb[code]
             if not (rule.last_anywhere and pieces.bit_count() == 1):
                 pieces &= rule.region
-            choices = [c for c in rule.choices
-                       if not limit[c] or self.bb[c].bit_count() < limit[c]]
+            choices = [c for c in rule.choices if self._under_limit(c)]
             for frm in v.board.cells_of(pieces if choices else 0):
                 for to in [frm, *v.board.cells_of(rule.steps[frm] & ~occupied)]:
                     for promo in choices:
@@ -877,12 +875,18 @@ class Position:
         choice still under its limit, and the plain move where promoting
         is optional there."""
         frm, to, _, kind, extra = move
-        limit, bb = self.variant.promotion_limit, self.bb
         for promo in promotion.choices:
-            if not limit[promo] or bb[promo].bit_count() < limit[promo]:
+            if self._under_limit(promo):
                 out.append((frm, to, promo, kind, extra))
         if promotion.optional >> to & 1:
             out.append(move)
+
+    def _under_limit(self, code: int) -> bool:
+        """Whether a piece may still become `code`: fewer than its promotion
+        `limit` of it (with the pieces counted as it) are on the board."""
+        v = self.variant
+        limit = v.promotion_limit[code]
+        return not limit or sum(self.bb[c].bit_count() for c in v.limit_counted[code]) < limit
 
     def gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""

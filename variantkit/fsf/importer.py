@@ -669,7 +669,14 @@ def write_promotion(t: Translation) -> None:
             for item in limit:
                 letter, _, count = item.partition(":")
                 name = t.piece(letter)
-                rule["limit"][promoted_form(t, name, pawns[0]) if to_hand else name] = int(count)
+                if to_hand:
+                    # Fairy-Stockfish counts the promoted form with the
+                    # piece itself (both are its type on the board).
+                    form = promoted_form(t, name, pawns[0])
+                    rule["limit"][form] = int(count)
+                    rule.setdefault("limit-also-counts", {})[form] = [name]
+                else:
+                    rule["limit"][name] = int(count)
         rules.append(rule)
     promoted = t.settings.value("promotedPieceType").split()
     if promoted:
@@ -1166,7 +1173,10 @@ def translate(t: Translation) -> None:
         write_castling(t, fields)
     if s.changed("startFen", "castling") or s.parentless or s.changed("pieceDrops"):
         t.data["setup"] = " ".join(fields)
-    if board_changed or t.types_changed or s.changed(*PROMOTION_KEYS):
+    # The root's own rule against stranded pieces applies again to
+    # promotion and drops written again.
+    rewritten = board_changed or t.types_changed or s.changed(*PROMOTION_KEYS)
+    if rewritten:
         write_promotion(t)
     if s.changed(*DROP_KEYS, "promotionRegionWhite", "promotionRegionBlack") or \
             (t.types_changed and s.flag("pieceDrops")) or (board_changed and s.flag("pieceDrops")):
@@ -1202,7 +1212,7 @@ def translate(t: Translation) -> None:
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)
-    if s.changed("immobilityIllegal") and s.flag("immobilityIllegal"):
+    if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
 
 

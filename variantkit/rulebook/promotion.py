@@ -21,6 +21,7 @@ class Promotions(NamedTuple):
     promotions: list[dict[int, Promotion]]   # per side, by the promoting piece code
     standing: list[dict[int, Standing]]      # per side: promotions made standing on a cell
     promotion_limit: list[int]               # per code, how many may exist (0: no limit)
+    limit_counted: list[list[int]]           # per code, the codes its limit counts
     # Per side, the pieces that promote by `pieces` and `choices`, as
     # pawns do: SAN writes their moves without a letter.
     pawn_like: list[set[int]]
@@ -38,7 +39,8 @@ class _Rules:
         self.sink, self.board, self.pieces = sink, board, pieces
         self.forwards, self.one_royal, self.generators = forwards, one_royal, generators
         n_codes = len(generators)
-        self.tables = Promotions([{}, {}], [{}, {}], [0] * n_codes, [set(), set()],
+        self.tables = Promotions([{}, {}], [{}, {}], [0] * n_codes,
+                                 [[code] for code in range(n_codes)], [set(), set()],
                                  [False] * n_codes)
 
     def rule(self, path: YamlPath, rule: dict[str, Any]) -> None:
@@ -55,6 +57,13 @@ class _Rules:
             for kind in sink.kinds(self.pieces, (*path, "limit"), [name]):
                 for side in range(2):
                     tables.promotion_limit[piece_code(kind, side)] = count
+        for name, others in rule.get("limit-also-counts", {}).items():
+            path_here = (*path, "limit-also-counts", name)
+            for kind in sink.kinds(self.pieces, path_here, [name]):
+                also = sink.kinds(self.pieces, path_here, others)
+                for side in range(2):
+                    code = piece_code(kind, side)
+                    tables.limit_counted[code] = [code] + [piece_code(k, side) for k in also]
         choices = rule.get("choices", [])
         per_side = [((*path, "choices", side), choices[side]) for side in ("white", "black")] \
             if isinstance(choices, dict) else [((*path, "choices"), choices)] * 2
