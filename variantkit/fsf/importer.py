@@ -1245,6 +1245,7 @@ def apply_immobility(t: Translation) -> None:
     supported (the language has no such rule)."""
     entry = t.settings.entry("immobilityIllegal")
     stuck = stuck_cells(t)
+    every = rank_cells(t.files, *range(t.ranks))
     rules = t.data.get("promotion")
     rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
     for name, sides in stuck.items():
@@ -1265,7 +1266,9 @@ def apply_immobility(t: Translation) -> None:
                 pawn["optional"] = t.sided(region_cells["white"] - sides.get("white", frozenset()),
                                            region_cells["black"] - sides.get("black", frozenset()),
                                            "optional-promotion")
-        else:
+        elif any(sides.get(side, frozenset()) != every for side in SIDES):
+            # (a piece that never moves has no move to forbid: it is only
+            # never dropped, below)
             raise Unsupported(entry, f"immobilityIllegal: {name} could stop where it cannot "
                               "move on: not supported")
         drops = t.data["pieces"][name].get("drops", {})
