@@ -186,6 +186,12 @@ PARENTS["placement"] = {"pieceDrops": "true", "capturesToHand": "false", "mustDr
                         "castlingDroppedPiece": "true", "dropOppositeColoredBishop": "true"}
 PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
 PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
+PARENTS["grand"] = {"maxRank": "10", "maxFile": "j", "archbishop": "a", "chancellor": "c",
+                    "promotionRegionWhite": "*8 *9 *10", "promotionRegionBlack": "*1 *2 *3",
+                    "promotionPieceTypes": "qcarbn", "promotionLimit": "q:1 c:1 a:1 r:2 b:2 n:2",
+                    "mandatoryPawnPromotion": "false", "immobilityIllegal": "true",
+                    "doubleStepRegionWhite": "*3", "doubleStepRegionBlack": "*8",
+                    "castling": "false"}
 PARENTS["makruk"] = {"bishop": "-", "queen": "-", "silver": "s", "fers": "m",
                      "promotionRegionWhite": "*6 *7 *8", "promotionRegionBlack": "*1 *2 *3",
                      "promotionPieceTypes": "m", "doubleStep": "false", "castling": "false",
@@ -195,12 +201,6 @@ PARENTS["makruk"] = {"bishop": "-", "queen": "-", "silver": "s", "fers": "m",
 PALACES = {"mobilityRegionWhiteKing": "d1 e1 f1 d2 e2 f2 d3 e3 f3",
            "mobilityRegionBlackKing": "d8 e8 f8 d9 e9 f9 d10 e10 f10"}
 NO_CHESS_PIECES = {"pawn": "-", "knight": "-", "bishop": "-", "queen": "-",
-PARENTS["grand"] = {"maxRank": "10", "maxFile": "j", "archbishop": "a", "chancellor": "c",
-                    "promotionRegionWhite": "*8 *9 *10", "promotionRegionBlack": "*1 *2 *3",
-                    "promotionPieceTypes": "qcarbn", "promotionLimit": "q:1 c:1 a:1 r:2 b:2 n:2",
-                    "mandatoryPawnPromotion": "false", "immobilityIllegal": "true",
-                    "doubleStepRegionWhite": "*3", "doubleStepRegionBlack": "*8",
-                    "castling": "false"}
                    "maxRank": "10", "maxFile": "i", "rook": "r", "horse": "n", "soldier": "p",
                    "promotionPieceTypes": "-", "doubleStep": "false", "castling": "false"}
 PARENTS["xiangqi"] = {**NO_CHESS_PIECES, "elephant": "b", "fers": "a", "cannon": "c",
