@@ -292,7 +292,7 @@ def test_hands_and_drops_in_the_playground(client: TestClient) -> None:
     assert dropped == {m.to_cell for m in game.legal_moves() if m.drop == "N"}
     assert re.search(r'data-hand-piece="N"[^>]*data-mark="highlight"', answer["svg"])
     assert {"move": "N@f3", "from": "f3", "to": "f3", "promotion": None, "suborn": False,
-            "drop": "N"} in answer["legal"]
+            "drop": "N", "wall": None} in answer["legal"]
     # A drop played by its move string or typed as SAN; the hand shrinks.
     played = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD,
                                             "moves": ["N@f3", "R@e4"]})
@@ -311,3 +311,27 @@ def test_hands_and_drops_in_the_playground(client: TestClient) -> None:
         refused = post(client, "/api/position", {"source": source, "drop": letter})
         assert not refused["ok"] and rules(refused) == ["bad-request"]
     assert post(client, "/api/position", {"source": CHESS})["hands"] is None
+
+
+def test_walls_are_placed_in_a_step_of_their_own(client: TestClient) -> None:
+    """A duck move named without its wall (`wall`): its cells highlighted,
+    the cells its wall may go to marked, as the library's legal moves say."""
+    duck = {"source": {"bundled": "duck"}, "moves": ["e2e4,e4e6"]}
+    game = variantkit.load("duck").new_game()
+    game.push("e2e4,e4e6")
+    answer = post(client, "/api/position", {**duck, "wall": "d7d5"})
+    assert answer["ok"], answer
+    walls = {m.wall for m in game.legal_moves() if str(m).startswith("d7d5,")}
+    assert len(walls) > 1 and "e6" not in walls and "d7" in walls
+    shown = marks(answer["svg"])
+    assert {cell for cell, mark in shown.items() if mark == "drop"} == walls
+    assert shown["d7"] == "drop" and shown["d5"] == "highlight"
+    assert {"move": "d7d5,d5d7", "from": "d7", "to": "d5", "promotion": None,
+            "suborn": False, "drop": None, "wall": "d7"} in answer["legal"]
+    assert 'data-wall="e6"' in answer["svg"]
+    # A move that places no wall, or is not legal, or not a text: refused.
+    for pending in ("d7d4", "e2e4", ["d7d5"], 7):
+        refused = post(client, "/api/position", {**duck, "wall": pending})
+        assert not refused["ok"] and rules(refused) == ["bad-request"], pending
+    chess = post(client, "/api/position", {"source": CHESS, "wall": "e2e4"})
+    assert rules(chess) == ["bad-request"]

@@ -37,7 +37,7 @@ CACHED_GAMES = 8
 # misspelt field is not silently ignored.
 POSITION_FIELDS = frozenset({"source", "start", "moves", "ply", "notation"})
 FIELDS = {
-    "position": POSITION_FIELDS | {"select", "drop", "flip", "pieces"},
+    "position": POSITION_FIELDS | {"select", "drop", "wall", "flip", "pieces"},
     "source": frozenset({"source"}),
     "perft": POSITION_FIELDS | {"depth"},
     "explain": POSITION_FIELDS | {"cell", "drop", "pieces"},
@@ -208,6 +208,15 @@ class Position:
             return []
         return [m.to_cell for m in self.game.legal_moves() if m.drop == letter.upper()]
 
+    def walls(self, pending: str) -> tuple[Move, list[str]]:
+        """A move that places a wall, named without its wall (`e2e4` for
+        `e2e4,e4e5`): one such legal move and the cells its wall may go to."""
+        placing = [m for m in self.game.legal_moves()
+                   if m.wall and str(m).partition(",")[0] == pending]
+        if not placing:
+            raise RequestError(f"no legal move {quote(pending)} places a wall")
+        return placing[0], [m.wall for m in placing if m.wall]
+
     def hands(self) -> dict[str, dict[str, int]] | None:
         """Each side's hand, letter -> count (None without hands)."""
         if not self.variant.has_hands:
@@ -230,15 +239,23 @@ class Position:
 def position(request: Answer) -> Answer:
     """The board, position string, status, move list, legal moves and the
     hands; with `select` (a cell), that piece's destinations marked on the
-    board; with `drop` (a letter in a hand), that piece's legal drops."""
+    board; with `drop` (a letter in a hand), that piece's legal drops; with
+    `wall` (a move that places a wall, written without it: `e2e4`), its
+    cells highlighted and the cells its wall may go to marked as drops."""
     here = Position(request)
     game = here.game
     legal = game.legal_moves()
     selected = _field(request, "select", str)
     dropping = _field(request, "drop", str)
+    pending = _field(request, "wall", str)
     targets: dict[str, str] = {}
+    highlight = [selected] if selected else []
     if dropping is not None:
         targets = dict.fromkeys(here.drops(dropping), "drop")
+    if pending is not None:
+        move, cells = here.walls(pending)
+        highlight = [move.from_cell, move.to_cell]
+        targets = dict.fromkeys(cells, "drop")
     if selected is not None:
         here.cell(selected)
         for move in legal:
@@ -249,7 +266,7 @@ def position(request: Answer) -> Answer:
                     targets[move.to_cell] = kind
     outcome = game.outcome()
     flip = _field(request, "flip", bool, False)
-    svg = render(game, flip=flip, highlight=[selected] if selected else [], targets=targets,
+    svg = render(game, flip=flip, highlight=highlight, targets=targets,
                  hand_highlight=dropping, pieces=_piece_set(request))
     return {
         "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
@@ -260,7 +277,8 @@ def position(request: Answer) -> Answer:
         "notations": [here.variant.notation.style, *here.variant.notation.traditions],
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
-                   "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop}
+                   "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop,
+                   "wall": m.wall}
                   for m in legal],
         "hands": here.hands(),
         "pieces": {t.letter.lower(): t.name for t in here.variant.pieces.types},
