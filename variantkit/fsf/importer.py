@@ -895,13 +895,14 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
             reached["safe"] = True
         if s.flag("flagMove"):
             # White reaching first gives Black one move to reach too (a
-            # draw); Black reaching first wins at once.  With safe pieces
-            # Fairy-Stockfish gives the reply to unsafe ones only, whoever
-            # reached: the language has no such rule.
+            # draw); Black reaching first wins at once.
             if s.flag("flagPieceSafe"):
-                raise Unsupported(s.entry("flagMove", "flagPieceSafe"), "flagMove with "
-                                  "flagPieceSafe: not supported")
-            reached["answer"] = "draw"
+                # With safe pieces, an unsafe arrival wins too if the piece
+                # still stands there after the other side's one reply.
+                found.append({key: value for key, value in reached.items()
+                              if key != "safe"} | {"reply": True})
+            else:
+                reached["answer"] = "draw"
         if s.number("flagPieceCount") > 1:
             reached["at-least"] = s.number("flagPieceCount")
             if s.flag("flagPieceBlockedWin") and fillable(t):
