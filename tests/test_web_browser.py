@@ -496,3 +496,45 @@ def test_boards_drawn_as_their_players_know_them(page: Page, server: str) -> Non
     screenshot(page, "shogi-pentagons")
     open_variant(page, server, "chess")
     expect(page.get_by_test_id("piece-set")).to_be_hidden()
+
+
+def test_a_duck_move_and_its_wall_by_clicks(page: Page, server: str) -> None:
+    """Duck chess: the piece, its destination, then the wall's cell among
+    those marked; Escape lets go of a move waiting for its wall."""
+    open_variant(page, server, "duck")
+    walls = page.locator('#board g.cells [data-mark="drop"]')
+    cell(page, "e2").click()
+    cell(page, "e4").click()
+    expect(walls).to_have_count(32)  # the empty cells, e2 among them
+    expect(cell_of(page, "e4")).to_have_attribute("data-mark", "highlight")
+    expect(page.locator("#chooser")).to_be_hidden()
+    expect(page.get_by_test_id("status")).to_contain_text("place the wall")
+    screenshot(page, "duck-wall-targets")
+    cell(page, "e6").click()
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(1)
+    expect(page.locator('#board [data-wall="e6"]')).to_have_count(1)
+    # Black's move waits for its wall; Escape lets go of it.
+    cell(page, "d7").click()
+    cell(page, "d5").click()
+    expect(cell_of(page, "d7")).to_have_attribute("data-mark", "drop")
+    page.keyboard.press("Escape")
+    expect(walls).to_have_count(0)
+    cell(page, "d7").click()
+    cell(page, "d5").click()
+    cell(page, "d7").click()
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(2)
+    game, texts = replay("duck", ["e2e4,e4e6", "d7d5,d5d7"])
+    assert shown_moves(page) == texts
+    assert fen(page) == game.fen()
+
+
+def test_a_flipello_drop_by_a_click_on_its_cell(page: Page, server: str) -> None:
+    """A disc is dropped by a click on an empty cell it may go to, the
+    discs it encloses turned over."""
+    open_variant(page, server, "flipello")
+    cell(page, "e3").click()
+    expect(page.locator('[data-testid="moves"] li')).to_have_count(1)
+    game, texts = replay("flipello", ["P@e3"])
+    assert shown_moves(page) == texts
+    assert fen(page) == game.fen()
+    screenshot(page, "flipello-drop")

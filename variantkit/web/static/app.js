@@ -14,6 +14,8 @@ const state = {
   ply: 0,            // how many of them the board shows
   selected: null,    // the selected cell
   dropping: null,    // the selected piece in hand: its letter as the hand shows it
+  walling: null,     // a move whose wall is being placed, written without it: "e2e4"
+  hands: null,       // each side's hand, letter -> count (null without hands)
   flip: false,
   pieceSet: "traditional",  // or "international": figures and letters for characters
   legal: [],         // legal moves of the shown position
@@ -70,7 +72,8 @@ function problemText(p) {
 async function refresh() {
   const mine = ++requested;
   let answer = await api("/api/position", request(view({select: state.selected,
-                                                         drop: state.dropping})));
+                                                         drop: state.dropping,
+                                                         wall: state.walling})));
   if (mine < answered) return;
   if (!answer.ok && state.moves.length && answer.problems.some(
       (p) => p.rule === "illegal-move" || p.rule === "bad-position")
@@ -79,8 +82,7 @@ async function refresh() {
     state.start = null;
     state.moves = [];
     state.ply = 0;
-    state.selected = null;
-    state.dropping = null;
+    letGo();
     answer = await api("/api/position", request(view()));
     if (mine < answered) return;
   }
@@ -105,6 +107,7 @@ function show(answer) {
   const focusedHand = active.handPiece;
   state.legal = answer.legal;
   state.pieces = answer.pieces;
+  state.hands = answer.hands;
   board.innerHTML = answer.svg;
   board.dataset.state = "ready";
   board.dataset.variant = answer.name;
@@ -115,7 +118,9 @@ function show(answer) {
   decorateHands(board, focusedHand);
   state.turn = answer.turn;
   state.over = answer.over;
-  $("status").textContent = answer.status;
+  $("status").textContent = state.walling
+    ? `${answer.status}: click a marked cell to place the wall (Escape cancels)`
+    : answer.status;
   $("piece-set").hidden = !answer.piece_sets;
   $("fen").value = answer.fen;
   showNotations(answer.notations, answer.notation);
@@ -149,8 +154,8 @@ function decorateCells(board, focused) {
     const piece = board.querySelector(`[data-piece][data-cell="${CSS.escape(name)}"]`);
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
-    const mark = cell.dataset.mark && cell.dataset.mark !== "last-move"
-      ? `, ${cell.dataset.mark}` : "";
+    const kind = state.walling && cell.dataset.mark === "drop" ? "wall" : cell.dataset.mark;
+    const mark = kind && kind !== "last-move" ? `, ${kind}` : "";
     cell.setAttribute("aria-label",
       `${name}${piece ? ", " + pieceName(piece.dataset.piece) : ""}${mark}`);
     if (name === focused) cell.focus();
@@ -262,16 +267,46 @@ function jumpTo(line, column) {
 
 // -- moving -----------------------------------------------------------------
 
+function letGo() {
+  state.selected = null;
+  state.dropping = null;
+  state.walling = null;
+}
+
 function onHand(letter) {
   // Only the side to move drops; a second click lets go of the piece.
   const mine = state.legal.some((m) => m.drop === letter.toUpperCase())
     && (letter === letter.toUpperCase()) === (state.turn === "white");
-  state.dropping = mine && letter !== state.dropping ? letter : null;
-  state.selected = null;
+  const again = letter === state.dropping;
+  letGo();
+  state.dropping = mine && !again ? letter : null;
   refresh();
 }
 
+// A move string without its wall: "e2e4" for "e2e4,e4e5".
+function withoutWall(text) {
+  return text.split(",")[0];
+}
+
+// Whether the side to move picks the piece `drop` (upper case) from a hand
+// before dropping it: only when its hand holds it and there is a choice of
+// pieces at all.  Other drops (ataxx's copies, flipello's discs) are played
+// by a click on their cell.
+function picked(drop) {
+  const hand = state.hands ? state.hands[state.turn] : null;
+  const letter = state.turn === "white" ? drop : drop.toLowerCase();
+  return Boolean(hand && hand[letter]) && Object.keys(state.pieces).length > 1;
+}
+
 function onCell(name) {
+  if (state.walling) {
+    // The third click of a walled move: a marked cell places the wall,
+    // any other cell lets go of the move.
+    const placed = state.legal.find(
+      (m) => m.wall === name && withoutWall(m.move) === state.walling);
+    letGo();
+    if (placed) { play(placed.move); return; }
+  }
   if (state.dropping) {
     const drop = state.legal.filter(
       (m) => m.drop === state.dropping.toUpperCase() && m.to === name);
@@ -279,13 +314,38 @@ function onCell(name) {
     if (drop.length) { play(drop[0].move); return; }
   }
   const from = state.selected;
-  const candidates = from ? state.legal.filter((m) => m.from === from && m.to === name) : [];
+  const candidates = from
+    ? state.legal.filter((m) => !m.drop && m.from === from && m.to === name) : [];
   if (candidates.length) {
-    choose(candidates).then((move) => { if (move) play(move); });
+    chooseAndPlay(candidates);
     return;
   }
-  const movable = state.legal.some((m) => m.from === name);
+  const movable = state.legal.some((m) => !m.drop && m.from === name);
+  const drops = state.legal.filter((m) => m.drop && m.to === name && !picked(m.drop));
+  if (drops.length && !movable) {
+    state.selected = null;
+    chooseAndPlay(drops);
+    return;
+  }
   state.selected = movable && name !== from ? name : null;
+  refresh();
+}
+
+// Plays one of `candidates` (legal moves with the same cells): the chooser
+// picks among moves that differ otherwise (a promotion, a suborn, the piece
+// dropped); a move with several cells for its wall waits for a third click.
+async function chooseAndPlay(candidates) {
+  const distinct = new Map();
+  for (const m of candidates) {
+    if (!distinct.has(withoutWall(m.move))) distinct.set(withoutWall(m.move), m);
+  }
+  const chosen = await choose([...distinct.values()]);
+  if (!chosen) return;
+  const base = withoutWall(chosen);
+  const walls = candidates.filter((m) => withoutWall(m.move) === base);
+  if (walls.length === 1) { play(walls[0].move); return; }
+  letGo();
+  state.walling = base;
   refresh();
 }
 
@@ -301,6 +361,7 @@ function choose(candidates) {
     button.value = m.move;
     button.dataset.move = m.move;
     button.textContent = m.promotion ? (state.pieces[m.promotion] || m.promotion)
+      : m.drop ? (state.pieces[m.drop.toLowerCase()] || m.drop)
       : m.suborn ? "suborn" : "move";
     choices.append(button);
   }
@@ -315,16 +376,14 @@ function play(move) {
   stopSearch();
   state.moves = state.moves.slice(0, state.ply).concat([move]);
   state.ply = state.moves.length;
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   return refresh().then(engineTurn);
 }
 
 function goTo(ply) {
   stopSearch();
   state.ply = ply;
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   refresh();
 }
 
@@ -337,8 +396,7 @@ function takeBack() {
   if (engine && state.ply >= 2 && state.turn !== engine) back = 2;
   state.ply -= back;
   state.moves = state.moves.slice(0, state.ply);
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   refresh();
 }
 
@@ -430,8 +488,7 @@ async function chooseVariant(value) {
   state.start = null;
   state.moves = [];
   state.ply = 0;
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   await refresh();
   engineTurn();
 }
@@ -443,8 +500,7 @@ function onEdit() {
     stopSearch();
     const text = $("yaml").value;
     state.source = text === state.pristine ? state.chosen : {yaml: text};
-    state.selected = null;
-    state.dropping = null;
+    letGo();
     refresh();
   }, 400);
 }
@@ -489,8 +545,7 @@ async function setFen(event) {
   state.start = $("fen").value.trim() || null;
   state.moves = [];
   state.ply = 0;
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   const answer = await api("/api/position", request(view()));
   if (!answer.ok) {
     [state.start, state.moves, state.ply] = previous;
@@ -523,8 +578,7 @@ async function typedMove(event) {
   field.value = "";
   state.moves = answer.played;
   state.ply = answer.played.length;
-  state.selected = null;
-  state.dropping = null;
+  letGo();
   answered = ++requested;
   show(answer);
   engineTurn();
@@ -553,6 +607,11 @@ $("board").addEventListener("click", onBoard);
 $("board").addEventListener("keydown", (event) => {
   if (event.key === "Enter" || event.key === " ") onBoard(event);
 });
+document.addEventListener("keydown", (event) => {
+  // Escape lets go of a selected piece or a move waiting for its wall.
+  if (event.key !== "Escape" || $("chooser").open) return;
+  if (state.selected || state.dropping || state.walling) { letGo(); refresh(); }
+});
 $("variant").addEventListener("change", (event) => chooseVariant(event.target.value));
 $("yaml").addEventListener("input", () => { showGutter(lastProblems); onEdit(); });
 $("yaml").addEventListener("scroll", () => { $("gutter").scrollTop = $("yaml").scrollTop; });
@@ -564,8 +623,7 @@ $("piece-set").addEventListener("click", () => {
 });
 $("takeback").addEventListener("click", takeBack);
 $("restart").addEventListener("click", () => {
-  stopSearch(); state.start = null; state.moves = []; state.ply = 0; state.selected = null;
-  state.dropping = null;
+  stopSearch(); state.start = null; state.moves = []; state.ply = 0; letGo();
   refresh().then(engineTurn);
 });
 $("export-pgn").addEventListener("click", exportPgn);
