@@ -95,7 +95,9 @@ class Variant:
         # slots above; a bad one is a problem at `setup`.
         self.setup_cells: dict[int, int] = {}
         try:
-            self.setup_cells = parse_placement(self, self.setup_fen.split()[0])
+            # Walls in the setup (`walls:`, `petrify:`) are read with the rest.
+            walled = set() if "walls" in data or "petrify" in data else None
+            self.setup_cells = parse_placement(self, self.setup_fen.split()[0], walled)
         except (InvalidFenError, IndexError) as exc:
             sink.report(("setup",), f"setup: {exc or 'empty position string'}", "bad-setup")
         royal_piece_codes = {piece_code(i, side) for i, spec in enumerate(declared.values())

@@ -1124,9 +1124,10 @@ class Position:
             return moves
         kind, region = walling.kind, walling.region & v.all_cells
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
-        # A plain step or double step changes only its two cells; other
-        # moves, or any move where a capture does more, are made to see.
-        plain_kinds = (NORMAL, DOUBLE) if not (v.blast or v.petrify) else ()
+        # A step or double step frees its from-cell and fills its landing
+        # cell, whatever a capture there blows up besides (as Fairy-Stockfish
+        # has it); other moves (castling, en passant) are made to see.
+        plain_kinds = (NORMAL, DOUBLE)
         out: list[InternalMove] = []
         append = out.append
         for move in moves:

@@ -90,6 +90,7 @@ DEFAULTS: dict[str, str] = {
     "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
     "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
+    "wallingRegionWhite": "", "wallingRegionBlack": "",
     "sittuyinPromotion": "false", "piecePromotionOnCapture": "false",
     "flagPieceBlockedWin": "false", "extinctionClaim": "false",
     "extinctionOpponentPieceCount": "0", "shogiPawnDropMateIllegal": "false",
@@ -1210,11 +1211,44 @@ def translate(t: Translation) -> None:
             t.data["royal-facing"] = {"lines": ["forward", "backward"]}
         else:
             t.data.pop("royal-facing", None)
+    if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack"):
+        write_walls(t)
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)
     if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
+
+
+# Fairy-Stockfish's wallingRule values and the `walls:` kinds they are.
+WALL_KINDS = {"duck": "duck", "arrow": "arrow", "past": "past", "static": "anywhere"}
+
+
+def write_walls(t: Translation) -> None:
+    """`wallingRule` as `walls:` (the same region for both sides)."""
+    s = t.settings
+    rule = s.value("wallingRule").strip()
+    if rule == "none":
+        t.data.pop("walls", None)
+        return
+    if rule not in WALL_KINDS:
+        raise Unsupported(s.entry("wallingRule"), f"wallingRule = {shorten(rule)}: not supported")
+    board = frozenset((f, r) for f in range(t.files) for r in range(t.ranks))
+    white, black = (t.cells(key) if s.value(key).strip() else board
+                    for key in ("wallingRegionWhite", "wallingRegionBlack"))
+    if white != black:
+        raise Unsupported(s.entry("wallingRegionWhite", "wallingRegionBlack"),
+                          "walling regions that differ by side: not supported")
+    if "explosion" in t.data or any(spec.get("royal") for spec in t.data["pieces"].values()):
+        # Fairy-Stockfish tests a move's safety with its wall in ways the
+        # walls: rule does not follow (measured on atomicduck).
+        raise Unsupported(s.entry("wallingRule"),
+                          "wallingRule with royal pieces or explosions: not supported")
+    walls: dict[str, Any] = {"kind": WALL_KINDS[rule]}
+    if white != board:
+        walls["region"] = t.region(white, "walls")
+    t.data["walls"] = walls
+    t.data.setdefault("position-string", {})["holes"] = "*"
 
 
 def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:

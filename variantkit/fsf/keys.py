@@ -60,6 +60,7 @@ def is_piece_key(key: str) -> bool:
 # Keys the importer turns into YAML (see importer.py, one handler each).
 SUPPORTED = frozenset({
     "maxRank", "maxFile", "startFen", "pawnTypes",
+    "wallingRule", "wallingRegionWhite", "wallingRegionBlack",
     "promotionRegionWhite", "promotionRegionBlack", "promotionPieceTypes",
     "promotionPieceTypesWhite", "promotionPieceTypesBlack", "promotionPawnTypes",
     "promotionLimit",
@@ -103,7 +104,7 @@ UNSUPPORTED = frozenset({
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
     "oppositeCastling", "mustDropType", "dropLoop", "enclosingDrop",
     "enclosingDropStart", "sittuyinRookDrop", "dropOppositeColoredBishop", "dropPromoted",
-    "gating", "wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallingRegion",
+    "gating", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
     "passBlack", "passOnStalemate", "passOnStalemateWhite", "passOnStalemateBlack",
     "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nFoldValueAbsolute",
@@ -184,6 +185,15 @@ PARENTS["atomic"] = {**PARENTS["nocheckatomic"], "extinctionPseudoRoyal": "true"
 PARENTS["placement"] = {"pieceDrops": "true", "capturesToHand": "false", "mustDrop": "true",
                         "dropRegionWhite": "*1", "dropRegionBlack": "*8",
                         "castlingDroppedPiece": "true", "dropOppositeColoredBishop": "true"}
+# The bundled games with walls (`walls:`): no chess pieces, one piece a
+# side that moves but never captures, and a side without a move loses.
+NO_PIECES = {"pawn": "-", "knight": "-", "bishop": "-", "rook": "-", "queen": "-",
+             "king": "-", "castling": "false", "doubleStep": "false",
+             "promotionPieceTypes": "-", "stalemateValue": "loss"}
+PARENTS["amazons"] = {**NO_PIECES, "maxRank": "10", "maxFile": "j", "customPiece1": "q:mQ",
+                      "wallingRule": "arrow"}
+PARENTS["snailtrail"] = {**NO_PIECES, "maxRank": "7", "maxFile": "g", "customPiece1": "p:mK",
+                         "wallingRule": "past"}
 PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
 PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
 PARENTS["grand"] = {"maxRank": "10", "maxFile": "j", "archbishop": "a", "chancellor": "c",
