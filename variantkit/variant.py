@@ -96,7 +96,7 @@ class Variant:
         self.setup_cells: dict[int, int] = {}
         try:
             # Walls in the setup (`walls:`, `petrify:`) are read with the rest.
-            walled = set() if "walls" in data or "petrify" in data else None
+            walled: set[int] | None = set() if "walls" in data or "petrify" in data else None
             self.setup_cells = parse_placement(self, self.setup_fen.split()[0], walled)
         except (InvalidFenError, IndexError) as exc:
             sink.report(("setup",), f"setup: {exc or 'empty position string'}", "bad-setup")
