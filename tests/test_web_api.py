@@ -292,7 +292,7 @@ def test_hands_and_drops_in_the_playground(client: TestClient) -> None:
     assert dropped == {m.to_cell for m in game.legal_moves() if m.drop == "N"}
     assert re.search(r'data-hand-piece="N"[^>]*data-mark="highlight"', answer["svg"])
     assert {"move": "N@f3", "from": "f3", "to": "f3", "promotion": None, "suborn": False,
-            "drop": "N", "wall": None} in answer["legal"]
+            "drop": "N", "wall": None, "from_hand": True} in answer["legal"]
     # A drop played by its move string or typed as SAN; the hand shrinks.
     played = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD,
                                             "moves": ["N@f3", "R@e4"]})
@@ -327,7 +327,7 @@ def test_walls_are_placed_in_a_step_of_their_own(client: TestClient) -> None:
     assert {cell for cell, mark in shown.items() if mark == "drop"} == walls
     assert shown["d7"] == "drop" and shown["d5"] == "highlight"
     assert {"move": "d7d5,d5d7", "from": "d7", "to": "d5", "promotion": None,
-            "suborn": False, "drop": None, "wall": "d7"} in answer["legal"]
+            "suborn": False, "drop": None, "wall": "d7", "from_hand": False} in answer["legal"]
     assert 'data-wall="e6"' in answer["svg"]
     # A move that places no wall, or is not legal, or not a text: refused.
     for pending in ("d7d4", "e2e4", ["d7d5"], 7):
@@ -335,3 +335,18 @@ def test_walls_are_placed_in_a_step_of_their_own(client: TestClient) -> None:
         assert not refused["ok"] and rules(refused) == ["bad-request"], pending
     chess = post(client, "/api/position", {"source": CHESS, "wall": "e2e4"})
     assert rules(chess) == ["bad-request"]
+
+
+def test_drops_without_a_choice_of_piece_are_marked(client: TestClient) -> None:
+    """Flipello's discs and ataxx's copies are dropped by a click on their
+    cell (`from_hand` false), so their cells are marked from the start;
+    crazyhouse's pieces are picked from the hand first, and nothing is."""
+    for name, start in (("flipello", None), ("ataxx", None),
+                        ("crazyhouse", "r3k2r/8/8/8/8/8/8/R3K2R[PPr] w KQkq - 0 1")):
+        answer = post(client, "/api/position", {"source": {"bundled": name}, "start": start})
+        game = variantkit.load(name).new_game(start)
+        drops = {m.to_cell for m in game.legal_moves() if m.drop}
+        marked = {cell for cell, mark in marks(answer["svg"]).items() if mark == "drop"}
+        picked = name == "crazyhouse"
+        assert drops and marked == (set() if picked else drops), name
+        assert {m["from_hand"] for m in answer["legal"] if m["drop"]} == {picked}, name

@@ -532,6 +532,8 @@ def test_a_flipello_drop_by_a_click_on_its_cell(page: Page, server: str) -> None
     """A disc is dropped by a click on an empty cell it may go to, the
     discs it encloses turned over."""
     open_variant(page, server, "flipello")
+    expect(page.locator('#board g.cells [data-mark="drop"]')).to_have_count(4)
+    expect(cell_of(page, "e3")).to_have_attribute("data-mark", "drop")
     cell(page, "e3").click()
     expect(page.locator('[data-testid="moves"] li')).to_have_count(1)
     game, texts = replay("flipello", ["P@e3"])

@@ -217,6 +217,17 @@ class Position:
             raise RequestError(f"no legal move {quote(pending)} places a wall")
         return placing[0], [m.wall for m in placing if m.wall]
 
+    def from_hand(self, move: Move) -> bool:
+        """Whether the page has the player pick `move`'s piece from a hand
+        before the drop: when the hand holds it and the game has more than
+        one kind of piece.  Other drops (ataxx's copies, flipello's discs)
+        are played by a click on their cell."""
+        if move.drop is None or not self.variant.has_hands:
+            return False
+        side = self.game.turn
+        letter = move.drop if side == "white" else move.drop.lower()
+        return bool(self.game.hand(side).get(letter)) and len(self.variant.pieces.types) > 1
+
     def hands(self) -> dict[str, dict[str, int]] | None:
         """Each side's hand, letter -> count (None without hands)."""
         if not self.variant.has_hands:
@@ -241,15 +252,17 @@ def position(request: Answer) -> Answer:
     hands; with `select` (a cell), that piece's destinations marked on the
     board; with `drop` (a letter in a hand), that piece's legal drops; with
     `wall` (a move that places a wall, written without it: `e2e4`), its
-    cells highlighted and the cells its wall may go to marked as drops."""
+    cells highlighted and the cells its wall may go to marked as drops.
+    The drops played by a click on their cell (`from_hand` false) are
+    marked unless a piece in hand or a wall is being placed."""
     here = Position(request)
     game = here.game
     legal = game.legal_moves()
     selected = _field(request, "select", str)
     dropping = _field(request, "drop", str)
     pending = _field(request, "wall", str)
-    targets: dict[str, str] = {}
     highlight = [selected] if selected else []
+    targets = {m.to_cell: "drop" for m in legal if m.drop and not here.from_hand(m)}
     if dropping is not None:
         targets = dict.fromkeys(here.drops(dropping), "drop")
     if pending is not None:
@@ -278,7 +291,7 @@ def position(request: Answer) -> Answer:
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
                    "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop,
-                   "wall": m.wall}
+                   "wall": m.wall, "from_hand": here.from_hand(m)}
                   for m in legal],
         "hands": here.hands(),
         "pieces": {t.letter.lower(): t.name for t in here.variant.pieces.types},

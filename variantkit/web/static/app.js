@@ -15,7 +15,6 @@ const state = {
   selected: null,    // the selected cell
   dropping: null,    // the selected piece in hand: its letter as the hand shows it
   walling: null,     // a move whose wall is being placed, written without it: "e2e4"
-  hands: null,       // each side's hand, letter -> count (null without hands)
   flip: false,
   pieceSet: "traditional",  // or "international": figures and letters for characters
   legal: [],         // legal moves of the shown position
@@ -107,7 +106,6 @@ function show(answer) {
   const focusedHand = active.handPiece;
   state.legal = answer.legal;
   state.pieces = answer.pieces;
-  state.hands = answer.hands;
   board.innerHTML = answer.svg;
   board.dataset.state = "ready";
   board.dataset.variant = answer.name;
@@ -288,16 +286,6 @@ function withoutWall(text) {
   return text.split(",")[0];
 }
 
-// Whether the side to move picks the piece `drop` (upper case) from a hand
-// before dropping it: only when its hand holds it and there is a choice of
-// pieces at all.  Other drops (ataxx's copies, flipello's discs) are played
-// by a click on their cell.
-function picked(drop) {
-  const hand = state.hands ? state.hands[state.turn] : null;
-  const letter = state.turn === "white" ? drop : drop.toLowerCase();
-  return Boolean(hand && hand[letter]) && Object.keys(state.pieces).length > 1;
-}
-
 function onCell(name) {
   if (state.walling) {
     // The third click of a walled move: a marked cell places the wall,
@@ -321,7 +309,9 @@ function onCell(name) {
     return;
   }
   const movable = state.legal.some((m) => !m.drop && m.from === name);
-  const drops = state.legal.filter((m) => m.drop && m.to === name && !picked(m.drop));
+  // A drop whose piece is not picked from a hand (`from_hand`) is played
+  // by a click on its cell.
+  const drops = state.legal.filter((m) => m.drop && m.to === name && !m.from_hand);
   if (drops.length && !movable) {
     state.selected = null;
     chooseAndPlay(drops);
