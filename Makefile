@@ -34,11 +34,14 @@ lint: $(VENV)/.test-deps
 # present), on every core (pytest-xdist) but the browser and cluster tests,
 # which start servers and run on their own; then the oracle and property
 # tests (marker `pure_build`, tests/conftest.py) on the pure-Python build.
+# Each pass lists its slowest tests, to show what to move to `make oracle`
+# when the whole stays near its 20-minute budget on two cores.
 SERIAL_TESTS := tests/test_web_browser.py tests/test_cluster.py tests/test_cluster_faults.py
+SLOWEST := --durations=15
 test: lint docs
-	$(BIN)/python -m pytest -n auto $(addprefix --ignore=,$(SERIAL_TESTS))
-	$(BIN)/python -m pytest $(SERIAL_TESTS)
-	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto -m "pure_build and not oracle"
+	$(BIN)/python -m pytest -n auto $(SLOWEST) $(addprefix --ignore=,$(SERIAL_TESTS))
+	$(BIN)/python -m pytest $(SLOWEST) $(SERIAL_TESTS)
+	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto $(SLOWEST) -m "pure_build and not oracle"
 
 # The documentation site (docs/ and mkdocs.yml); --strict fails on a broken link.
 docs: $(VENV)/.test-deps
