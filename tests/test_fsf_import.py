@@ -30,7 +30,7 @@ from variantkit.fsf.ini import MAX_CHAIN, MAX_INI_CHARS, MAX_SECTIONS
 # feeds to pyffish on both builds.
 PURE_PASS = False
 DATA = Path(__file__).parent / "data" / "fsf"
-GOOD = ("rules.ini", "drops.ini", "plain.ini")
+GOOD = ("rules.ini", "drops.ini", "plain.ini", "flips.ini")
 TEXTS = {name: (DATA / name).read_text(encoding="utf-8") for name in GOOD + ("bad.ini",)}
 for _name in GOOD:
     pyffish.load_variant_config(TEXTS[_name])
@@ -143,6 +143,25 @@ def test_misspelt_keys_are_warnings_with_their_line_and_a_suggestion() -> None:
     # The section still imports, without the keys Fairy-Stockfish ignores.
     text = result["vk-misspelt"]
     assert isinstance(text, str) and "must-capture" not in text
+
+
+PAWN_PASS = """
+[vk-pawn-pass:antichess]
+passOnStalemate = true
+startFen = 8/8/8/4p3/4P3/8/8/8 w - - 7 20
+"""
+
+
+def test_a_pass_from_a_pawn_resets_the_move_clock_as_in_pyffish() -> None:
+    # Fairy-Stockfish's pass is a move of the piece it is written from.
+    pyffish.load_variant_config(PAWN_PASS)
+    text = import_ini(PAWN_PASS, "pass.ini")["vk-pawn-pass"]
+    assert isinstance(text, str) and "when-no-move" in text
+    game = variantkit.load_text(text, "vk-pawn-pass.yaml").new_game()
+    game.push("e4e4")
+    start = pyffish.start_fen("vk-pawn-pass")
+    assert game.fen() == pyffish.get_fen("vk-pawn-pass", start, ["e4e4"])
+    assert game.fen().endswith(" 0 20")
 
 
 def test_pyffish_ignores_a_misspelt_key_as_the_import_does() -> None:

@@ -1040,7 +1040,9 @@ class Position:
             self.unmoved &= ~tbit  # a changed piece, as a position string would read it
             self.halfmove += 1
         elif kind == PASS:
-            self.halfmove += 1
+            # Fairy-Stockfish's pass is a move of the piece it is written
+            # from: a pawn's pass resets the clock.
+            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
         elif kind == STAY:
             self._lift(frm)
             self.place(frm, promo)

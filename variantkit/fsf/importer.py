@@ -88,6 +88,7 @@ DEFAULTS: dict[str, str] = {
     # Keys the language cannot express, at values that change nothing.
     "chess960": "false", "twoBoards": "false", "checking": "true",
     "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
+    "enclosingDropStart": "", "freeDrops": "false",
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
     "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
     "wallingRegionWhite": "", "wallingRegionBlack": "",
@@ -825,6 +826,11 @@ def write_hands(t: Translation) -> None:
             spec.pop("drops", None)
 
 
+# stalematePieceCount: the side with fewer pieces has the stalemate's
+# result, so a won stalemate goes to fewer pieces, a lost one to more.
+PIECE_COUNTS = {"win": "fewer-pieces", "loss": "more-pieces"}
+
+
 def write_end(t: Translation, fields: list[str]) -> None:
     s, end = t.settings, t.data.setdefault("end", {})
     for key, target in (("stalemateValue", "stalemate"), ("checkmateValue", "checkmate"),
@@ -834,11 +840,16 @@ def write_end(t: Translation, fields: list[str]) -> None:
             if value not in VALUES:
                 raise Unsupported(s.entry(key), f"{key} = {shorten(value)}: not supported")
             end[target] = value
-    if s.changed("stalematePieceCount") and s.flag("stalematePieceCount"):
-        if s.value("stalemateValue").strip() != "win":
+    if s.changed("stalematePieceCount") or \
+            (s.flag("stalematePieceCount") and s.changed("stalemateValue")):
+        value = s.value("stalemateValue").strip()
+        if not s.flag("stalematePieceCount"):
+            end["stalemate"] = value
+        elif value in PIECE_COUNTS:
+            end["stalemate"] = PIECE_COUNTS[value]
+        else:
             raise Unsupported(s.entry("stalematePieceCount"),
-                              "stalematePieceCount with a stalemate that is not won: not supported")
-        end["stalemate"] = "fewer-pieces"
+                              "stalematePieceCount with a drawn stalemate: not supported")
     if s.changed("nMoveRule"):
         end["move-rule"] = s.number("nMoveRule") or None
         end.pop("automatic-move-rule", None)
@@ -1213,11 +1224,66 @@ def translate(t: Translation) -> None:
             t.data.pop("royal-facing", None)
     if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack"):
         write_walls(t)
+    if s.changed("passOnStalemate"):
+        write_pass(t)
+    if s.changed(*FLIP_KEYS) or (t.types_changed and "flips" in t.data):
+        write_flips(t)
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)
     if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
+
+
+def write_pass(t: Translation) -> None:
+    """`passOnStalemate` as `pass: when-no-move`. Fairy-Stockfish ends the
+    game after two passes in a row, drawn unless it counts material."""
+    end = t.data.setdefault("end", {})
+    if not t.settings.flag("passOnStalemate"):
+        t.data.pop("pass", None)
+        end.pop("double-pass", None)
+        return
+    if t.settings.value("materialCounting").strip() != "none":
+        raise Unsupported(t.settings.entry("materialCounting", "passOnStalemate"),
+                          "passOnStalemate with materialCounting: not supported")
+    t.data["pass"] = "when-no-move"
+    end["double-pass"] = "draw"
+
+
+# Fairy-Stockfish's flipEnclosedPieces and enclosingDrop values, and the
+# `flips:` kinds and drops they are.
+FLIP_KEYS = ("flipEnclosedPieces", "enclosingDrop", "enclosingDropStart", "freeDrops")
+FLIP_KINDS = {"reversi": "enclosed", "ataxx": "adjacent"}
+ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any"}
+
+
+def write_flips(t: Translation) -> None:
+    """The pieces that turn over, the drops allowed, the cells filled first
+    and the drops taken from no hand, as `flips:`."""
+    s = t.settings
+    kind, drops = s.value("flipEnclosedPieces").strip(), s.value("enclosingDrop").strip()
+    if kind not in FLIP_KINDS and kind != "none":
+        raise Unsupported(s.entry("flipEnclosedPieces"),
+                          f"flipEnclosedPieces = {shorten(kind)}: not supported")
+    if drops not in ENCLOSING_DROPS:
+        raise Unsupported(s.entry("enclosingDrop"), f"enclosingDrop = {shorten(drops)}: "
+                          "not supported")
+    if kind == "none":
+        if drops != "none" or s.value("enclosingDropStart").strip() or s.flag("freeDrops"):
+            raise Unsupported(s.entry(*FLIP_KEYS), "drop rules of flipped pieces without "
+                              "flipEnclosedPieces: not supported")
+        t.data.pop("flips", None)
+        return
+    flips: dict[str, Any] = {"kind": FLIP_KINDS[kind], "drops": ENCLOSING_DROPS[drops]}
+    start = t.cells("enclosingDropStart")
+    if start:
+        flips["first-drops"] = t.region(start, "first-drops")
+    if s.flag("freeDrops") and s.flag("pieceDrops"):
+        # Every type is dropped without a hand: the variant has none.
+        flips["free-drops"] = [t.names[k] for k in t.types]
+        t.data.pop("hands", None)
+        t.data["setup"] = re.sub(r"\[[^\]]*\]", "", str(t.data["setup"]), count=1)
+    t.data["flips"] = flips
 
 
 # Fairy-Stockfish's wallingRule values and the `walls:` kinds they are.

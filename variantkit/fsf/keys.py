@@ -73,7 +73,8 @@ SUPPORTED = frozenset({
     "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled", "dropNoDoubledCount",
     "dropChecks", "mustCapture", "mustDrop",
     "nMoveRule", "nFoldRule", "nFoldValue", "perpetualCheckIllegal",
-    "stalemateValue", "checkmateValue", "stalematePieceCount",
+    "stalemateValue", "checkmateValue", "stalematePieceCount", "passOnStalemate",
+    "enclosingDrop", "enclosingDropStart", "flipEnclosedPieces", "freeDrops",
     "extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
     "extinctionPseudoRoyal",
     "flagPiece", "flagRegion", "flagRegionWhite", "flagRegionBlack", "flagPieceSafe",
@@ -102,12 +103,11 @@ UNSUPPORTED = frozenset({
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
-    "oppositeCastling", "mustDropType", "dropLoop", "enclosingDrop",
-    "enclosingDropStart", "sittuyinRookDrop", "dropOppositeColoredBishop", "dropPromoted",
-    "gating", "wallingRegion",
+    "oppositeCastling", "mustDropType", "dropLoop", "sittuyinRookDrop",
+    "dropOppositeColoredBishop", "dropPromoted", "gating", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
-    "passBlack", "passOnStalemate", "passOnStalemateWhite", "passOnStalemateBlack",
-    "makpongRule", "soldierPromotionRank", "flipEnclosedPieces", "nFoldValueAbsolute",
+    "passBlack", "passOnStalemateWhite", "passOnStalemateBlack",
+    "makpongRule", "soldierPromotionRank", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount",
@@ -194,6 +194,17 @@ PARENTS["amazons"] = {**NO_PIECES, "maxRank": "10", "maxFile": "j", "customPiece
                       "wallingRule": "arrow"}
 PARENTS["snailtrail"] = {**NO_PIECES, "maxRank": "7", "maxFile": "g", "customPiece1": "p:mK",
                          "wallingRule": "past"}
+# The bundled games whose pieces turn over (`flips:`), each piece a disc
+# or stone that never captures; the side with more of them wins.
+FLIPS = {**NO_PIECES, "pieceDrops": "true", "passOnStalemate": "true",
+         "stalematePieceCount": "true", "materialCounting": "unweighted",
+         "adjudicateFullBoard": "true"}
+PARENTS["flipello"] = {**FLIPS, "immobile": "p", "enclosingDrop": "reversi",
+                       "flipEnclosedPieces": "reversi", "enclosingDropStart": "d4 e4 d5 e5",
+                       "startFen": "8/8/8/3pP3/3Pp3/8/8/8[" + "P" * 30 + "p" * 30 + "] w 0 1"}
+PARENTS["ataxx"] = {**FLIPS, "maxRank": "7", "maxFile": "g", "customPiece1": "p:mDmNmA",
+                    "enclosingDrop": "ataxx", "flipEnclosedPieces": "ataxx", "freeDrops": "true",
+                    "startFen": "P5p/7/7/7/7/7/p5P w 0 1"}
 PARENTS["pocketknight"] = {"pieceDrops": "true", "capturesToHand": "false"}
 PARENTS["amazon"] = {"queen": "-", "amazon": "a", "promotionPieceTypes": "arbn"}
 PARENTS["grand"] = {"maxRank": "10", "maxFile": "j", "archbishop": "a", "chancellor": "c",
