@@ -219,9 +219,10 @@ class FlipRule(NamedTuple):
 
     `adjacent`: a piece landing turns over the enemy pieces one step away
     (`steps`); else those it encloses: on each of its `lines`, an unbroken
-    run of enemy pieces that an own piece ends.  `drops` is `enclose` (a
-    drop must turn a piece over), `touch-own` (it must land one step from
-    an own piece) or `any`; while a cell of `first` is empty, drops go only
+    run of enemy pieces that an own piece ends (no lines: nothing turns
+    over).  `drops` is `enclose` (a drop must turn a piece over),
+    `touch-own` (it must land one step from an own piece), `apart` (no step
+    from an enemy piece) or `any`; while a cell of `first` is empty, drops go only
     there.  `free`: per side, the piece codes dropped without a hand."""
 
     adjacent: bool

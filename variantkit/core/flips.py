@@ -65,8 +65,8 @@ def flip_after(position: Position, rule: FlipRule, move: InternalMove) -> int:
 def drop_targets(position: Position, rule: FlipRule) -> int:
     """The empty cells the rule lets the side to move drop on: the empty
     cells of `first` while there are any, else those where a drop turns a
-    piece over (`enclose`), lands next to an own piece (`touch-own`), or
-    every empty cell (`any`)."""
+    piece over (`enclose`), lands next to an own piece (`touch-own`), lands
+    next to no enemy piece (`apart`), or every empty cell (`any`)."""
     us = position.stm
     own = position.side_bb[us]
     empty = position.variant.all_cells & ~(own | position.side_bb[1 - us] | position.walls)
@@ -75,7 +75,7 @@ def drop_targets(position: Position, rule: FlipRule) -> int:
     if rule.drops == "any":
         return empty
     enemy = position.side_bb[1 - us]
-    touching = rule.drops == "touch-own"
+    touching, apart = rule.drops == "touch-own", rule.drops == "apart"
     targets = 0
     cells = empty
     while cells:
@@ -84,6 +84,9 @@ def drop_targets(position: Position, rule: FlipRule) -> int:
         cell = bit.bit_length() - 1
         if touching:
             if rule.steps[cell] & own:
+                targets |= bit
+        elif apart:
+            if not rule.steps[cell] & enemy:
                 targets |= bit
         # enclose: only a cell one step from an enemy piece may turn one over.
         elif rule.steps[cell] & enemy and flipped_by(position, rule, cell, us):

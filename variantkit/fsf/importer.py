@@ -1254,7 +1254,7 @@ def write_pass(t: Translation) -> None:
 # `flips:` kinds and drops they are.
 FLIP_KEYS = ("flipEnclosedPieces", "enclosingDrop", "enclosingDropStart", "freeDrops")
 FLIP_KINDS = {"reversi": "enclosed", "ataxx": "adjacent"}
-ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any"}
+ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any", "snort": "apart"}
 
 
 def write_flips(t: Translation) -> None:
@@ -1268,17 +1268,25 @@ def write_flips(t: Translation) -> None:
     if drops not in ENCLOSING_DROPS:
         raise Unsupported(s.entry("enclosingDrop"), f"enclosingDrop = {shorten(drops)}: "
                           "not supported")
-    if kind == "none":
-        if drops != "none" or s.value("enclosingDropStart").strip() or s.flag("freeDrops"):
-            raise Unsupported(s.entry(*FLIP_KEYS), "drop rules of flipped pieces without "
-                              "flipEnclosedPieces: not supported")
+    free = s.flag("freeDrops") and s.flag("pieceDrops")
+    if kind == "none" and drops == "none" and not free and not t.cells("enclosingDropStart"):
         t.data.pop("flips", None)
         return
-    flips: dict[str, Any] = {"kind": FLIP_KINDS[kind], "drops": ENCLOSING_DROPS[drops]}
+    if any(spec.get("royal") for spec in t.data["pieces"].values()):
+        raise Unsupported(s.entry(*FLIP_KEYS), "pieces that turn over beside royal pieces: "
+                          "not supported")
+    flips: dict[str, Any] = {"kind": FLIP_KINDS.get(kind, "none"),
+                             "drops": ENCLOSING_DROPS[drops]}
+    if drops == "snort":
+        # Fairy-Stockfish's snort drop keeps off the four cells beside an enemy piece.
+        if kind != "none":
+            raise Unsupported(s.entry("enclosingDrop", "flipEnclosedPieces"),
+                              "enclosingDrop = snort with pieces that turn over: not supported")
+        flips["directions"] = "orthogonal"
     start = t.cells("enclosingDropStart")
     if start:
         flips["first-drops"] = t.region(start, "first-drops")
-    if s.flag("freeDrops") and s.flag("pieceDrops"):
+    if free:
         # Every type is dropped without a hand: the variant has none.
         flips["free-drops"] = [t.names[k] for k in t.types]
         t.data.pop("hands", None)

@@ -1,7 +1,7 @@
 """Pieces that turn over (`flips:`): the lines or steps along which a piece
-landing turns enemy pieces over to its side (reversi, ataxx), the drops the
-rule allows, the cells that take the first drops and the pieces dropped
-without a hand, compiled into one `FlipRule`."""
+landing turns enemy pieces over to its side (reversi, ataxx; or none,
+snort), the drops the rule allows, the cells that take the first drops and
+the pieces dropped without a hand, compiled into one `FlipRule`."""
 
 from __future__ import annotations
 
@@ -38,9 +38,11 @@ def compile_flips(sink: Sink, spec: dict[str, Any] | None, board: Board,
     if free and has_hands:
         sink.report(("flips", "free-drops"), "free-drops are dropped without a hand, so a "
                     "variant with them declares no `hands`", "free-drops-with-hands", key=True)
+    kind = spec.get("kind", "enclosed")
     return FlipRule(
-        adjacent=spec.get("kind", "enclosed") == "adjacent",
-        lines=lines,
+        adjacent=kind == "adjacent",
+        # `none` turns nothing over: no line to enclose along.
+        lines=[()] * board.size if kind == "none" else lines,
         steps=[_first_cells(cell_lines) for cell_lines in lines],
         drops=spec.get("drops", "any"),
         first=first,
