@@ -62,13 +62,18 @@ PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "de
                         "moves", "betza", "demotes-to", "drops"})
 TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
                       "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
-                      "hands", "must-capture", "explosion", "royal-facing"})
+                      "hands", "must-capture", "explosion", "royal-facing", "walls",
+                      "position-string"})
 # How a variant is drawn and its moves written, not how it is played:
 # nothing to write.
 PRESENTATION_KEYS = frozenset({"look", "notation"})
 END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
                       "automatic-repetition", "automatic-move-rule", "insufficient-material",
                       "perpetual-check", "repetition-result", "conditions"})
+
+
+# The `walls:` kinds as Fairy-Stockfish's wallingRule values.
+WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "static"}
 
 
 # The reason for a rule the exporter has no key for (Fairy-Stockfish may
@@ -182,6 +187,8 @@ class Exporter:
         self.hands()
         self.first_moves()
         self.rules()
+        self.walls()
+        self.position_string()
         self.end()
         return self.lines
 
@@ -724,6 +731,36 @@ class Exporter:
                             "only, and forbidden")
             self.put("flyingGeneral", True)
         self.pawn_types()
+
+    def walls(self) -> None:
+        """`walls:` as Fairy-Stockfish's wallingRule, its region the same for
+        both sides."""
+        walls = self.data.get("walls")
+        if walls is None:
+            self.put("wallingRule", "none")
+            return
+        royal = any(spec.get("royal") for spec in self.data["pieces"].values())
+        if royal or "explosion" in self.data:
+            # Fairy-Stockfish tests a move's safety with its wall in ways the
+            # walls: rule does not follow (the importer refuses these too).
+            self.refuse("walls: with royal pieces or explosions, whose safety Fairy-Stockfish "
+                        "judges with the wall otherwise")
+        region = self.cells(walls["region"]) if "region" in walls \
+            else frozenset(self.variant.board.names)
+        if "except" in walls:
+            region -= self.cells(walls["except"])
+        self.put("wallingRule", WALL_RULES[walls["kind"]])
+        for side in SIDES:
+            self.put(f"wallingRegion{side.title()}", self.square_list(region))
+
+    def position_string(self) -> None:
+        """Fairy-Stockfish writes a wall `*` and has no other option of its
+        position strings."""
+        options = self.data.get("position-string", {})
+        if options.get("holes", "*") != "*":
+            self.refuse("position-string: holes: Fairy-Stockfish writes a wall '*'")
+        for key in sorted(set(options) - {"holes"}):
+            self.refuse(f"position-string: {key}: {NO_KEY}")
 
     def pawn_types(self) -> None:
         """The pieces that leave an en passant cell, and those whose moves
