@@ -223,7 +223,9 @@ class FlipRule(NamedTuple):
     over).  `drops` is `enclose` (a drop must turn a piece over),
     `touch-own` (it must land one step from an own piece), `apart` (no step
     from an enemy piece) or `any`; while a cell of `first` is empty, drops go only
-    there.  `free`: per side, the piece codes dropped without a hand."""
+    there.  `free`: per side, the piece codes dropped without a hand.
+    `drop_needs_own`: a drop turns pieces over only where it lands a step
+    from an own piece."""
 
     adjacent: bool
     lines: list[tuple[tuple[int, ...], ...]]   # per cell, each line's cell bits, nearest first
@@ -231,3 +233,4 @@ class FlipRule(NamedTuple):
     drops: str
     first: int
     free: tuple[tuple[int, ...], tuple[int, ...]]
+    drop_needs_own: bool = False

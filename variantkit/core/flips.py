@@ -53,11 +53,14 @@ def turn_over(position: Position, cells: int) -> None:
 
 
 def flip_after(position: Position, rule: FlipRule, move: InternalMove) -> int:
-    """Turn over what `move`, just made, turns over (nothing for a pass);
+    """Turn over what `move`, just made, turns over (nothing for a pass,
+    nor for a drop away from own pieces under `drop-flips: touch-own`);
     return those cells, for the unmake to turn them back."""
-    if move[3] == PASS:
+    mover = 1 - position.stm
+    if move[3] == PASS or (move[3] == DROP and rule.drop_needs_own
+                           and not rule.steps[move[1]] & position.side_bb[mover]):
         return 0
-    cells = flipped_by(position, rule, move[1], 1 - position.stm)
+    cells = flipped_by(position, rule, move[1], mover)
     turn_over(position, cells)
     return cells
 

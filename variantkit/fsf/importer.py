@@ -1253,7 +1253,7 @@ def write_pass(t: Translation) -> None:
 # Fairy-Stockfish's flipEnclosedPieces and enclosingDrop values, and the
 # `flips:` kinds and drops they are.
 FLIP_KEYS = ("flipEnclosedPieces", "enclosingDrop", "enclosingDropStart", "freeDrops")
-FLIP_KINDS = {"reversi": "enclosed", "ataxx": "adjacent"}
+FLIP_KINDS = {"reversi": "enclosed", "ataxx": "adjacent", "quadwrangle": "adjacent"}
 ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any", "snort": "apart"}
 
 
@@ -1277,6 +1277,9 @@ def write_flips(t: Translation) -> None:
                           "not supported")
     flips: dict[str, Any] = {"kind": FLIP_KINDS.get(kind, "none"),
                              "drops": ENCLOSING_DROPS[drops]}
+    if kind == "quadwrangle":
+        # A quadwrangle drop turns its neighbours over only beside an own piece.
+        flips["drop-flips"] = "touch-own"
     if drops == "snort":
         # Fairy-Stockfish's snort drop keeps off the four cells beside an enemy piece.
         if kind != "none":
