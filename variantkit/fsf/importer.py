@@ -1259,16 +1259,22 @@ ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any", "s
 
 def write_flips(t: Translation) -> None:
     """The pieces that turn over, the drops allowed, the cells filled first
-    and the drops taken from no hand, as `flips:`."""
+    and the drops taken from no hand, as `flips:`; `enclosingDrop = top`
+    as drops that fall (`hands: {drops-fall: s}`)."""
     s = t.settings
     kind, drops = s.value("flipEnclosedPieces").strip(), s.value("enclosingDrop").strip()
     if kind not in FLIP_KINDS and kind != "none":
         raise Unsupported(s.entry("flipEnclosedPieces"),
                           f"flipEnclosedPieces = {shorten(kind)}: not supported")
+    free = s.flag("freeDrops") and s.flag("pieceDrops")
+    if drops == "top" and kind == "none" and not free and "hands" in t.data:
+        # Each drop rests on the lowest empty cell of its file: it falls south.
+        t.data["hands"]["drops-fall"] = "s"
+        t.data.pop("flips", None)
+        return
     if drops not in ENCLOSING_DROPS:
         raise Unsupported(s.entry("enclosingDrop"), f"enclosingDrop = {shorten(drops)}: "
                           "not supported")
-    free = s.flag("freeDrops") and s.flag("pieceDrops")
     if kind == "none" and drops == "none" and not free and not t.cells("enclosingDropStart"):
         t.data.pop("flips", None)
         return
