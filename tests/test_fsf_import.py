@@ -114,7 +114,8 @@ def test_a_key_the_language_cannot_express_is_reported_with_its_line() -> None:
     result = import_ini(TEXTS["bad.ini"], "bad.ini")
     walls = result["vk-walls"]
     assert isinstance(walls, list)
-    assert [(p.line, p.message) for p in walls] == [(9, "wallingRule = duck: not supported")]
+    assert [(p.line, p.message) for p in walls] == \
+        [(9, "wallingRule with royal pieces or explosions: not supported")]
     flip = result["vk-flip"]
     assert isinstance(flip, list) and flip[0].line == 12
 
@@ -213,7 +214,8 @@ def test_cli_writes_one_file_per_section_and_lists_the_rest(tmp_path: Path) -> N
     assert code == 0
     assert (tmp_path / "vk-misspelt.yaml").is_file()
     assert not (tmp_path / "vk-walls.yaml").exists()
-    assert "bad.ini:9: wallingRule = duck: not supported ([vk-walls] not imported)" in output
+    assert "bad.ini:9: wallingRule with royal pieces or explosions: not supported " \
+        "([vk-walls] not imported)" in output
     assert "bad.ini:4: warning: mustCaptures = true: unknown key" in output
     variantkit.load(str(tmp_path / "vk-misspelt.yaml"))
 
