@@ -54,11 +54,12 @@ def imported(file: str, section: str) -> str:
 
 
 def depth_for(oracle: ImportedOracle) -> int:
-    """3 plies on small boards, 2 on chess's and larger ones or with pieces
-    in hand: a few seconds a section (the oracle run goes one deeper)."""
+    """3 plies on small boards, 2 on chess's and larger ones, with pieces
+    in hand or over 30 first moves (knights shooting arrows on 6x6: 25 s at
+    depth 3): a few seconds a section (the oracle run goes one deeper)."""
     grid = oracle.variant.document.data["board"]["grid"]
     small = grid["files"] * grid["ranks"] <= 36 and "hands" not in oracle.variant.document.data
-    return 3 if small else 2
+    return 3 if small and len(oracle.variant.new_game().legal_moves()) <= 30 else 2
 
 
 @pytest.mark.parametrize(("file", "section"), SECTIONS)
