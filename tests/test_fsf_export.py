@@ -40,12 +40,13 @@ EXPORTED = (
     "3check", "5check", "almost", "amazon", "amazons", "antichess", "atomic", "berolina",
     "capablanca", "capahouse", "centaur", "chancellor", "chaturanga", "checkshogi", "chess",
     "chessgi", "chigorin", "codrus", "coregal", "crazyhouse", "duck", "embassy",
-    "extinction", "gardner", "giveaway", "gorogoro", "gothic", "grasshopper", "hoppelpoppel",
-    "isolation", "isolation7x7", "janus", "joust", "judkins", "kinglet", "kingofthehill",
-    "knightmate", "loop", "losalamos", "losers", "minixiangqi", "misere", "modern",
-    "newzealand", "nightrider", "nocastle", "nocheckatomic", "okisakishogi", "paradigm",
-    "pawnsideways", "perfect", "raazuvaa", "shogi", "shoshogi", "snailtrail", "sortofalmost",
-    "suicide", "tencubed", "threekings", "trice", "yarishogi")
+    "extinction", "flipello", "flipello10", "flipersi", "gardner", "giveaway", "gorogoro",
+    "gothic", "grasshopper", "hoppelpoppel", "isolation", "isolation7x7", "janus", "joust",
+    "judkins", "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers",
+    "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
+    "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "raazuvaa",
+    "shogi", "shoshogi", "snailtrail", "sortofalmost", "suicide", "tencubed", "threekings",
+    "trice", "yarishogi")
 
 # Wide games (a wall on any cell after every move): their first ply is
 # compared whole in `make test`, the plies after it under `make oracle`.
@@ -127,8 +128,10 @@ def test_every_bundled_variant_exports_and_plays_as_here_or_is_refused(name: str
 @pytest.mark.parametrize(("name", "reason"), [
     ("diplomat", "board: a polar board; Fairy-Stockfish's board is one rectangle"),
     ("strato", "board: several planes; Fairy-Stockfish's board is flat"),
+    ("ataxx", "flips: free-drops: Fairy-Stockfish's freeDrops drops nothing in a section "
+              "without a parent"),
 ])
-def test_boards_fairy_stockfish_has_not_are_refused(name: str, reason: str) -> None:
+def test_rules_fairy_stockfish_cannot_play_here_are_refused(name: str, reason: str) -> None:
     with pytest.raises(ExportRefused) as refused:
         export_ini(name)
     assert reason in refused.value.reasons

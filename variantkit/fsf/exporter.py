@@ -63,15 +63,27 @@ PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "de
 TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
                       "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
                       "hands", "must-capture", "explosion", "royal-facing", "walls",
-                      "position-string"})
+                      "position-string", "flips", "pass"})
 # How a variant is drawn and its moves written, not how it is played:
 # nothing to write.
 PRESENTATION_KEYS = frozenset({"look", "notation"})
 END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
                       "automatic-repetition", "automatic-move-rule", "insufficient-material",
-                      "perpetual-check", "repetition-result", "conditions"})
+                      "perpetual-check", "repetition-result", "conditions", "double-pass",
+                      "board-full"})
 
 
+# The `flips:` kinds and drops as Fairy-Stockfish's flipEnclosedPieces and
+# enclosingDrop values (an `adjacent` flip only beside an own piece on a
+# drop is its quadwrangle).
+FLIP_RULES = {"enclosed": "reversi", "adjacent": "ataxx", "none": "none"}
+ENCLOSING_DROPS = {"enclose": "reversi", "touch-own": "ataxx", "apart": "snort", "any": "none"}
+# The end of a game by two passes or a full board: Fairy-Stockfish's
+# materialCounting values, the side with more pieces winning when unweighted.
+MATERIAL_COUNTING = {"draw": "none", "more-pieces": "unweighted"}
+# A stalemate decided by counting pieces: stalematePieceCount gives the
+# stalemate's value to the side with fewer pieces.
+PIECE_COUNT_STALEMATES = {"fewer-pieces": "win", "more-pieces": "loss"}
 # The `walls:` kinds as Fairy-Stockfish's wallingRule values.
 WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "static"}
 
@@ -187,6 +199,7 @@ class Exporter:
         self.hands()
         self.first_moves()
         self.rules()
+        self.flips()
         self.walls()
         self.position_string()
         self.end()
@@ -327,7 +340,7 @@ class Exporter:
             raise Refusal("to-region on some moves only; Fairy-Stockfish's mobility region "
                           "holds for all of a piece's moves")
         if not moves:
-            raise Refusal("no moves")
+            return frozenset()       # Fairy-Stockfish's immobile type
         if "to-region" in moves[0]:
             area = self.sided_cells(moves[0]["to-region"])
             self.areas[name] = (area["white"], area["black"])
@@ -732,6 +745,38 @@ class Exporter:
             self.put("flyingGeneral", True)
         self.pawn_types()
 
+    def flips(self) -> None:
+        """`flips:` as Fairy-Stockfish's enclosing rules, and `pass:
+        when-no-move` as its passOnStalemate."""
+        flips = self.data.get("flips")
+        self.put("passOnStalemate", self.data.get("pass") == "when-no-move")
+        if flips is None:
+            self.put("flipEnclosedPieces", "none")
+            self.put("enclosingDrop", "none")
+            self.put("enclosingDropStart", "-")
+            return
+        if any(spec.get("royal") for spec in self.data["pieces"].values()):
+            self.refuse("flips: beside royal pieces")
+        kind, drops = flips.get("kind", "enclosed"), flips.get("drops", "any")
+        flip = FLIP_RULES[kind]
+        if flips.get("drop-flips", "always") != "always":
+            flip = "quadwrangle" if kind == "adjacent" else ""
+        # Fairy-Stockfish's lines and steps go every way, its snort drop's orthogonally.
+        directions = "orthogonal" if drops == "apart" else "all"
+        if flips.get("directions", "all") != directions or not flip or \
+                (drops == "apart" and kind != "none"):
+            self.refuse("flips: directions or drops Fairy-Stockfish's enclosing rules have not")
+            return
+        if "free-drops" in flips:
+            # Measured: a section without a parent, freeDrops and pieceDrops
+            # set, drops nothing from an empty hand (the built-in ataxx does).
+            self.refuse("flips: free-drops: Fairy-Stockfish's freeDrops drops nothing in a "
+                        "section without a parent")
+        self.put("flipEnclosedPieces", flip)
+        self.put("enclosingDrop", ENCLOSING_DROPS[drops])
+        start = self.cells(flips["first-drops"]) if "first-drops" in flips else frozenset()
+        self.put("enclosingDropStart", self.square_list(start))
+
     def walls(self) -> None:
         """`walls:` as Fairy-Stockfish's wallingRule, its region the same for
         both sides."""
@@ -790,16 +835,37 @@ class Exporter:
             self.refuse("end: checkmate-exceptions")
         self.put("checkmateValue", end.get("checkmate", "loss"))
         stalemate = end.get("stalemate", "draw")
-        if stalemate == "fewer-pieces":
-            self.put("stalemateValue", "win")
-            self.put("stalematePieceCount", True)
-        else:
-            self.put("stalemateValue", stalemate)
+        self.put("stalemateValue", PIECE_COUNT_STALEMATES.get(stalemate, stalemate))
+        self.put("stalematePieceCount", stalemate in PIECE_COUNT_STALEMATES)
+        self.counting(end)
         self.put("nFoldRule", end.get("repetition") or 0)
         self.put("nFoldValue", end.get("repetition-result", "draw"))
         self.put("nMoveRule", end.get("move-rule") or 0)
         self.put("perpetualCheckIllegal", end.get("perpetual-check") == "loss")
         self.conditions(end.get("conditions", []))
+
+    def counting(self, end: dict[str, Any]) -> None:
+        """Two passes in a row and a full board: Fairy-Stockfish ends the
+        first always and the second under adjudicateFullBoard, each by its
+        one materialCounting rule (which also decides the move rule's end)."""
+        passing = self.data.get("pass") == "when-no-move"
+        if passing and "double-pass" not in end:
+            self.refuse("end: double-pass: Fairy-Stockfish ends a game after two passes in a "
+                        "row")
+        # Without passes two passes in a row never happen.
+        ends = ("double-pass", "board-full") if passing else ("board-full",)
+        results = {end[key] for key in ends if key in end}
+        if len(results) > 1 or not results <= set(MATERIAL_COUNTING):
+            self.refuse("end: double-pass and board-full: Fairy-Stockfish decides both by "
+                        "one rule, a draw or the side with more pieces winning")
+            return
+        counting = MATERIAL_COUNTING[results.pop()] if results else "none"
+        if counting != "none" and end.get("move-rule"):
+            self.refuse("end: move-rule: Fairy-Stockfish's material counting decides it too")
+        self.put("materialCounting", counting)
+        if "board-full" in end:
+            # Written only when set: the importer reads no adjudicateFullBoard.
+            self.put("adjudicateFullBoard", True)
 
     def conditions(self, conditions: list[dict[str, Any]]) -> None:
         extinct: list[dict[str, Any]] = []
