@@ -4,8 +4,10 @@
 with `inherits` merged) and writes the keys Fairy-Stockfish reads for each
 rule: the board's size, every piece (a built-in type where its moves are the
 same, else `customPieceN = letter:Betza`), the start position, promotion,
-castling, drops and the end of the game.  Each key is written, none left to
-Fairy-Stockfish's defaults, so the section needs no parent.
+castling, drops, walls, pieces that turn over and the end of the game.  Each
+key is written, none left to Fairy-Stockfish's defaults (but
+adjudicateFullBoard, which the importer does not read, written only when set),
+so the section needs no parent.
 
 What Fairy-Stockfish cannot express is never approximated: a board that is
 not one rectangle (polar, hex, graph, planes, wrap-around), a move Betza
