@@ -25,10 +25,8 @@ OPEN = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R"
 
 
 @pytest.fixture(scope="module")
-def race(tmp_path_factory: pytest.TempPathFactory) -> variantkit.Variant:
-    path = tmp_path_factory.mktemp("castling") / "race.yaml"
-    path.write_text(CASTLE, encoding="utf-8")
-    return variantkit.load(str(path))
+def race() -> variantkit.Variant:
+    return variantkit.load_text(CASTLE, "race.yaml")
 
 
 def test_castling_by_the_right_wins(race: variantkit.Variant) -> None:

@@ -33,10 +33,8 @@ end:
 
 
 @pytest.fixture(scope="module")
-def homes(tmp_path_factory: pytest.TempPathFactory) -> variantkit.Variant:
-    path = tmp_path_factory.mktemp("full") / "homes.yaml"
-    path.write_text(HOMES, encoding="utf-8")
-    return variantkit.load(str(path))
+def homes() -> variantkit.Variant:
+    return variantkit.load_text(HOMES, "homes.yaml")
 
 
 def test_one_piece_in_a_full_region_wins_for_the_mover(homes: variantkit.Variant) -> None:
