@@ -194,7 +194,17 @@ def test_xboard_tells_a_gui_the_pieces_it_does_not_know() -> None:
     lines = transcript("xboard", "variant amazon")
     assert lines[0].startswith("setup (PNBR...A")
     assert lines[1:] == ["piece A QN"]
-    assert transcript("xboard", "variant shogi") == []  # promoted pieces have two letters
+
+
+def test_xboard_setup_keeps_promoted_forms_eleven_places_on() -> None:
+    # Shogi's promoted pieces are `+` eleven places after the piece they
+    # promote from; the holdings show the seven pieces a hand can hold.
+    lines = transcript("xboard", "variant shogi")
+    assert lines[0].startswith("setup (PNBRLSG....++++++....Kpnbrlsg....++++++....k) 9x9+7_fairy ")
+    assert "piece S FfW" in lines
+    # Crazyhouse's promoted `Q~` is a queen to the GUI: no place of its own.
+    assert transcript("xboard", "variant crazyhouse")[0].startswith(
+        "setup (PNBRQ................Kpnbrq................k) 8x8+5_fairy ")
 
 
 def test_xboard_announces_the_end() -> None:

@@ -27,6 +27,8 @@ from variantkit.variant import Variant
 NORMAL = "normal"
 # The GUI's piece types in the order of its `setup` string, the king last.
 XBOARD_PIECES = "PNBRQFEACWMOHIJGDVLSUK"
+# The GUI keeps the promoted form of the piece at place i at place i + 11.
+PROMOTED_OFFSET = 11
 # Commands a GUI may send that change nothing here.
 IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
                      "name", "rating", "ics", "draw", "hint", "bk",
@@ -37,6 +39,49 @@ def parse_clock(text: str) -> float:
     """`mm` or `mm:ss` as seconds."""
     minutes, _, seconds = text.partition(":")
     return bounded_int(minutes) * 60 + (bounded_int(seconds) if seconds else 0)
+
+
+def setup_places(letters: list[str], royal: list[str], held: bool) -> list[str] | None:
+    """The GUI's piece table for a variant's letters (`.` where unused), or
+    None where it cannot hold them: more pieces than places, or more
+    promoted forms than the eleven places that have one.  With `held`
+    (pieces in hand, which the GUI's holdings show from the first place on)
+    the pieces keep to the first places."""
+    places = ["."] * len(XBOARD_PIECES)
+    for letter in royal:
+        places[-1] = letter.upper()
+    bases = [letter.upper() for letter in letters if len(letter) == 1]
+    promoted = [b for b in bases if "+" + b in {letter.upper() for letter in letters}]
+    if len(promoted) > PROMOTED_OFFSET or len(bases) + len(promoted) > len(places) - 1:
+        return None
+
+    def promotable(at: int) -> bool:
+        return at < PROMOTED_OFFSET and places[at] == places[at + PROMOTED_OFFSET] == "."
+
+    # A piece with a promoted form at its own place where it may be, then
+    # the others at the first of the eleven whose promoted place is free.
+    unplaced = []
+    for base in promoted:
+        own = XBOARD_PIECES.find(base)
+        if own >= 0 and promotable(own):
+            places[own], places[own + PROMOTED_OFFSET] = base, "+"
+        else:
+            unplaced.append(base)
+    for base in unplaced:
+        free = [at for at in range(PROMOTED_OFFSET) if promotable(at)]
+        if not free:
+            return None
+        places[free[0]], places[free[0] + PROMOTED_OFFSET] = base, "+"
+    rest = [letter for letter in bases if letter not in promoted]
+    limit = PROMOTED_OFFSET if held else len(places) - 1
+    for letter in rest:
+        own = XBOARD_PIECES.find(letter)
+        if 0 <= own < limit and places[own] == ".":
+            places[own] = letter
+    for letter in rest:
+        if letter not in places:
+            places[places.index(".")] = letter
+    return places
 
 
 class XboardSession:
@@ -162,34 +207,32 @@ class XboardSession:
     def setup_lines(self, variant: Variant) -> list[str]:
         """`setup (PIECES) WxH+HAND_fairy FEN` for a GUI that does not know
         the variant, then `piece L BETZA` for each piece declared in Betza;
-        none off a letter-and-number grid or with a piece of two letters.
-        PIECES puts each piece at the place of the GUI's piece of the same
-        letter (XBOARD_PIECES), the royal one at the king's, the others at
-        free places."""
+        none off a letter-and-number grid.  PIECES lists each piece at a
+        place of the GUI's table (XBOARD_PIECES), the royal one at the
+        king's: a shogi-style promoted piece `+X` as `+` eleven places after
+        X (where the GUI keeps promoted forms), X then among the first
+        eleven; a crazyhouse-style `X~` is X in the GUI's eyes.  The others
+        take the place of the GUI's piece of the same letter, or a free one.
+        HAND is how many places the GUI's holdings show: up to the last
+        piece placed that is not promoted."""
         size = grid_size(variant)
-        types = variant.pieces.types
-        if size is None or any(len(t.letter) != 1 for t in types):
+        if size is None:
             return []
-        places = ["."] * len(XBOARD_PIECES)
-        royal = [t for t in types if t.royal][:1]
-        for t in royal:
-            places[-1] = t.letter.upper()
-        rest = [t for t in types if t not in royal]
-        for t in rest:
-            at = XBOARD_PIECES.find(t.letter.upper())
-            if 0 <= at < len(places) - 1 and places[at] == ".":
-                places[at] = t.letter.upper()
-        for t in rest:
-            if t.letter.upper() not in places and "." in places[:-1]:
-                places[places.index(".")] = t.letter.upper()
+        places = setup_places([t.letter for t in variant.pieces.types if not t.royal],
+                              [t.letter for t in variant.pieces.types if t.royal][:1],
+                              variant.has_hands)
+        if places is None:
+            return []
         white = "".join(places)
-        hand = len(types) if variant.has_hands else 0
+        held = [at for at, letter in enumerate(places[:-1]) if letter not in ".+"]
+        hand = max(held) + 1 if variant.has_hands and held else 0
         lines = [f"setup ({white}{white.lower()}) {size[0]}x{size[1]}+{hand}_fairy "
                  f"{variant.setup_fen}"]
         declared = variant.document.data.get("pieces", {})
-        for t in types:
+        for t in variant.pieces.types:
             spec = declared.get(t.name)
-            if isinstance(spec, dict) and isinstance(spec.get("betza"), str):
+            if len(t.letter) == 1 and isinstance(spec, dict) \
+                    and isinstance(spec.get("betza"), str):
                 lines.append(f"piece {t.letter.upper()} {spec['betza']}")
         return lines
 
