@@ -10,7 +10,8 @@ beside the joined edges and a line under the board.  A group without
 coordinates (a graph board's) is followed by the same rows of cell names.  In a variant with
 pieces in hand, Black's hand is written over the board and White's under it
 (`black hand: 2p n`), each piece's letter after its count when it has more
-than one.
+than one.  Flipped, each group is drawn as Black sees it, turned half
+round, and the hands change places (the second board of a pair).
 
 With `pieces="traditional"`, a piece whose variant's `look:` gives it
 characters shows them instead of its letter (Black's prefixed with `v` when
@@ -69,12 +70,14 @@ def board_text(game: Game | Position, color: bool = False, pieces: str = "intern
 
 
 def board_renderable(position: Position, marks: dict[int, str] | None = None,
-                     status: bool = True, pieces: str = "international") -> Text:
+                     status: bool = True, pieces: str = "international",
+                     flip: bool = False) -> Text:
     """The same drawing as a styled rich `Text` (its `.plain` is the plain text).
 
     `marks` puts a symbol of its own on some cells (the destinations that
     `variantkit explain` shows); `status` adds the side to move and the FEN;
-    `pieces` is the piece set (see `board_text`).
+    `pieces` is the piece set (see `board_text`); `flip` turns each group
+    half round, as Black sees it, with White's hand over it.
     """
     if pieces not in PIECE_SETS:
         raise ValueError(f"unknown piece set '{pieces}' (sets: {', '.join(PIECE_SETS)})")
@@ -83,6 +86,8 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
     for i, rows in enumerate(board.layout):
         labels = board.labels[i] if i < len(board.labels) else None
         columns = board.columns[i] if board.columns else None
+        if flip:
+            rows, labels, columns = _turned(rows, labels, columns)
         groups.append(_group_lines(position, rows, labels, marks or {}, columns,
                                    traditional=pieces == "traditional"))
         if labels is None or not (any(labels[1]) or labels[2]):
@@ -97,8 +102,9 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
     widths = [max((line.cell_len for line in b), default=0) for b in blocks]
     out = Text()
     hands = position.variant.has_hands
+    far, near = ("white", "black") if flip else ("black", "white")
     if hands:
-        out.append_text(hand_line(position, "black"))
+        out.append_text(hand_line(position, far))
     for row in range(height):
         line = Text()
         for i, block in enumerate(blocks):
@@ -112,7 +118,7 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
         out.append_text(line)
         out.append("\n")
     if hands:
-        out.append_text(hand_line(position, "white"))
+        out.append_text(hand_line(position, near))
     for axis in board.wraps:
         out.append(f"{axis} wrap around: the last {axis[:-1]} is next to the first\n",
                    style=STYLES["label"])
@@ -120,6 +126,24 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
         out.append("\n")
         out.append_text(_status(position))
     return out
+
+
+def _turned(rows: list[list[int]], labels: tuple[str, list[str], list[str]] | None,
+            columns: list[list[int]] | None,
+            ) -> tuple[list[list[int]], tuple[str, list[str], list[str]] | None,
+                       list[list[int]] | None]:
+    """A group turned half round, as the other side sees it: its rows and
+    each row's cells in reverse order, row and column labels with them, and
+    each cell's column mirrored."""
+    turned = [row[::-1] for row in rows[::-1]]
+    if labels is not None:
+        title, row_labels, col_labels = labels
+        padded = [row_labels[r] if r < len(row_labels) else "" for r in range(len(rows))]
+        labels = (title, padded[::-1], col_labels[::-1])
+    if columns is not None:
+        span = max((c + 1 for row in columns for c in row), default=0)
+        columns = [[span - 1 - c for c in row[::-1]] for row in columns[::-1]]
+    return turned, labels, columns
 
 
 def _group_lines(position: Position, rows: list[list[int]],

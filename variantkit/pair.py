@@ -88,11 +88,17 @@ class Pair:
     __slots__ = ("_passed", "games")
 
     def __init__(self, variant: Variant, fen: str | None = None) -> None:
-        if variant.document.data.get("hands", {}).get("captures") != "to-partner":
+        if not plays_on_two_boards(variant):
             raise ValueError(f"{variant.name} is played on one board: a pair's variant "
                              "declares `hands: {captures: to-partner}`")
-        a, b = (None, None) if fen is None else split_fen(fen)
-        self.games = (variant.new_game(a), variant.new_game(b))
+        halves = (None, None) if fen is None else split_fen(fen)
+        games = []
+        for name, half in zip(BOARDS, halves, strict=True):
+            try:
+                games.append(variant.new_game(half))
+            except InvalidFenError as exc:
+                raise InvalidFenError(f"board {name}: {exc}") from exc
+        self.games = (games[0], games[1])
         # The moves of both boards in the order they were made: the board's
         # index and the piece code passed to the other board (-1 for none).
         self._passed: list[tuple[int, int]] = []
@@ -121,6 +127,16 @@ class Pair:
     def push_san(self, board: str, text: str) -> Move:
         """Play a move given in SAN (or as a move string) on one board."""
         return self._play(board, lambda game: game.push_san(text))
+
+    def push_text(self, text: object) -> tuple[str, Move]:
+        """Play a move written with its board, `A:e2e4` or `B:Nf3` (see
+        `split_move`); return its board and the move.  An illegal move's
+        error names its board."""
+        board, written = split_move(text)
+        try:
+            return board, self.push_san(board, written)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"board {board}: {exc}") from exc
 
     def _play(self, board: str, play: Callable[[Game], Move]) -> Move:
         """Play a move on `board` with `play`, and pass what it captures."""
@@ -194,10 +210,12 @@ class Pair:
         twin._passed = list(self._passed)
         return twin
 
-    def text(self) -> str:
+    def text(self, flip_b: bool = True) -> str:
         """Both boards as text, side by side, each board's side to move
-        under them, how the game ended, and the pair's position string."""
-        drawings = [board_renderable(game.position, status=False) for game in self.games]
+        under them, how the game ended, and the pair's position string;
+        board B from Black's side unless `flip_b` is False (see `svg`)."""
+        drawings = [board_renderable(game.position, status=False, flip=flip)
+                    for game, flip in zip(self.games, (False, flip_b), strict=True)]
         for drawing in drawings:
             drawing.rstrip()
         out = side_by_side(drawings, [f"board {name}" for name in BOARDS])
@@ -230,6 +248,25 @@ def load_pair(name_or_path: str, fen: str | None = None) -> Pair:
     """A pair of boards of a bundled variant (or a variant file) that
     declares `hands: {captures: to-partner}`: `load_pair("bughouse")`."""
     return Pair(load(name_or_path), fen)
+
+
+def plays_on_two_boards(variant: Variant) -> bool:
+    """Whether `variant` is one board of a pair: its captures go to the
+    partner's hand (`hands: {captures: to-partner}`)."""
+    return bool(variant.document.data.get("hands", {}).get("captures") == "to-partner")
+
+
+def split_move(text: object) -> tuple[str, str]:
+    """A move written with its board, `A:e2e4`, `B:P@e5` or `b:Nf6` (the
+    letter in either case), as the board and the move (an
+    `IllegalMoveError` for anything else)."""
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"a move on a pair is a str, not {type(text).__name__}")
+    board, colon, move = text.strip().partition(":")
+    if not colon or board.upper() not in BOARDS or not move.strip():
+        raise IllegalMoveError(f"a move on a pair names its board first (A:e2e4, B:Nf3), "
+                               f"not {quote(text)}")
+    return board.upper(), move.strip()
 
 
 def split_fen(text: object) -> tuple[str, str]:
