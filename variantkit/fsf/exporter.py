@@ -740,10 +740,13 @@ class Exporter:
         facing = self.data.get("royal-facing")
         if facing is not None:
             lines = facing["lines"] if isinstance(facing["lines"], list) else [facing["lines"]]
-            if sorted(lines) != ["backward", "forward"] or facing.get("rule", "forbidden") \
-                    != "forbidden":
-                self.refuse("royal-facing: Fairy-Stockfish's flying general is along the file "
-                            "only, and forbidden")
+            # Fairy-Stockfish's flying general holds along ranks too: along
+            # files only, it is the same where the royal pieces never share
+            # a rank (xiangqi's palaces).
+            if sorted(lines) not in (["backward", "forward"], ["orthogonal"]) or \
+                    facing.get("rule", "forbidden") != "forbidden":
+                self.refuse("royal-facing: Fairy-Stockfish's flying general is along files "
+                            "and ranks, and forbidden")
             self.put("flyingGeneral", True)
         self.pawn_types()
 

@@ -469,7 +469,13 @@ def moves_of(t: Translation, kind: str) -> None:
     if kind == "pawn":
         spec["moves"] = pawn_moves(t)
         return
-    if not piece.betza:
+    if kind == "janggiCannon" and piece.betza == keys.PIECE_TYPES[kind]:
+        # Measured: it never hops over nor captures a janggi cannon of
+        # either side, and keeps off the palace diagonals without
+        # `diagonalLines`.
+        spec["moves"] = [{"hop": "orthogonal", "cannot-hop": [t.names[kind]],
+                          "cannot-capture": [t.names[kind]]}]
+    elif not piece.betza:
         spec["moves"] = []      # Fairy-Stockfish's immobile type
     elif re.search(r"[ei]", piece.betza):
         spec["moves"] = special_betza(t, kind, piece.betza)
@@ -1151,7 +1157,7 @@ def translate(t: Translation) -> None:
     t.types_changed = apply_pieces(t) or s.parentless
     # A special type another piece's letter has replaced is gone, as in
     # Fairy-Stockfish; one of the root's keeps the root's moves.
-    special = next((kind for kind in t.types if kind in keys.SPECIAL_TYPES
+    special = next((kind for kind in t.types if kind in keys.SPECIAL_TYPES - keys.WRITTEN_OUT
                     and kind in s.entries), None)
     if special is not None:
         entry = s.entries[special]
@@ -1219,7 +1225,8 @@ def translate(t: Translation) -> None:
                           "explosions with pieces in hand: not supported")
     if s.changed("flyingGeneral"):
         if s.flag("flyingGeneral"):
-            t.data["royal-facing"] = {"lines": ["forward", "backward"]}
+            # Measured: along ranks too (`5k2/3K4` keeps the king off d3).
+            t.data["royal-facing"] = {"lines": "orthogonal"}
         else:
             t.data.pop("royal-facing", None)
     if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack"):

@@ -30,12 +30,14 @@ PIECE_TYPES: dict[str, str] = {
 CUSTOM_PIECES = 25           # customPiece1 .. customPiece25
 CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
 # Built-in types whose moves depend on more than their Betza (the janggi
-# cannon's screens): not supported when defined.  The immobile type has no
-# moves at all (`moves: []`).
+# cannon's screens): never a piece's type for its Betza alone.  The importer
+# writes the janggi cannon's moves out (`WRITTEN_OUT`); the others are not
+# supported when defined.  The immobile type has no moves at all (`moves: []`).
 # The soldier keeps to its file only short of `soldierPromotionRank`, which
 # is not supported: without it the soldier is `fsW` everywhere.
 SPECIAL_TYPES = frozenset({"janggiCannon", "janggiElephant", "banner",
                            "clobber", "breakthrough"})
+WRITTEN_OUT = frozenset({"janggiCannon"})
 GLYPHS = {"king": "king", "queen": "queen", "rook": "rook", "bishop": "bishop",
           "knight": "knight", "pawn": "pawn", "archbishop": "archbishop",
           "chancellor": "chancellor", "amazon": "amazon", "cannon": "cannon",
