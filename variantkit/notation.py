@@ -700,7 +700,8 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
 
 def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
-    if position.variant.walling is not None:
+    walling = position.variant.walling
+    if walling is not None and walling.kind != "none":
         return _explain_bad_walled(position, text, legal)
     readings = parse_move(position, text)
     shown = quote(text)

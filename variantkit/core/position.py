@@ -1122,7 +1122,7 @@ class Position:
         picks them); a move with no such cell is not played."""
         v = self.variant
         walling = v.walling
-        if walling is None:
+        if walling is None or walling.kind == "none":
             return moves
         kind, region = walling.kind, walling.region & v.all_cells
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls

@@ -786,7 +786,8 @@ class Exporter:
         """`walls:` as Fairy-Stockfish's wallingRule, its region the same for
         both sides."""
         walls = self.data.get("walls")
-        if walls is None:
+        if walls is None or walls["kind"] == "none":
+            # Walls that stand all game are the start position's `*`.
             self.put("wallingRule", "none")
             return
         royal = any(spec.get("royal") for spec in self.data["pieces"].values())

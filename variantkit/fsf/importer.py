@@ -1229,7 +1229,7 @@ def translate(t: Translation) -> None:
             t.data["royal-facing"] = {"lines": "orthogonal"}
         else:
             t.data.pop("royal-facing", None)
-    if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack"):
+    if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack", "startFen"):
         write_walls(t)
     if s.changed("passOnStalemate"):
         write_pass(t)
@@ -1315,11 +1315,16 @@ WALL_KINDS = {"duck": "duck", "arrow": "arrow", "past": "past", "static": "anywh
 
 
 def write_walls(t: Translation) -> None:
-    """`wallingRule` as `walls:` (the same region for both sides)."""
+    """`wallingRule` as `walls:` (the same region for both sides); walls
+    (`*`) in the start position with no wallingRule stand there for good."""
     s = t.settings
     rule = s.value("wallingRule").strip()
     if rule == "none":
-        t.data.pop("walls", None)
+        if "*" in str(t.data["setup"]).split()[0]:
+            t.data["walls"] = {"kind": "none"}
+            t.data.setdefault("position-string", {})["holes"] = "*"
+        else:
+            t.data.pop("walls", None)
         return
     if rule not in WALL_KINDS:
         raise Unsupported(s.entry("wallingRule"), f"wallingRule = {shorten(rule)}: not supported")

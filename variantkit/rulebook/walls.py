@@ -12,8 +12,9 @@ from variantkit.rulebook.sink import Sink
 # moves the one neutral blocker to another empty cell (`duck`), the moved
 # piece shoots a wall along its own moves from where it lands (`arrow`), the
 # cell the piece leaves becomes a wall (`past`), or any empty cell does
-# (`anywhere`).
-KINDS = ("duck", "arrow", "past", "anywhere")
+# (`anywhere`); or no move puts one, and walls stand where a position
+# string puts them (`none`).
+KINDS = ("duck", "arrow", "past", "anywhere", "none")
 
 
 class Walling(NamedTuple):
