@@ -32,6 +32,9 @@ class Castling:
     # Written as the king moving onto its rook's cell (`d1f1`), not to its
     # own landing cell: a king moving one cell would read as its step.
     onto_rook: bool = False
+    # The rook cells of the rights this castling takes away (`cancels`):
+    # castling clears their unmoved marks, as a rook's move would.
+    cancels: int = 0
 
     def in_place(self, position: Position) -> bool:
         """Whether king and rook stand on their cells, not moved yet: the

@@ -1031,7 +1031,7 @@ class Position:
             self._lift(c.rook_from)
             self.place(c.king_to, c.king_code)
             self.place(c.rook_to, c.rook_code)
-            self.unmoved &= ~(fbit | (1 << c.rook_from))
+            self.unmoved &= ~(fbit | (1 << c.rook_from) | c.cancels)
             self.halfmove += 1
         elif kind == SUBORN:
             victim = cells[to]

@@ -623,6 +623,15 @@ class Exporter:
             # By default Fairy-Stockfish castles its king type, whatever its letter.
             self.put("castlingKingPiece", king)
         self.put("castlingRookPieces", "".join(sorted(rook_letters)))
+        cancels = {entry["right"]: entry.get("cancels", []) for entry in entries}
+        if any(cancels.values()):
+            # Fairy-Stockfish's oppositeCastling: each castling takes the
+            # opponent's right on the same wing away, and nothing else.
+            if any(sorted(taken) != sorted({right.swapcase()} & cancels.keys())
+                   for right, taken in cancels.items()):
+                self.refuse("castling: cancels other than the opponent's right on the same "
+                            "wing")
+            self.put("oppositeCastling", True)
 
     # -- pieces in hand -------------------------------------------------------------
     def hands(self) -> None:

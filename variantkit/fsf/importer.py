@@ -49,7 +49,7 @@ PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "enPassantTypes", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack")
 CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
                  "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "castlingRank",
-                 "startFen")
+                 "oppositeCastling", "startFen")
 DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
              "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
              "dropNoDoubledCount", "dropChecks", "mustDrop")
@@ -603,6 +603,13 @@ def write_castling(t: Translation, fields: list[str]) -> None:
             entry = castling_entry(board, right, king, rooks, to, t)
             if entry is not None:
                 entries.append(entry)
+    if t.settings.flag("oppositeCastling"):
+        # Castling takes the opponent's right on the same wing away
+        # (measured: pyffish writes `b q` after e1g1 from `KQkq`).
+        rights = {e["right"] for e in entries}
+        for e in entries:
+            if e["right"].swapcase() in rights:
+                e["cancels"] = [e["right"].swapcase()]
     t.data["castling"] = entries
     fields[2] = "".join(e["right"] for e in entries) or "-"
 

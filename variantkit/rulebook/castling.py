@@ -29,16 +29,38 @@ def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: Pie
     """Each `castling:` entry whose king and rook the setup (or its
     `pieces`) provides; a bad entry is a problem at its place."""
     castlings = []
+    declared: list[tuple[int, Castling]] = []
     for i, spec in enumerate(data.get("castling", [])):
         c = sink.located(("castling", i), partial(
             _castling, sink, board, pieces, setup_cells, royal_code, one_royal, i, spec))
         if c is not None:
             castlings.append(c)
+            declared.append((i, c))
     free_castling = bool(data.get("free-castling", False))
     if free_castling and not isinstance(board.topology, GridTopology):
         sink.report(("free-castling",), "free-castling needs a grid board: rights are written "
                  "by file", "free-castling-board")
+    _cancellations(sink, data.get("castling", []), declared, free_castling)
     return Castlings(castlings, free_castling)
+
+
+def _cancellations(sink: Sink, specs: list[dict[str, Any]],
+                   declared: list[tuple[int, Castling]], free_castling: bool) -> None:
+    """Each entry's `cancels`: the rook cells of the rights it takes away."""
+    rights = {spec["right"] for spec in specs}
+    for i, c in declared:
+        for j, right in enumerate(specs[i].get("cancels", [])):
+            where = ("castling", i, "cancels", j)
+            if free_castling:
+                # Its rooks start anywhere: a right is not tied to one cell.
+                sink.report(where, "cancels: not with free-castling", "castling-cancels")
+            elif right not in rights:
+                sink.report(where, f"cancels: unknown castling right '{right}' (this variant "
+                            f"has {''.join(sorted(rights))})", "castling-cancels")
+            else:
+                for _, other in declared:
+                    if other.right == right:
+                        c.cancels |= 1 << other.rook_from
 
 
 def _castling(sink: Sink, board: Board, pieces: PieceSet, setup_cells: dict[int, int],
