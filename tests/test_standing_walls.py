@@ -10,7 +10,7 @@ import pytest
 
 import variantkit
 from variantkit import IllegalMoveError, Variant
-from variantkit.fsf import export_ini
+from variantkit.fsf import ExportRefused, export_ini
 
 # Not run again on the pure build (tests/conftest.py): the pyffish check is
 # on the exporter's text; the position core's part runs on both builds in
@@ -68,3 +68,40 @@ def test_it_exports_as_a_start_position_with_walls_that_pyffish_plays() -> None:
     assert start.startswith("rnbqkbnr/pppppppp/8/8/8/2*5/PPPPPPPP/RNBQKBNR w")
     assert set(pyffish.legal_moves("vk-walled-export", start, [])) == \
         {str(m) for m in variant().new_game().legal_moves()}
+
+
+WALLED_REVERSI = """\
+variantkit: 1
+name: walled-reversi
+inherits: flipello
+board:
+  grid: {files: 6, ranks: 6}
+  regions: {}
+walls: {kind: none}
+position-string: {holes: "*"}
+flips: {kind: enclosed, drops: enclose, walls-enclose: %s}
+setup: "6/3pp1/p2pp1/6/6/1p*P2[PPPPPPPPPPpppppppppp] w - - 0 1"
+"""
+
+
+@pytest.mark.parametrize("enclose", [True, False])
+def test_a_drop_encloses_walls_only_under_walls_enclose(enclose: bool) -> None:
+    # a1's line east is an enemy disc, a wall and an own disc.
+    text = WALLED_REVERSI % ("true" if enclose else "false")
+    game = variantkit.load_text(text, "walled-reversi.yaml").new_game()
+    assert ("P@a1" in {str(m) for m in game.legal_moves()}) is enclose
+    if enclose:
+        game.push("P@a1")
+        # A line with a wall turns nothing over.
+        assert game.fen().split()[0].startswith("6/3pp1/p2pp1/6/6/Pp*P2")
+
+
+def test_walls_that_break_a_reversi_line_are_not_exported() -> None:
+    variant = variantkit.load_text(WALLED_REVERSI % "false", "walled-reversi.yaml")
+    with pytest.raises(ExportRefused, match="walls-enclose"):
+        export_ini(variant)
+    # With walls-enclose it exports, and pyffish plays the drop through the wall.
+    text = export_ini(variantkit.load_text(WALLED_REVERSI % "true", "w.yaml"), "vk-wr")
+    pyffish.load_variant_config(text)
+    start = pyffish.start_fen("vk-wr")
+    assert "P@a1" in pyffish.legal_moves("vk-wr", start, [])

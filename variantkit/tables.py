@@ -234,3 +234,4 @@ class FlipRule(NamedTuple):
     first: int
     free: tuple[tuple[int, ...], tuple[int, ...]]
     drop_needs_own: bool = False
+    walls_enclose: bool = False

@@ -33,6 +33,24 @@ def flipped_by(position: Position, rule: FlipRule, cell: int, side: int) -> int:
     return found
 
 
+def encloses(position: Position, rule: FlipRule, cell: int, side: int) -> bool:
+    """Whether a piece of `side` on `cell` encloses, on one of its lines, an
+    unbroken run of enemy pieces and walls that an own piece ends: where a
+    drop may go under `walls-enclose`, though a run with a wall turns
+    nothing over."""
+    run_cells = position.side_bb[1 - side] | position.walls
+    own = position.side_bb[side]
+    for line in rule.lines[cell]:
+        if not line[0] & run_cells:
+            continue
+        for bit in line:
+            if not bit & run_cells:
+                if bit & own:
+                    return True
+                break
+    return False
+
+
 def turn_over(position: Position, cells: int) -> None:
     """Give the pieces on `cells` to the other side, each keeping its type
     (its code's side bit changes); done twice, nothing changed."""
@@ -92,7 +110,8 @@ def drop_targets(position: Position, rule: FlipRule) -> int:
             if not rule.steps[cell] & enemy:
                 targets |= bit
         # enclose: only a cell one step from an enemy piece may turn one over.
-        elif rule.steps[cell] & enemy and flipped_by(position, rule, cell, us):
+        elif rule.steps[cell] & enemy and (encloses(position, rule, cell, us) if rule.walls_enclose
+                                           else flipped_by(position, rule, cell, us)):
             targets |= bit
     return targets
 

@@ -781,6 +781,9 @@ class Exporter:
                 (drops == "apart" and kind != "none"):
             self.refuse("flips: directions or drops Fairy-Stockfish's enclosing rules have not")
             return
+        if drops == "enclose" and "walls" in self.data and not flips.get("walls-enclose"):
+            self.refuse("flips: walls that break a reversi drop's line: Fairy-Stockfish's "
+                        "drop encloses walls too (walls-enclose)")
         if "free-drops" in flips:
             # Measured: a section without a parent, freeDrops and pieceDrops
             # set, drops nothing from an empty hand (the built-in ataxx does).

@@ -1242,6 +1242,9 @@ def translate(t: Translation) -> None:
         write_pass(t)
     if s.changed(*FLIP_KEYS) or (t.types_changed and "flips" in t.data):
         write_flips(t)
+    if "walls" in t.data and t.data.get("flips", {}).get("drops") == "enclose":
+        # Measured in pyffish: a reversi drop may enclose walls too.
+        t.data["flips"]["walls-enclose"] = True
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)

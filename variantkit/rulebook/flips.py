@@ -48,7 +48,8 @@ def compile_flips(sink: Sink, spec: dict[str, Any] | None, board: Board,
         first=first,
         free=(tuple(piece_code(kind, 0) for kind in free),
               tuple(piece_code(kind, 1) for kind in free)),
-        drop_needs_own=spec.get("drop-flips", "always") == "touch-own")
+        drop_needs_own=spec.get("drop-flips", "always") == "touch-own",
+        walls_enclose=spec.get("walls-enclose", False))
 
 
 def _lines(board: Board, spec: Any) -> list[tuple[tuple[int, ...], ...]]:
