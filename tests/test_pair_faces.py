@@ -4,11 +4,18 @@ JSON API for a pair (`variantkit.pair`, docs/two-boards.md)."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner, Result
 
 from variantkit import IllegalMoveError, InvalidFenError
-from variantkit.pair import load_pair, split_move
+from variantkit.cli import cli
+from variantkit.pair import load_pair, read_bpgn, split_move
+from variantkit.pgn import parse_pgn
 
+SVG = "{http://www.w3.org/2000/svg}"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
 
 
@@ -53,3 +60,66 @@ def test_bad_moves_on_a_pair_say_which_board(text: object, message: str) -> None
 def test_a_bad_position_string_says_which_board() -> None:
     with pytest.raises(InvalidFenError, match="board B: placement part 'zz'"):
         load_pair("bughouse", f"{START} | zz")
+
+
+# -- the command line ---------------------------------------------------------------
+
+def run(*args: str, input: str | None = None) -> Result:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_render_draws_a_pair_from_its_position_string() -> None:
+    held = START.replace("[]", "[Qn]")
+    result = run("render", "bughouse", "--fen", f"{held} | {START}", "--moves", "A:e4 B:d4")
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(result.output)
+    boards = root.findall(f"{SVG}svg")
+    assert [b.get("data-pair-board") for b in boards] == ["A", "B"]
+    hand = {p.get("data-hand-piece") for p in boards[0].iter() if p.get("data-hand-piece")}
+    assert hand == {"Q", "n"}
+    # Board B from Black's side: its a1 right of its h1.
+    cells = {c.get("data-cell"): c for c in boards[1].iter(f"{SVG}rect") if c.get("data-cell")}
+    assert float(cells["a1"].get("x", "0")) > float(cells["h1"].get("x", "0"))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--fen", "x | y"], "bad position string: board A: placement part 'x'"),
+    (["--moves", "e4"], "a move on a pair names its board first"),
+    (["--moves", "A:e4 A:e4"], "board A: "),
+    (["--highlight", "e4"], "--highlight names cells of one board"),
+])
+def test_render_refuses_bad_pair_input(args: list[str], message: str) -> None:
+    result = run("render", "bughouse", *args)
+    assert result.exit_code == 1 and message in result.output
+
+
+def test_one_board_position_string_draws_one_board() -> None:
+    result = run("show", "bughouse", "--fen", START)
+    assert result.exit_code == 0 and "board B" not in result.output
+    result = run("show", "bughouse", "--moves", "B:d4")
+    assert result.exit_code == 0 and result.output.splitlines()[0].split() == \
+        ["board", "A", "board", "B"]
+
+
+def test_play_on_two_boards(tmp_path: Path) -> None:
+    pgn = tmp_path / "game.pgn"
+    entries = ["help", "moves", "A:e2e5", "A:e4", "undo", "undo", "B:e5", "fen", "resign"]
+    result = run("play", "bughouse", "--depth", "1", "--pgn", str(pgn),
+                 input="\n".join(entries) + "\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "your team plays white on board A and black on board B" in out
+    assert "Board B: White plays " in out                    # the engine opens on B
+    assert "A:P@e5, B:e7e5" in out                           # help
+    assert "\nA: Na3 Nc3 Nf3 Nh3 a3 a4" in out                # moves of both seats
+    assert "board A: illegal move 'e2e5'" in out
+    assert "Taken back: A:" in out and ", A:e2e4." in out    # the engine's reply, then mine
+    assert "Nothing to undo." in out                          # the engine's opening stays
+    assert "You resign: black's team wins." in out
+    again = read_bpgn(pgn.read_text(encoding="utf-8"))
+    assert [board for board, _ in again.move_stack][:2] == ["B", "B"]
+    tags = parse_pgn(pgn.read_text(encoding="utf-8"))[0].tags
+    assert tags["Result"] == "0-1" and tags["WhiteA"] == tags["BlackB"] == "you"
+    assert tags["BlackA"] == "variantkit depth 1"

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import NamedTuple, TypedDict
 
 from rich.text import Text
 
@@ -61,6 +61,14 @@ BPGN_ROSTER = ("Event", "Site", "Date", "Round", "WhiteA", "BlackA", "WhiteB", "
                "Result")
 # A board's move number and letter, and maybe the move after them: `12b.`, `3A.e4`.
 _NUMBERED = re.compile(r"(\d+)([AaBb])\.+(.*)")
+
+
+class BoardMarks(TypedDict, total=False):
+    """What `svg.render` marks on one board of a pair's drawing."""
+
+    highlight: list[str]
+    targets: dict[str, str]
+    hand_highlight: str | None
 
 
 class PairOutcome(NamedTuple):
@@ -210,12 +218,13 @@ class Pair:
         twin._passed = list(self._passed)
         return twin
 
-    def text(self, flip_b: bool = True) -> str:
+    def text(self, flip_b: bool = True, *, flip: bool = False) -> str:
         """Both boards as text, side by side, each board's side to move
         under them, how the game ended, and the pair's position string;
-        board B from Black's side unless `flip_b` is False (see `svg`)."""
-        drawings = [board_renderable(game.position, status=False, flip=flip)
-                    for game, flip in zip(self.games, (False, flip_b), strict=True)]
+        board B from Black's side unless `flip_b` is False, and `flip`
+        turns both boards (as `svg` draws them)."""
+        drawings = [board_renderable(game.position, status=False, flip=turned)
+                    for game, turned in zip(self.games, self._turned(flip_b, flip), strict=True)]
         for drawing in drawings:
             drawing.rstrip()
         out = side_by_side(drawings, [f"board {name}" for name in BOARDS])
@@ -226,12 +235,26 @@ class Pair:
         out.append(Text(f"\n{self.fen()}\n"))
         return out.plain
 
-    def svg(self, flip_b: bool = True) -> str:
+    def svg(self, flip_b: bool = True, *, flip: bool = False, size: float | None = None,
+            pieces: str = "traditional",
+            marks: Mapping[str, BoardMarks] | None = None) -> str:
         """Both boards drawn side by side in one SVG document, board B from
         Black's side (as its players sit beside their partners) unless
-        `flip_b` is False."""
-        documents = [render(self.games[0]), render(self.games[1], flip=flip_b)]
-        return side_by_side_svg(documents, [f"board {name}" for name in BOARDS])
+        `flip_b` is False; `flip` turns both boards.  `size` is each
+        board's width in pixels and `pieces` the piece set, as for
+        `svg.render`; `marks` gives a board's marks by its letter (the
+        playground's selected piece and its targets).  Each board is a
+        nested `<svg data-pair-board="A">` (or `B`)."""
+        marks = marks or {}
+        documents = [render(game, flip=turned, size=size, pieces=pieces, **marks.get(name, {}))
+                     for name, game, turned in zip(BOARDS, self.games,
+                                                   self._turned(flip_b, flip), strict=True)]
+        return side_by_side_svg(documents, [f"board {name}" for name in BOARDS], keys=list(BOARDS))
+
+    @staticmethod
+    def _turned(flip_b: bool, flip: bool) -> tuple[bool, bool]:
+        """Whether each board is drawn from Black's side."""
+        return flip, flip != flip_b
 
     def __str__(self) -> str:
         return self.text()

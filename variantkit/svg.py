@@ -34,7 +34,8 @@ with `flip`) has its hand under the board, the other over it.  A strip is
 with the same figure as on the board and its count on a badge.
 
 `side_by_side_svg` puts drawings made by `render` next to each other in one
-document, each under a title: the two boards of a pair (`variantkit.pair`).
+document, each under a title: the two boards of a pair (`variantkit.pair`),
+each a nested `<svg data-pair-board="A">` (and `B`).
 """
 
 from __future__ import annotations
@@ -1071,20 +1072,24 @@ def _attrs(attrs: dict[str, str]) -> str:
     return "".join(f' {key}="{_text(value)}"' for key, value in attrs.items())
 
 
-def side_by_side_svg(documents: list[str], titles: list[str], gap: float = 30.0) -> str:
+def side_by_side_svg(documents: list[str], titles: list[str], gap: float = 30.0,
+                     keys: list[str] | None = None) -> str:
     """SVG documents made by `render` drawn next to each other in one, each
     under its title (the two boards of a pair, `variantkit.pair`): each
-    stays a whole `<svg>` element, moved into place by its `x` and `y`."""
+    stays a whole `<svg>` element, moved into place by its `x` and `y`, and
+    with `keys`, named by its key in `data-pair-board` (so that a page tells
+    the boards' cells, which have the same names, apart)."""
     title_height = 28.0
     x = 0.0
     parts = []
     heights = []
-    for document, title in zip(documents, titles, strict=True):
+    for i, (document, title) in enumerate(zip(documents, titles, strict=True)):
         width, height = (float(_root_size(document, name)) for name in ("width", "height"))
         parts.append(f'<text x="{_num(x + width / 2)}" y="20" text-anchor="middle" '
                      f'font-size="18" fill="{INK}">{_text(title)}</text>')
-        parts.append(document.replace("<svg ", f'<svg x="{_num(x)}" y="{_num(title_height)}" ',
-                                      1).strip())
+        key = f' data-pair-board="{_text(keys[i])}"' if keys else ""
+        parts.append(document.replace(
+            "<svg ", f'<svg x="{_num(x)}" y="{_num(title_height)}"{key} ', 1).strip())
         heights.append(height)
         x += width + gap
     wide, high = _num(x - gap), _num(title_height + max(heights, default=0.0))

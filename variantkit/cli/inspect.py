@@ -37,6 +37,7 @@ from variantkit.cli.common import (
     use_color,
     whole_number,
 )
+from variantkit.cli.play import pair_for
 from variantkit.display import board_text
 from variantkit.errors import VariantError
 from variantkit.game import Game
@@ -227,7 +228,12 @@ def moves_command(variant: str, fen: str | None, moves: tuple[str, ...], count: 
                    "or their letters (international); by default the characters when "
                    "writing to a terminal that shows them.")
 def show(variant: str, fen: str | None, moves: tuple[str, ...], pieces: str | None) -> None:
-    """Draw a position, with the side to move and its position string."""
+    """Draw a position, with the side to move and its position string; a
+    game on two boards as both boards (--fen "A | B", --moves "A:e4")."""
+    pair = pair_for(variant, fen, moves)
+    if pair is not None:
+        click.echo(pair.text(), nl=False)
+        return
     game = game_for(variant, fen, moves)
     if pieces is None:
         pieces = "traditional" if _shows_characters(sys.stdout) else "international"

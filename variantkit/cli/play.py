@@ -4,7 +4,10 @@
     variantkit selfplay VARIANT [--games N] [--depth D] [--seed S] [--max-plies P]
                         [--random-plies R] [--fen F] [--pgn FILE]
 
-`play` reads one entry a line, so it also works with piped input.
+`play` reads one entry a line, so it also works with piped input.  A game
+on two boards (bughouse: `variantkit.pair`) is played as a pair: the user's
+team is named by its colour on board A, moves name their board (`A:e2e4`,
+`B:P@e5`), and the engine plays the other team's seat on each board.
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ from variantkit.cli.common import (
     fail,
     game_for,
     input_files,
+    load_variant,
     position_options,
     use_color,
     write_output,
 )
 from variantkit.display import board_text
 from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
-from variantkit.errors import IllegalMoveError
+from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import SIDES, Game, Move
 from variantkit.limits import MAX_THINK_SECONDS
+from variantkit.pair import BOARDS, Pair, plays_on_two_boards, write_bpgn
 from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
 
@@ -42,6 +47,16 @@ string (e2e4, e7e8q, Ae1Bg1, f1~g2), a cell to list its moves, or:
   moves   the legal moves, in SAN
   undo    take back the engine's last move and yours
   fen     the position string
+  resign  give up the game
+  help    this text
+  quit    stop without a result"""
+PAIR_HELP = """\
+Enter a move with its board first, in SAN or as a move string: A:e4, B:Nf3,
+A:P@e5, B:e7e5 (your team plays White on board A and Black on board B, or
+the other way round), or:
+  moves   the legal moves of your seats, in SAN
+  undo    take back your last move and the engine's moves since
+  fen     the pair's position string (board A's | board B's)
   resign  give up the game
   help    this text
   quit    stop without a result"""
@@ -62,9 +77,16 @@ MOVE_LIMIT = "move limit"
               help="Add the game to FILE as PGN at the end (also after Ctrl-C).")
 def play(variant: str, side: str, depth: int | None, seconds: float | None, fen: str | None,
          moves: tuple[str, ...], pgn_path: str | None) -> None:
-    """Play a game against the engine in the terminal."""
+    """Play a game against the engine in the terminal.
+
+    On two boards (bughouse), --as names your team by its colour on board A
+    and moves name their board: A:e4, B:P@e5."""
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
+    pair = pair_for(variant, fen, moves)
+    if pair is not None:
+        play_pair(pair, SIDES.index(side), depth, seconds, pgn_path)
+        return
     game = game_for(variant, fen, moves)
     check_output(pgn_path, input_files(game.variant), "a")
     engine = Engine(game.variant)
@@ -113,6 +135,128 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
                                  White=names["white"], Black=names["black"],
                                  Result=result), "a")
         click.echo(f"Game saved to {pgn_path}.")
+
+
+def pair_for(variant_name: str, fen: str | None, moves: tuple[str, ...]) -> Pair | None:
+    """The pair a command works on when the variant is played on two boards:
+    its setup or `fen` (a pair's position string, `A | B`), then `moves`,
+    each with its board (`A:e2e4`).  None for a variant of one board, or
+    when `fen` is one board's position string (that board alone)."""
+    variant = load_variant(variant_name)
+    if not plays_on_two_boards(variant) or (fen is not None and "|" not in fen):
+        return None
+    try:
+        pair = Pair(variant, fen)
+    except InvalidFenError as exc:
+        fail(f"bad position string: {exc}")
+    for text in moves:
+        for move in text.split():
+            try:
+                pair.push_text(move)
+            except IllegalMoveError as exc:
+                fail(str(exc))
+    return pair
+
+
+def team_of(board: str, side: int) -> int:
+    """The team (0: board A's White and board B's Black) of `side` on `board`."""
+    return side if board == "A" else 1 - side
+
+
+def play_pair(pair: Pair, team: int, depth: int | None, seconds: float | None,
+              pgn_path: str | None) -> None:
+    """`play` on two boards: the engine plays the other team's seat on each
+    board as soon as it is to move there; the user then moves on either
+    board where it is the user's turn."""
+    check_output(pgn_path, input_files(pair.variant), "a")
+    engine = Engine(pair.variant)
+    strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
+    click.echo(f"{pair.variant.name} on two boards: your team plays {SIDES[team]} on board A "
+               f"and {SIDES[1 - team]} on board B; type 'help' for commands.\n")
+    show_pair(pair, team)
+    result = "*"
+    while True:
+        ended = pair.outcome()
+        if ended is not None:
+            click.echo(f"Game over: {ended}.")
+            result = result_token(ended.winner)
+            break
+        waiting = [b for b in BOARDS if team_of(b, pair.game(b).position.stm) != team]
+        if waiting:
+            board = waiting[0]
+            game = pair.game(board)
+            move = think(engine, game, depth, seconds)
+            if move is None:
+                click.echo("\nStopped: game left unfinished.")
+                break
+            written = game.san(move)
+            mover = game.turn.capitalize()
+            pair.push(board, move)
+            click.echo(f"Board {board}: {mover} plays {written}\n")
+            show_pair(pair, team)
+            continue
+        try:
+            entry = click.prompt("your move (A:... or B:...)", prompt_suffix="> ").strip()
+        except click.Abort:  # end of input, or Ctrl-C
+            entry = "quit"
+        if entry == "quit":
+            click.echo("\nGame left unfinished.")
+            break
+        if entry == "resign":
+            click.echo(f"You resign: {SIDES[1 - team]}'s team wins.")
+            result = result_token(SIDES[1 - team])
+            break
+        answer_pair(pair, team, entry)
+    if pgn_path:
+        mine, theirs = "you", f"variantkit {strength}"
+        seats = dict(zip(("WhiteA", "BlackB", "BlackA", "WhiteB"),
+                         (mine, mine, theirs, theirs) if team == 0 else
+                         (theirs, theirs, mine, mine), strict=True))
+        write_output(pgn_path, write_bpgn(pair, Event="variantkit play", Site="terminal",
+                                          Date=datetime.date.today().strftime("%Y.%m.%d"),
+                                          Result=result, **seats), "a")
+        click.echo(f"Game saved to {pgn_path}.")
+
+
+def show_pair(pair: Pair, team: int) -> None:
+    """Both boards, each drawn with the user's seat at the bottom."""
+    click.echo(pair.text(flip=team == 1))
+
+
+def answer_pair(pair: Pair, team: int, entry: str) -> None:
+    """Carry out the player's entry on a pair: a command or a move."""
+    if entry in ("help", "?"):
+        click.echo(PAIR_HELP)
+    elif entry == "moves":
+        for board in BOARDS:
+            game = pair.game(board)
+            if team_of(board, game.position.stm) == team:
+                click.echo(f"{board}: {' '.join(sorted(legal_san(game)))}")
+    elif entry == "fen":
+        click.echo(pair.fen())
+    elif entry == "undo":
+        taken: list[tuple[str, Move]] = []
+        while pair.move_stack:
+            board, _ = pair.move_stack[-1]
+            mover = 1 - pair.game(board).position.stm
+            taken.append(pair.pop())
+            if team_of(board, mover) == team:
+                break
+        else:  # none of the moves was the user's: the engine's opening stays
+            for board, move in reversed(taken):
+                pair.push(board, move)
+            click.echo("Nothing to undo.")
+            return
+        click.echo(f"Taken back: {', '.join(f'{b}:{m}' for b, m in taken)}.\n")
+        show_pair(pair, team)
+    elif entry:
+        try:
+            pair.push_text(entry)
+        except IllegalMoveError as exc:
+            click.echo(f"{exc} (type 'moves' for all legal moves, 'help' for commands)")
+            return
+        click.echo()
+        show_pair(pair, team)
 
 
 def think(engine: Engine, game: Game, depth: int | None, seconds: float | None) -> Move | None:

@@ -3,6 +3,11 @@
     variantkit render VARIANT [--fen F] [--moves M...] [-o FILE.svg] [--flip]
                       [--highlight CELLS] [--size PIXELS]
                       [--pieces traditional|international]
+
+A game on two boards (bughouse) is drawn as its pair, both boards side by
+side, from a pair's position string (`--fen "A | B"`) and moves that name
+their board (`--moves "A:e4 B:d4"`); one board's position string draws that
+board alone.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from variantkit.cli.common import (
     position_options,
     write_output,
 )
+from variantkit.cli.play import pair_for
 from variantkit.limits import MAX_IMAGE_PIXELS
 from variantkit.rulebook.look import PIECE_SETS
 from variantkit.svg import render
@@ -45,15 +51,26 @@ from variantkit.svg import render
 def render_command(variant: str, fen: str | None, moves: tuple[str, ...], output: str | None,
                    flip: bool, highlights: tuple[str, ...], size: float | None,
                    pieces: str, force: bool) -> None:
-    """Draw a position as an SVG image: last move and check marked."""
-    game = game_for(variant, fen, moves)
+    """Draw a position as an SVG image: last move and check marked.
+
+    A game on two boards is drawn as both boards side by side (--fen "A | B",
+    --moves "A:e4 B:d4"; --size is each board's width)."""
     mode = "w" if force else "x"
-    check_output(output, input_files(game.variant), mode)
     cells = [name for text in highlights for name in re.split(r"[\s,]+", text) if name]
-    try:
-        svg = render(game, flip=flip, highlight=cells, size=size, pieces=pieces)
-    except ValueError as exc:
-        fail(str(exc))
+    pair = pair_for(variant, fen, moves)
+    if pair is not None:
+        check_output(output, input_files(pair.variant), mode)
+        if cells:
+            fail("--highlight names cells of one board: draw one board with its own "
+                 "position string to highlight cells")
+        svg = pair.svg(flip=flip, size=size, pieces=pieces)
+    else:
+        game = game_for(variant, fen, moves)
+        check_output(output, input_files(game.variant), mode)
+        try:
+            svg = render(game, flip=flip, highlight=cells, size=size, pieces=pieces)
+        except ValueError as exc:
+            fail(str(exc))
     if output is None:
         click.echo(svg, nl=False)
         return
