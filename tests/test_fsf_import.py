@@ -30,7 +30,8 @@ from variantkit.fsf.ini import MAX_CHAIN, MAX_INI_CHARS, MAX_SECTIONS
 # feeds to pyffish on both builds.
 PURE_PASS = False
 DATA = Path(__file__).parent / "data" / "fsf"
-GOOD = ("rules.ini", "drops.ini", "plain.ini", "flips.ini", "pieces.ini", "boards.ini")
+GOOD = ("rules.ini", "drops.ini", "plain.ini", "flips.ini", "pieces.ini", "boards.ini",
+        "promotions.ini")
 TEXTS = {name: (DATA / name).read_text(encoding="utf-8") for name in GOOD + ("bad.ini",)}
 for _name in GOOD:
     pyffish.load_variant_config(TEXTS[_name])

@@ -43,7 +43,8 @@ PROMOTION_KEYS = ("promotionRegionWhite", "promotionRegionBlack", "promotionPiec
                   "promotionPieceTypesWhite", "promotionPieceTypesBlack", "promotionPawnTypes",
                   "promotionPawnTypesWhite", "promotionPawnTypesBlack", "promotionLimit",
                   "promotedPieceType", "mandatoryPawnPromotion", "mandatoryPiecePromotion",
-                  "pawnTypes", "capturesToHand")
+                  "pawnTypes", "capturesToHand", "pieceDemotion", "piecePromotionOnCapture",
+                  "dropPromoted")
 PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "tripleStepRegionWhite", "tripleStepRegionBlack", "pieceDrops", "pawnTypes",
              "enPassantTypes", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack")
@@ -83,7 +84,8 @@ DEFAULTS: dict[str, str] = {
     "connectValue": "win", "castlingWins": "-", "connectNxN": "0",
     "collinearN": "0",
     "blastOnCapture": "false", "blastImmuneTypes": "",
-    "flyingGeneral": "false", "immobilityIllegal": "false", "enPassantTypes": "p",
+    "flyingGeneral": "false", "soldierPromotionRank": "1", "immobilityIllegal": "false",
+    "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
     # Keys the language cannot express, at values that change nothing.
     "chess960": "false", "twoBoards": "false", "checking": "true",
@@ -469,6 +471,10 @@ def moves_of(t: Translation, kind: str) -> None:
     if kind == "pawn":
         spec["moves"] = pawn_moves(t)
         return
+    if kind == "soldier" and piece.betza == keys.PIECE_TYPES[kind] and \
+            t.settings.number("soldierPromotionRank") > 1:
+        spec["moves"] = soldier_moves(t)
+        return
     if kind == "janggiCannon" and piece.betza == keys.PIECE_TYPES[kind]:
         # Measured: it never hops over nor captures a janggi cannon of
         # either side, and keeps off the palace diagonals without
@@ -536,6 +542,20 @@ def pawn_moves(t: Translation) -> list[dict[str, Any]]:
     return moves
 
 
+def soldier_moves(t: Translation) -> list[dict[str, Any]]:
+    """Fairy-Stockfish's soldier: a step forward, and a step sideways from
+    `soldierPromotionRank` on, counted from its side's own edge (xiangqi's
+    soldier across the river)."""
+    first = t.settings.number("soldierPromotionRank") - 1
+    moves: list[dict[str, Any]] = [{"step": "forward"}]
+    if first >= t.ranks:
+        return moves
+    white = rank_cells(t.files, *range(first, t.ranks))
+    black = rank_cells(t.files, *range(0, t.ranks - first))
+    return moves + [{"step": "sideways",
+                     "from-region": t.sided(white, black, "soldier-sideways")}]
+
+
 def write_sides(t: Translation) -> None:
     """Fairy-Stockfish turns Black's pieces half a circle: where a piece's
     Betza tells its left from its right, Black's is `turned: true`."""
@@ -549,6 +569,9 @@ def write_board(t: Translation) -> None:
     grid = {"files": t.files, "ranks": t.ranks}
     t.data["board"] = {"grid": grid, "regions": {}}
     t.region_names.clear()
+    # The root's drawing (xiangqi's river, palaces and point marks) names
+    # its cells and regions: another board is drawn plain.
+    t.data.pop("look", None)
 
 
 def fen_fields(t: Translation) -> list[str]:
@@ -738,10 +761,18 @@ def shogi_rules(t: Translation, promoted: list[str],
         if t.settings.flag("capturesToHand"):
             t.data["pieces"][form]["demotes-to"] = base
         (pawn_forms if letter.lower() == pawn_letter else piece_forms)[base] = form
+        if t.settings.flag("dropPromoted") and t.settings.flag("pieceDrops"):
+            drops = t.data["pieces"][base].setdefault("drops", {})
+            drops["also-as"] = [*drops.get("also-as", []), form]
     if not pawn_forms and not piece_forms:
         raise Unsupported(entry, "promotedPieceType: no promotion")
     zone = t.sided(regions["white"], regions["black"], "promotion")
     limits = shogi_limits(t, promoted, {**pawn_forms, **piece_forms})
+    if t.settings.flag("pieceDemotion"):
+        # Measured: a promoted piece turns back where a piece would promote,
+        # under mandatoryPiecePromotion even a pawn's promoted form.
+        piece_forms.update({form: base for base, form in
+                            [*piece_forms.items(), *pawn_forms.items()]})
     rules = []
     for forms, mandatory in ((piece_forms, "mandatoryPiecePromotion"),
                              (pawn_forms, "mandatoryPawnPromotion")):
@@ -751,6 +782,14 @@ def shogi_rules(t: Translation, promoted: list[str],
         if forms is pawn_forms:
             # Fairy-Stockfish's en passant capture never promotes a piece.
             rule["by-en-passant"] = False
+        if t.settings.flag("piecePromotionOnCapture"):
+            if forms is pawn_forms:
+                # Measured: there the pawn may not even enter the zone
+                # without a capture.
+                raise Unsupported(t.settings.entry("piecePromotionOnCapture"),
+                                  "piecePromotionOnCapture with a promoted form of the pawn: "
+                                  "not supported")
+            rule["on-capture"] = True
         if limits:
             rule["limit"] = dict(limits)
         if not t.settings.flag(mandatory):
@@ -1121,6 +1160,8 @@ def write_royals(t: Translation) -> None:
                               "extinctionPieceCount and several piece types: not supported")
         for name in t.with_forms(royal):
             t.data["pieces"][name]["royal"] = True
+            # A royal piece is never captured into a hand.
+            t.data["pieces"][name].pop("demotes-to", None)
         # Fairy-Stockfish keeps a king out of check always: `check: any`
         # where a side has a king and at most `last` pseudo-royal pieces,
         # `check: last` where it has no king, or where a piece promotes
@@ -1180,7 +1221,8 @@ def translate(t: Translation) -> None:
     for kind in t.types:
         spec = t.data["pieces"][t.names[kind]]
         rewrite = "moves" not in spec and "betza" not in spec
-        if rewrite or (kind == "pawn" and (board_changed or s.changed(*PAWN_KEYS, "startFen"))):
+        if rewrite or (kind == "pawn" and (board_changed or s.changed(*PAWN_KEYS, "startFen"))) \
+                or (kind == "soldier" and (board_changed or s.changed("soldierPromotionRank"))):
             moves_of(t, kind)
         if kind.startswith("doc:") and not s.changed("nMoveRuleTypes", "nMoveRuleTypesWhite",
                                                      "nMoveRuleTypesBlack", "pawnTypes"):
@@ -1230,7 +1272,9 @@ def translate(t: Translation) -> None:
             s.changed("pieceDrops", "blastOnCapture"):
         raise Unsupported(s.entry("pieceDrops", "blastOnCapture"),
                           "explosions with pieces in hand: not supported")
-    if s.changed("flyingGeneral"):
+    # (A new board: the root's facing along files alone was written for
+    # palaces that never share a rank.)
+    if s.changed("flyingGeneral") or (board_changed and s.flag("flyingGeneral")):
         if s.flag("flyingGeneral"):
             # Measured: along ranks too (`5k2/3K4` keeps the king off d3).
             t.data["royal-facing"] = {"lines": "orthogonal"}

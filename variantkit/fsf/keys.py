@@ -33,8 +33,8 @@ CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
 # cannon's screens): never a piece's type for its Betza alone.  The importer
 # writes the janggi cannon's moves out (`WRITTEN_OUT`); the others are not
 # supported when defined.  The immobile type has no moves at all (`moves: []`).
-# The soldier keeps to its file only short of `soldierPromotionRank`, which
-# is not supported: without it the soldier is `fsW` everywhere.
+# The soldier (`fsW`) keeps to its file short of `soldierPromotionRank`
+# (counted from each side's own edge): see the importer's soldier_moves.
 SPECIAL_TYPES = frozenset({"janggiCannon", "janggiElephant", "banner",
                            "clobber", "breakthrough"})
 WRITTEN_OUT = frozenset({"janggiCannon"})
@@ -87,6 +87,7 @@ SUPPORTED = frozenset({
     "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
     "checking",
     "flagPieceBlockedWin", "connectNxN", "collinearN",
+    "soldierPromotionRank", "pieceDemotion", "piecePromotionOnCapture", "dropPromoted",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -99,17 +100,16 @@ NO_EFFECT = frozenset({
 UNSUPPORTED = frozenset({
     "chess960", "twoBoards", "castlingKingPiece", "flagPieceWhite", "flagPieceBlack",
     "sittuyinPromotion",
-    "piecePromotionOnCapture", "pieceDemotion",
     "mutuallyImmuneTypes", "petrifyOnCaptureTypes", "petrifyBlastPieces",
     "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack",
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
     "mustDropType", "dropLoop", "sittuyinRookDrop",
-    "dropOppositeColoredBishop", "dropPromoted", "gating", "wallingRegion",
+    "dropOppositeColoredBishop", "gating", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
     "passBlack", "passOnStalemateWhite", "passOnStalemateBlack",
-    "makpongRule", "soldierPromotionRank", "nFoldValueAbsolute",
+    "makpongRule", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount",
