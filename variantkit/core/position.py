@@ -782,6 +782,10 @@ class Position:
                 targets = self._drop_restricted(code, rule, targets)
             if v.balanced[us]:
                 targets = self._balanced(code, targets, v.all_cells & ~occupied)
+            if v.royal_code[code]:
+                # A royal piece (placement's king in hand) is never dropped
+                # where it would stand attacked.
+                targets = self._unattacked(targets, them, occupied)
             while targets:
                 tbit = targets & -targets
                 targets ^= tbit
@@ -791,6 +795,17 @@ class Position:
                 append((to, to, code, DROP, 0))
                 for form in v.drop_forms[code]:   # dropped as another type
                     append((to, to, code, DROP, form))
+
+    def _unattacked(self, cells: int, side: int, occupied: int) -> int:
+        """`cells` less those `side` attacks."""
+        enemy = self.side_bb[side]
+        found = cells
+        while cells:
+            tbit = cells & -cells
+            cells ^= tbit
+            if self.attackers(tbit.bit_length() - 1, side, occupied | tbit, enemy):
+                found ^= tbit
+        return found
 
     def _fall_ends(self, occupied: int) -> int:
         """Under `drops-fall`: the empty cells where a dropped piece comes

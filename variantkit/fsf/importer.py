@@ -826,13 +826,6 @@ def write_hands(t: Translation) -> None:
         return
     order = sorted((k for k in t.types if not k.startswith("doc:")), key=keys.type_order,
                    reverse=True)
-    hand = re.search(r"\[([^\]]*)\]", str(t.data.get("setup", "")))
-    royal = {spec["letter"].lower() for spec in t.data["pieces"].values() if spec.get("royal")}
-    if hand and royal & set(hand.group(1).lower()):
-        # Fairy-Stockfish never drops a king onto an attacked cell; here a
-        # royal piece in hand may be dropped anywhere its region allows.
-        raise Unsupported(t.settings.entry("startFen", *DROP_KEYS),
-                          "a royal piece in hand with other drop rules: not supported")
     # The parent's other hand rules (placement's drops-grant-castling) stay.
     hands: dict[str, Any] = dict(t.data.get("hands", {}))
     hands.update({"captures": "to-capturer" if t.settings.flag("capturesToHand") else "removed",
