@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -14,6 +15,9 @@ from variantkit import IllegalMoveError, InvalidFenError
 from variantkit.cli import cli
 from variantkit.pair import load_pair, read_bpgn, split_move
 from variantkit.pgn import parse_pgn
+from variantkit.web.door import status_of
+from variantkit.web.tasks import TASKS, search
+from variantkit.web.tasks import run as run_task
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
@@ -123,3 +127,80 @@ def test_play_on_two_boards(tmp_path: Path) -> None:
     tags = parse_pgn(pgn.read_text(encoding="utf-8"))[0].tags
     assert tags["Result"] == "0-1" and tags["WhiteA"] == tags["BlackB"] == "you"
     assert tags["BlackA"] == "variantkit depth 1"
+
+
+# -- the playground's API -----------------------------------------------------------
+
+BUGHOUSE = {"bundled": "bughouse"}
+
+
+def ask(task: str, **request: Any) -> dict[str, Any]:
+    """A task's answer, computed in this process as a playground worker does."""
+    return run_task(TASKS[task], {"source": BUGHOUSE, **request})
+
+
+def marks_of(svg: str, board: str) -> dict[str, str]:
+    drawing = next(b for b in ET.fromstring(svg).findall(f"{SVG}svg")
+                   if b.get("data-pair-board") == board)
+    return {c.get("data-cell", ""): c.get("data-mark", "") for c in drawing.iter()
+            if c.get("data-mark") and c.get("data-cell")}
+
+
+def test_the_playground_plays_both_boards_at_once() -> None:
+    moves = ["A:e2e4", "B:d4", "A:d7d5", "A:exd5", "B:P@e5"]
+    answer = ask("position", moves=moves, select="A:d8")
+    pair = load_pair("bughouse")
+    for move in moves:
+        pair.push_text(move)
+    assert answer["ok"] and answer["pair"] and answer["fen"] == pair.fen()
+    assert answer["played"] == ["A:e2e4", "B:d2d4", "A:d7d5", "A:e4d5", "B:P@e5"]
+    assert answer["moves"] == ["1A. e4", "1B. d4", "1a. d5", "2A. exd5", "1b. P@e5"]
+    assert answer["turns"] == {"A": "black", "B": "white"}
+    assert answer["status"] == "Board a: black to move; board b: white to move".capitalize()
+    # Each board's side to move has its legal moves, named with the board.
+    assert {m["move"] for m in answer["legal"]} == \
+        {f"{b}:{m}" for b in "AB" for m in pair.legal_moves(b)}
+    assert {cell: mark for cell, mark in marks_of(answer["svg"], "A").items()
+            if mark != "last-move"} == {"d8": "highlight", "d7": "move", "d6": "move",
+                                        "d5": "capture"}
+    assert answer["hands"]["B"] == {"white": {}, "black": {}}
+    # A capture on A feeds B's hand; a drop from it is marked, then played.
+    taken = ask("position", moves=[*moves[:4]], drop="B:p")
+    assert taken["hands"]["B"]["black"] == {"p": 1}
+    assert marks_of(taken["svg"], "B")["e5"] == "drop"
+    assert ask("position", moves=moves, ply=4)["fen"] == taken["fen"]
+    # A pair's position string is read back; the game goes to bughouse PGN.
+    again = ask("position", start=answer["fen"])
+    assert again["fen"] == answer["fen"] and again["moves"] == []
+    assert ask("pgn", moves=moves)["pgn"].rstrip().endswith(
+        "1A. e4 1B. d4 1a. d5 2A. exd5 1b. P@e5 *")
+
+
+@pytest.mark.parametrize(("request_", "rule", "message"), [
+    ({"start": "x | y"}, "bad-position", "board A: placement part 'x'"),
+    ({"start": "|" * 5000}, "bad-position", "two position strings"),
+    ({"start": START}, "bad-position", "two position strings"),
+    ({"moves": ["e2e4"]}, "illegal-move", "names its board first"),
+    ({"moves": ["A:e2e4", "A:e2e4"]}, "illegal-move", "board A: illegal move 'e2e4'"),
+    ({"moves": ["B:" + "Q" * 100_000]}, "illegal-move", "board B: move text of 100000"),
+    ({"moves": [7]}, "bad-request", "'moves' should be a list"),
+    ({"select": "e2"}, "bad-request", "named with its board"),
+    ({"select": "A:z9"}, "bad-request", "unknown cell 'z9' on board A"),
+    ({"drop": "B:q"}, "bad-request", "no 'q' in hand on board B"),
+])
+def test_hostile_pair_requests_are_located_400s(request_: dict[str, Any], rule: str,
+                                                message: str) -> None:
+    answer = ask("position", **request_)
+    assert not answer["ok"] and [p["rule"] for p in answer["problems"]] == [rule]
+    assert message in answer["problems"][0]["message"]
+    assert status_of(answer) == 400
+
+
+def test_the_engine_plays_a_board_of_a_pair() -> None:
+    reports: list[dict[str, Any]] = []
+    answer = run_task(search, {"source": BUGHOUSE, "moves": ["A:e4"], "board": "B",
+                               "depth": 1}, reports.append)
+    assert answer["ok"] and answer["move"].startswith("B:") and reports
+    assert answer["move"] in {f"B:{m}" for m in load_pair("bughouse").legal_moves("B")}
+    bad = run_task(search, {"source": BUGHOUSE, "board": "C", "depth": 1}, reports.append)
+    assert [p["rule"] for p in bad["problems"]] == ["bad-request"]

@@ -51,12 +51,20 @@ class Reply(JSONResponse):
         return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
+# The rules of a request's own fault: a malformed request, a bad position
+# string, an illegal move.
+BAD_REQUEST_RULES = frozenset({"bad-request", "bad-position", "illegal-move"})
+
+
 def status_of(answer: Answer) -> int:
     """The HTTP status of a task's answer: 503 when the server is busy (so
-    that a client knows to come back later), else 200 (a variant's problems
-    are an answer too)."""
-    problems = answer.get("problems") or []
-    return 503 if any(p.get("rule") == "busy" for p in problems) else 200
+    that a client knows to come back later), 400 when the request itself is
+    at fault (BAD_REQUEST_RULES), else 200 (a variant's problems are an
+    answer too)."""
+    rules = {p.get("rule") for p in answer.get("problems") or []}
+    if "busy" in rules:
+        return 503
+    return 400 if not answer.get("ok", True) and rules & BAD_REQUEST_RULES else 200
 
 
 def refusal(message: str, rule: str, status: int) -> Reply:

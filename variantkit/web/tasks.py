@@ -20,12 +20,15 @@ from typing import Any
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
 from variantkit.game import SIDES, Game, Move
+from variantkit.pair import BOARDS, plays_on_two_boards, write_bpgn
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
 from variantkit.rulebook.look import PIECE_SETS
 from variantkit.rulebook.notation import STYLES, fits
 from variantkit.svg import render
 from variantkit.variant import Variant
+from variantkit.web import pairs
+from variantkit.web.pairs import PairReplay
 from variantkit.web.sources import RequestError, Variants, source_key, source_text
 
 MAX_PLIES = 1000        # moves a request may replay
@@ -42,7 +45,8 @@ FIELDS = {
     "perft": POSITION_FIELDS | {"depth"},
     "explain": POSITION_FIELDS | {"cell", "drop", "pieces"},
     "pgn": POSITION_FIELDS,
-    "search": POSITION_FIELDS | {"depth", "seconds"},
+    # `board`: the board of a pair the engine plays on (A or B).
+    "search": POSITION_FIELDS | {"depth", "seconds", "board"},
 }
 
 Answer = dict[str, Any]
@@ -157,6 +161,29 @@ class Replays:
 _replays = Replays()
 
 
+def _moves(request: Answer) -> tuple[str | None, list[str], int]:
+    """A request's start position, moves and `ply` (how many of the moves
+    the position stands after: all by default), checked."""
+    start = _field(request, "start", str)
+    moves = _field(request, "moves", list, [])
+    if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
+        raise RequestError(f"'moves' should be a list of at most {MAX_PLIES} move texts")
+    ply = _field(request, "ply", int, len(moves))
+    if not 0 <= ply <= len(moves):
+        raise RequestError(f"'ply' should be between 0 and {len(moves)}")
+    return start or None, moves, ply
+
+
+def _pair(request: Answer) -> PairReplay | None:
+    """The request's pair when its variant is played on two boards (its
+    moves written with their board, `pairs.replay`), else None."""
+    variant = _variants.get(request.get("source"))
+    if not plays_on_two_boards(variant):
+        return None
+    start, moves, ply = _moves(request)
+    return pairs.replay(variant, start, moves, ply, notation_style(request, variant))
+
+
 class Position:
     """The request's game: the variant, the start position and the moves
     replayed, with each move's text in the `notation` style asked for; the
@@ -165,16 +192,10 @@ class Position:
     def __init__(self, request: Answer) -> None:
         source = request.get("source")
         self.variant: Variant = _variants.get(source)
-        start = _field(request, "start", str)
-        moves = _field(request, "moves", list, [])
-        if len(moves) > MAX_PLIES or not all(isinstance(m, str) for m in moves):
-            raise RequestError(f"'moves' should be a list of at most {MAX_PLIES} move texts")
+        start, moves, ply = _moves(request)
         self.style = notation_style(request, self.variant)
-        done = _replays.replay(self.variant, source, start or None, moves, self.style)
+        done = _replays.replay(self.variant, source, start, moves, self.style)
         self.game, self.texts, self.played = done.game, done.texts, done.played
-        ply = _field(request, "ply", int, len(moves))
-        if not 0 <= ply <= len(moves):
-            raise RequestError(f"'ply' should be between 0 and {len(moves)}")
         for _ in range(len(moves) - ply):
             self.game.pop()
 
@@ -234,17 +255,6 @@ class Position:
             return None
         return {side: self.game.hand(side) for side in SIDES}
 
-    def kind_of(self, move: Move) -> str:
-        """`suborn`, `capture` (the opponent loses a piece, en passant
-        included) or `move`."""
-        if move.suborn:
-            return "suborn"
-        them = 1 - self.game.position.stm
-        before = self.game.position.side_bb[them].bit_count()
-        self.game.push(move)
-        after = self.game.position.side_bb[them].bit_count()
-        self.game.pop()
-        return "capture" if after < before else "move"
 
 
 def position(request: Answer) -> Answer:
@@ -254,7 +264,17 @@ def position(request: Answer) -> Answer:
     `wall` (a move that places a wall, written without it: `e2e4`), its
     cells highlighted and the cells its wall may go to marked as drops.
     The drops played by a click on their cell (`from_hand` false) are
-    marked unless a piece in hand or a wall is being placed."""
+    marked unless a piece in hand or a wall is being placed.  A pair's
+    answer is `pairs.position`'s: cells and hand pieces named with their
+    board (`A:e2`, `B:p`)."""
+    done = _pair(request)
+    if done is not None:
+        variant = done.pair.variant
+        answer = pairs.position(
+            done, [variant.notation.style, *variant.notation.traditions],
+            _field(request, "select", str), _field(request, "drop", str),
+            _field(request, "flip", bool, False), _piece_set(request))
+        return {**answer, "problems": [problem_record(p) for p in variant.problems]}
     here = Position(request)
     game = here.game
     legal = game.legal_moves()
@@ -273,7 +293,7 @@ def position(request: Answer) -> Answer:
         here.cell(selected)
         for move in legal:
             if move.from_cell == selected:
-                kind = here.kind_of(move)
+                kind = pairs.kind_of(game, move)
                 # A cell both reached and suborned shows the suborn.
                 if targets.get(move.to_cell) != "suborn":
                     targets[move.to_cell] = kind
@@ -310,6 +330,9 @@ def perft(request: Answer) -> Answer:
     depth = _field(request, "depth", int, 1)
     if not 1 <= depth <= MAX_PERFT_DEPTH:
         raise RequestError(f"perft depth is 1 to {MAX_PERFT_DEPTH} in the playground")
+    if _pair(request) is not None:
+        raise RequestError("perft counts one board's moves: set one board's position "
+                           "string in a one-board variant to count them")
     game = Position(request).game
     started = time.perf_counter()
     nodes = count(game, depth)
@@ -322,6 +345,8 @@ def explain(request: Answer) -> Answer:
     that cell on an otherwise empty board (drawn, with its marks).  With
     `drop` (a letter in a hand) instead: that piece's legal drops here and
     its drop region."""
+    if _pair(request) is not None:
+        raise RequestError("explain shows one board's pieces, not a pair's")
     here = Position(request)
     game, variant = here.game, here.variant
     dropping = _field(request, "drop", str)
@@ -369,7 +394,11 @@ def _explain_drop(here: Position, letter: str, pieces: str) -> Answer:
 
 
 def pgn(request: Answer) -> Answer:
-    """The game up to the shown position as PGN text."""
+    """The game up to the shown position as PGN text (a pair's as bughouse
+    PGN)."""
+    done = _pair(request)
+    if done is not None:
+        return {"ok": True, "pgn": write_bpgn(done.pair, Event="variantkit playground")}
     here = Position(request)
     return {"ok": True, "pgn": write_pgn(here.game, here.style, Event="variantkit playground")}
 
@@ -392,11 +421,21 @@ def search(request: Answer, report: Callable[[Answer], None]) -> Answer:
     depth's evaluation and main line; `seconds` or `depth` bound it (both
     capped)."""
     seconds, depth = search_limits(request)
-    here = Position(request)
-    game = here.game
+    done = _pair(request)
+    if done is not None:  # the engine plays one board's side to move
+        board = _field(request, "board", str, "A")
+        if board not in BOARDS:
+            raise RequestError(f"'board' should be A or B, not {quote(board)}")
+        variant, style, prefix = done.pair.variant, done.style, f"{board}:"
+        game = done.pair.game(board)
+        if not done.pair.legal_moves(board):
+            raise RequestError("the game is over")
+    else:
+        here = Position(request)
+        variant, style, prefix, game = here.variant, here.style, "", here.game
     if not game.legal_moves():
         raise RequestError("the game is over")
-    engine = Engine(here.variant)
+    engine = Engine(variant)
     # Without a time the depth decides, yet the search never passes the cap.
     budget = seconds if seconds is not None else MAX_ENGINE_SECONDS
     deadline = time.perf_counter() + budget
@@ -407,9 +446,9 @@ def search(request: Answer, report: Callable[[Answer], None]) -> Answer:
             break
         move = engine.best_move(game, depth=d, time_limit=max(left, 0.01))
         info = engine.info
-        best = {"move": str(move), "text": move_text(game, move, here.style),
+        best = {"move": f"{prefix}{move}", "text": prefix + move_text(game, move, style),
                 "depth": info.depth, "score": info.score_text, "nodes": info.nodes,
-                "pv": _line(game, info.pv, here.style)}
+                "pv": _line(game, info.pv, style)}
         report(best)
         if info.depth < d:
             break  # the time ran out inside this depth

@@ -1,0 +1,148 @@
+"""What the playground computes for a game on two boards (bughouse, koedem,
+supply: `variantkit.pair`).
+
+The page holds a pair's start (a pair's position string, `A | B`) and its
+moves, each written with its board (`A:e2e4`, `B:P@e5`), as it holds one
+board's; `replay` rebuilds the pair from them for each request.  Both boards
+run at once, so each has its own side to move and its own legal moves, and
+one person may play all four seats.  Cells, pieces in hand and moves are
+named with their board (`A:e2`, `B:p`), since both boards have the same
+cell names.  A bad position string or move is an `InvalidFenError` or an
+`IllegalMoveError` naming its board; anything else malformed a
+`RequestError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from variantkit.errors import quote
+from variantkit.game import SIDES, Game, Move
+from variantkit.pair import BOARDS, BoardMarks, Pair, split_move
+from variantkit.variant import Variant
+from variantkit.web.sources import RequestError
+
+Answer = dict[str, Any]
+
+
+@dataclass
+class PairReplay:
+    """A pair after some moves: each move's label and text (`1A. e4`) in
+    the notation `style`, and its move string with its board (`A:e2e4`)."""
+
+    pair: Pair
+    style: str
+    texts: list[str] = field(default_factory=list)
+    played: list[str] = field(default_factory=list)
+
+
+def replay(variant: Variant, start: str | None, moves: list[str], ply: int,
+           style: str) -> PairReplay:
+    """The pair after `moves` (SAN or move strings, each after its board),
+    written in `style`, then taken back to its first `ply` moves."""
+    done = PairReplay(Pair(variant, start), style)
+    pair = done.pair
+    for text in moves:
+        board, written = split_move(text)
+        game = pair.game(board)
+        try:
+            move = game.parse_san(written)
+        except ValueError as exc:
+            raise type(exc)(f"board {board}: {exc}") from exc
+        letter = board if game.position.stm == 0 else board.lower()
+        done.texts.append(f"{game.position.fullmove}{letter}. {game.san(move, style)}")
+        done.played.append(f"{board}:{move}")
+        pair.push(board, move)
+    for _ in range(len(moves) - ply):
+        pair.pop()
+    return done
+
+
+def on_board(text: str, what: str) -> tuple[str, str]:
+    """A cell or a piece in hand named with its board (`A:e2`, `B:p`)."""
+    board, colon, name = text.partition(":")
+    if not colon or board not in BOARDS or not name:
+        raise RequestError(f"{what} on a pair is named with its board (A:e2, B:p), "
+                           f"not {quote(text)}")
+    return board, name
+
+
+def kind_of(game: Game, move: Move) -> str:
+    """`suborn`, `capture` (the opponent loses a piece, en passant included)
+    or `move`, as a board marks a target (one board's as a pair's)."""
+    if move.suborn:
+        return "suborn"
+    them = 1 - game.position.stm
+    before = game.position.side_bb[them].bit_count()
+    game.push(move)
+    after = game.position.side_bb[them].bit_count()
+    game.pop()
+    return "capture" if after < before else "move"
+
+
+def marks(pair: Pair, select: str | None, drop: str | None) -> dict[str, BoardMarks]:
+    """The marks of the selected piece (`A:e2`: its cell and targets) or the
+    selected piece in hand (`B:p`: it and its legal drops)."""
+    if select is not None:
+        board, cell = on_board(select, "a cell")
+        game = pair.game(board)
+        if cell not in game.variant.board.index:
+            raise RequestError(f"unknown cell {quote(cell)} on board {board}")
+        targets: dict[str, str] = {}
+        for move in pair.legal_moves(board):
+            if move.from_cell == cell and move.drop is None:
+                targets[move.to_cell] = kind_of(game, move)
+        return {board: {"highlight": [cell], "targets": targets}}
+    if drop is not None:
+        board, letter = on_board(drop, "a piece in hand")
+        game = pair.game(board)
+        side = SIDES[0] if letter.isupper() else SIDES[1]
+        if not game.hand(side).get(letter):
+            raise RequestError(f"no {quote(letter)} in hand on board {board}")
+        cells = [m.to_cell for m in pair.legal_moves(board)
+                 if m.drop == letter.upper() and game.turn == side]
+        return {board: {"hand_highlight": letter, "targets": dict.fromkeys(cells, "drop")}}
+    return {}
+
+
+def status(pair: Pair) -> str:
+    """How the game ended, or each board's side to move (and check)."""
+    ended = pair.outcome()
+    if ended is not None:
+        text = str(ended)
+        return text[0].upper() + text[1:]
+    parts = []
+    for board in BOARDS:
+        game = pair.game(board)
+        check = ", in check" if game.is_check() else ""
+        parts.append(f"board {board}: {game.turn} to move{check}")
+    return "; ".join(parts).capitalize()
+
+
+def position(done: PairReplay, notations: list[str], select: str | None,
+             drop: str | None, flip: bool, pieces: str) -> Answer:
+    """The playground's answer for a pair (as `tasks.position` answers for
+    one board): both boards drawn side by side, board B turned, with the
+    selection's marks; each board's legal moves, turn and hands; the pair's
+    position string, status and move list."""
+    pair = done.pair
+    variant = pair.variant
+    svg = pair.svg(flip=flip, pieces=pieces, marks=marks(pair, select, drop))
+    # Every drop on a pair's boards is of a piece picked from a hand first.
+    legal = [{"board": board, "move": f"{board}:{m}", "from": m.from_cell, "to": m.to_cell,
+              "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop, "wall": m.wall,
+              "from_hand": m.drop is not None}
+             for board in BOARDS for m in pair.legal_moves(board)]
+    return {
+        "ok": True, "name": variant.name, "pair": True, "svg": svg,
+        "fen": pair.fen(), "status": status(pair),
+        "piece_sets": bool(variant.look.characters),
+        "turns": {board: pair.game(board).turn for board in BOARDS},
+        "turn": pair.game("A").turn, "over": pair.outcome() is not None,
+        "moves": done.texts, "notation": done.style, "notations": notations,
+        "played": done.played, "legal": legal,
+        "hands": {board: {side: pair.game(board).hand(side) for side in SIDES}
+                  for board in BOARDS},
+        "pieces": {t.letter.lower(): t.name for t in variant.pieces.types},
+    }
