@@ -66,5 +66,6 @@ def test_pieces_on_one_line_with_gaps_meet_on_a_line(tmp_path: Path) -> None:
 
 def test_lines_belong_to_lines_of_pieces(tmp_path: Path) -> None:
     with pytest.raises(variantkit.VariantError,
-                       match="`lines` applies to an `in-a-row` or `on-a-line` condition only"):
+                       match="`lines` applies to an `in-a-row`, `on-a-line` or `connected` "
+                             "condition only"):
         load(tmp_path, BLOCKS.replace("{in-a-square: 2,", "{in-a-square: 2, lines: [n],"))

@@ -149,6 +149,8 @@ def regions_used(variant: Variant) -> list[Problem]:
                 used.update(_names(regions.values()))
     for condition in (data.get("end") or {}).get("conditions", []):
         used.update(_names((condition.get("reached") or {}).values()))
+        used.update(_names(ref for pair in (condition.get("connected") or {}).values()
+                           for ref in pair))
     used.update(_names(_by_side((data.get("gating") or {}).get("regions"))))
     for spec in data["pieces"].values():
         for move in spec.get("moves", []):

@@ -95,6 +95,9 @@ class EndCondition:
     `reached` (`count` pieces of `codes`, at least one, stand in
     the side's region), `in-a-row` (pieces of `codes`, or of any kind when
     `codes` is None, fill one of `rows`) or
+    `connected` (pieces of `codes`, or of any kind, make a chain, each a
+    step of `steps` from the next, from the side's `regions` cell to its
+    `goals` cell) or
     `bare` (the side has only royal pieces left, and the other side more).
     `result` is for the side that meets the condition.  `answer`: when
     White (who moves first) meets it and Black could meet it too with one
@@ -121,6 +124,8 @@ class EndCondition:
     full: bool = False   # `reached`: for the mover, one piece is enough in a full region
     rows: tuple[int, ...] = ()   # `in-a-row`: each run of `count` cells on a line, as a mask
     rivals: int = 0   # `extinct`: how many of them the other side must have (koedem: 2)
+    goals: tuple[int, int] = (0, 0)   # `connected`: each side's second region
+    steps: tuple[int, ...] = ()   # `connected`: per cell, the cells a step away
     # `castled` (the side's last move castled by one of these rights) and
     # `castling-lost` (the side holds none of these rights of its own, though
     # some of its castlings have them): castling rights by their letters.

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
            "bare": "bare-king", "in-a-row": "in-a-row", "in-a-square": "in-a-square",
-           "on-a-line": "on-a-line",
+           "on-a-line": "on-a-line", "connected": "connected",
            "castled": "castling",
            "castling-lost": "castling"}
 
@@ -70,7 +70,7 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
     if kind == "extinct":
         return held(position, condition, side) <= condition.count and \
             (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
-    if kind in ("in-a-row", "in-a-square", "on-a-line"):
+    if kind in ("in-a-row", "in-a-square", "on-a-line", "connected"):
         own = position.side_bb[side]
         if condition.codes is not None:
             own = 0
@@ -78,6 +78,8 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
                 own |= bb[code]
         if kind == "on-a-line":   # any cells of one line, not only a run
             return any((line & own).bit_count() >= condition.count for line in condition.rows)
+        if kind == "connected":
+            return joins(own, condition.regions[side], condition.goals[side], condition.steps)
         return any(row & own == row for row in condition.rows)
     if kind == "castled":
         return side != position.stm and castled_right(position) in condition.rights
@@ -99,6 +101,21 @@ def meets(position: GeneralPosition, condition: EndCondition, side: int,
                 return True
         return there.bit_count() >= condition.count
     return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def joins(own: int, start: int, goal: int, steps: tuple[int, ...]) -> bool:
+    """Whether the cells of `own` make a chain, each a step of `steps` from
+    the next, from a cell of `start` to a cell of `goal`."""
+    reached = frontier = own & start
+    while frontier and not reached & goal:
+        grown = 0
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            grown |= steps[bit.bit_length() - 1]
+        frontier = grown & own & ~reached
+        reached |= frontier
+    return bool(reached & goal)
 
 
 def castled_right(position: Position) -> str:

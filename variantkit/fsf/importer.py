@@ -60,7 +60,8 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "flagPieceSafe", "flagPieceCount", "flagMove", "checkCounting", "connectN",
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
                       "connectDiagonal", "connectValue", "castlingWins",
-                      "flagPieceBlockedWin", "connectNxN", "collinearN")
+                      "flagPieceBlockedWin", "connectNxN", "collinearN", "connectRegion1White",
+                      "connectRegion2White", "connectRegion1Black", "connectRegion2Black")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -82,7 +83,8 @@ DEFAULTS: dict[str, str] = {
     "checkCounting": "false", "connectN": "0", "connectPieceTypes": "",
     "connectHorizontal": "true", "connectVertical": "true", "connectDiagonal": "true",
     "connectValue": "win", "castlingWins": "-", "connectNxN": "0",
-    "collinearN": "0",
+    "collinearN": "0", "connectRegion1White": "", "connectRegion2White": "",
+    "connectRegion1Black": "", "connectRegion2Black": "",
     "blastOnCapture": "false", "blastImmuneTypes": "",
     "flyingGeneral": "false", "soldierPromotionRank": "1", "immobilityIllegal": "false",
     "enPassantTypes": "p",
@@ -979,6 +981,7 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
         found += [{"castled": rights, "result": "win"},
                   {"castling-lost": list(rights), "result": "loss"}]
     found += [in_a_row(t, key) for key in CONNECT_KINDS if s.number(key)]
+    found += joined(t)
     return found
 
 
@@ -1006,16 +1009,18 @@ CONNECT_LINES = (("connectHorizontal", ["e"]), ("connectVertical", ["n"]),
 CONNECT_KINDS = {"connectN": "in-a-row", "connectNxN": "in-a-square", "collinearN": "on-a-line"}
 
 
-def in_a_row(t: Translation, key: str = "connectN") -> dict[str, Any]:
+def in_a_row(t: Translation, key: str = "connectN",
+             condition: dict[str, Any] | None = None) -> dict[str, Any]:
     """`connectN`: the side that has just moved with N pieces in a row ends
     the game, `connectValue` its result; `connectNxN`: N by N pieces in a
-    square block; `collinearN`: N pieces on one line."""
+    square block; `collinearN`: N pieces on one line; or `condition` with
+    the same pieces, lines and result."""
     s = t.settings
     value = s.value("connectValue").strip()
     if value not in VALUES:
         raise Unsupported(s.entry("connectValue"), f"connectValue = {shorten(value)}: "
                           "not supported")
-    row: dict[str, Any] = {CONNECT_KINDS[key]: s.number(key)}
+    row: dict[str, Any] = condition or {CONNECT_KINDS[key]: s.number(key)}
     if "connectPieceTypes" in s.entries:
         if "*" in s.value("connectPieceTypes"):
             # (Fairy-Stockfish reads `*` here as no piece type at all.)
@@ -1033,6 +1038,36 @@ def in_a_row(t: Translation, key: str = "connectN") -> dict[str, Any]:
         row["lines"] = lines
     row["result"] = value
     return row
+
+
+# The steps of a chain joining the connect regions, by Fairy-Stockfish's
+# connect keys.
+CONNECT_STEPS = (("connectHorizontal", ["e"]), ("connectVertical", ["n"]),
+                 ("connectDiagonal", ["ne", "se"]))
+# Each side's two regions, which it wins by joining with a chain of its pieces.
+CONNECT_REGIONS = ("connectRegion1White", "connectRegion2White", "connectRegion1Black",
+                   "connectRegion2Black")
+
+
+def joined(t: Translation) -> list[dict[str, Any]]:
+    """The connect regions as a `connected` condition (none when unset),
+    its pieces, lines and result those of `connectN`."""
+    s = t.settings
+    regions = [t.cells(key) for key in CONNECT_REGIONS]
+    if not any(regions):
+        return []
+    if not all(regions):
+        raise Unsupported(s.entry(*CONNECT_REGIONS), "connect regions not set for both sides: "
+                          "not supported")
+    names = [t.region(cells, f"connect-{i + 1}") for i, cells in enumerate(regions)]
+    condition = in_a_row(t, CONNECT_REGIONS[0],
+                         {"connected": {"white": names[:2], "black": names[2:]}})
+    # Measured: Fairy-Stockfish's chain steps only north, east, north-east
+    # and south-east from the first region (a chain that turns back west or
+    # south does not count).
+    condition["lines"] = [d for flag, directions in CONNECT_STEPS if s.flag(flag)
+                          for d in directions]
+    return [condition]
 
 
 DIRECTIONS: dict[str, set[Cell]] = {

@@ -86,7 +86,8 @@ SUPPORTED = frozenset({
     "immobilityIllegal", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack",
     "promotionPawnTypesWhite", "promotionPawnTypesBlack", "castlingWins", "flagMove",
     "checking",
-    "flagPieceBlockedWin", "connectNxN", "collinearN",
+    "flagPieceBlockedWin", "connectNxN", "collinearN", "connectRegion1White",
+    "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
     "soldierPromotionRank", "pieceDemotion", "piecePromotionOnCapture", "dropPromoted",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
@@ -113,8 +114,7 @@ UNSUPPORTED = frozenset({
     "moveRepetitionIllegal", "chasingRule",
     "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck", "extinctionOpponentPieceCount",
-    "connectRegion1White", "connectRegion2White", "connectRegion1Black",
-    "connectRegion2Black", "materialCounting",
+    "materialCounting",
     "adjudicateFullBoard", "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",

@@ -130,7 +130,8 @@ def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
 ONLY_WITH: dict[str, str | tuple[str, ...]] = {
     "answer": "reached", "grace": "bare", "safe": "reached", "at-most": "extinct",
              "opponent-at-least": "extinct",
-             "lines": ("in-a-row", "on-a-line"), "at-least": "reached", "when-full": "reached"}
+             "lines": ("in-a-row", "on-a-line", "connected"), "at-least": "reached",
+             "when-full": "reached"}
 
 
 def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset[str],
@@ -144,7 +145,8 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
         kinds = (only,) if isinstance(only, str) else only
         if key in given and not any(kind in spec for kind in kinds):
             article = "an" if kinds[0][0] in "aeiou" else "a"
-            names = " or ".join(f"`{kind}`" for kind in kinds)
+            quoted = [f"`{kind}`" for kind in kinds]
+            names = " or ".join(filter(None, (", ".join(quoted[:-1]), quoted[-1])))
             raise DeclarationError(f"`{key}` applies to {article} {names} condition only",
                                    "bad-end-condition")
     if answer is not None and spec.get("reply"):
@@ -168,6 +170,8 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
             if "pieces" in spec else None
         return EndCondition("in-a-row", result, count=spec["in-a-row"], codes=codes,
                             rows=_rows(board, spec["in-a-row"], spec.get("lines", ["all"])))
+    if "connected" in spec:
+        return _connected(sink, board, pieces, path, spec)
     if "bare" in spec:
         return EndCondition("bare", result, answer=answer, grace=grace)
     for kind in ("castled", "castling-lost"):
@@ -193,6 +197,30 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
                         grace=grace, safe=bool(spec.get("safe", False)),
                         full=bool(spec.get("when-full", False)),
                         codes=_side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]))
+
+
+def _connected(sink: Sink, board: Board, pieces: PieceSet, path: YamlPath,
+               spec: dict[str, Any]) -> EndCondition:
+    """A `connected` condition: each side's two regions, and the cells a
+    step away from each cell along the `lines` directions."""
+    pairs = []
+    for side in ("white", "black"):
+        pairs.append([sink.located((*path, "connected", side, i),
+                                   partial(board.resolve_region, region)) or 0
+                      for i, region in enumerate(spec["connected"][side])])
+    directions = [d for lines in spec.get("lines", ["all"])
+                  for d in board.topology.directions(lines, None)]
+    steps = [0] * board.size
+    for cell in range(board.size):
+        for direction in directions:
+            for ray in board.rays(cell, direction):
+                if ray:
+                    steps[cell] |= 1 << ray[0]
+    codes = _side_codes(sink, pieces, (*path, "pieces"), spec["pieces"]) \
+        if "pieces" in spec else None
+    return EndCondition("connected", spec["result"], codes=codes,
+                        regions=(pairs[0][0], pairs[1][0]), goals=(pairs[0][1], pairs[1][1]),
+                        steps=tuple(steps))
 
 
 def _rows(board: Board, length: int, lines: list[Any]) -> tuple[int, ...]:
