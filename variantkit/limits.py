@@ -84,8 +84,9 @@ MAX_CELLS = 1_024
 # Characters in one cell name.  Move strings are two cell names, so a long
 # name makes every move string long; Strato's `Ae1` has three.
 MAX_CELL_NAME_LENGTH = 16
-# Piece types: each has its own uppercase letter, so there can be 26.
-MAX_PIECES = 26
+# Piece types: each has its own letter, an uppercase letter alone or in a
+# promoted form (`+P`, `P~`), so there can be 26 times three.
+MAX_PIECES = 78
 # Moves of all pieces together, each direction or vector listed in a move
 # counting as one, Betza strings expanded.  Chess has 8, Raumschach 12.
 # Each is compiled for every cell and side: with MAX_CELLS this bounds the

@@ -37,7 +37,8 @@ def check_size(sink: Sink, declared: dict[str, Any]) -> None:
     if len(declared) > MAX_PIECES:
         raise VariantError([document.problem(
             ("pieces", list(declared)[MAX_PIECES]),
-            f"more than {MAX_PIECES} pieces: each needs its own letter", "too-large",
+            f"more than {MAX_PIECES} pieces: each needs its own letter (X, +X or X~)",
+            "too-large",
             key=True)])
     moves: list[tuple[str | int, ...]] = []
     for name, spec in declared.items():
