@@ -36,7 +36,7 @@ lint: $(VENV)/.test-deps
 # tests (marker `pure_build`, tests/conftest.py) on the pure-Python build.
 # Each pass lists its slowest tests, to show what to move to `make oracle`
 # when the whole stays near its 20-minute budget on two cores.
-SERIAL_TESTS := tests/test_web_browser.py tests/test_cluster.py tests/test_cluster_faults.py
+SERIAL_TESTS := tests/test_web_browser.py tests/test_pair_browser.py tests/test_cluster.py tests/test_cluster_faults.py
 SLOWEST := --durations=15
 test: lint docs
 	$(BIN)/python -m pytest -n auto $(SLOWEST) $(addprefix --ignore=,$(SERIAL_TESTS))

@@ -156,7 +156,7 @@ def test_the_playground_plays_both_boards_at_once() -> None:
     assert answer["played"] == ["A:e2e4", "B:d2d4", "A:d7d5", "A:e4d5", "B:P@e5"]
     assert answer["moves"] == ["1A. e4", "1B. d4", "1a. d5", "2A. exd5", "1b. P@e5"]
     assert answer["turns"] == {"A": "black", "B": "white"}
-    assert answer["status"] == "Board a: black to move; board b: white to move".capitalize()
+    assert answer["status"] == "Board A: black to move; board B: white to move"
     # Each board's side to move has its legal moves, named with the board.
     assert {m["move"] for m in answer["legal"]} == \
         {f"{b}:{m}" for b in "AB" for m in pair.legal_moves(b)}

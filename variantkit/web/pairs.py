@@ -68,6 +68,11 @@ def on_board(text: str, what: str) -> tuple[str, str]:
     return board, name
 
 
+def _named(board: str, name: str | None) -> str | None:
+    """A cell or piece letter named with its board: `A:e2`."""
+    return None if name is None else f"{board}:{name}"
+
+
 def kind_of(game: Game, move: Move) -> str:
     """`suborn`, `capture` (the opponent loses a piece, en passant included)
     or `move`, as a board marks a target (one board's as a pair's)."""
@@ -111,13 +116,11 @@ def status(pair: Pair) -> str:
     ended = pair.outcome()
     if ended is not None:
         text = str(ended)
-        return text[0].upper() + text[1:]
-    parts = []
-    for board in BOARDS:
-        game = pair.game(board)
-        check = ", in check" if game.is_check() else ""
-        parts.append(f"board {board}: {game.turn} to move{check}")
-    return "; ".join(parts).capitalize()
+    else:
+        text = "; ".join(f"board {board}: {game.turn} to move"
+                         + (", in check" if game.is_check() else "")
+                         for board, game in zip(BOARDS, pair.games, strict=True))
+    return text[0].upper() + text[1:]
 
 
 def position(done: PairReplay, notations: list[str], select: str | None,
@@ -129,9 +132,11 @@ def position(done: PairReplay, notations: list[str], select: str | None,
     pair = done.pair
     variant = pair.variant
     svg = pair.svg(flip=flip, pieces=pieces, marks=marks(pair, select, drop))
-    # Every drop on a pair's boards is of a piece picked from a hand first.
-    legal = [{"board": board, "move": f"{board}:{m}", "from": m.from_cell, "to": m.to_cell,
-              "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop, "wall": m.wall,
+    # Cells and the piece dropped are named with their board, as the page
+    # names what is clicked; every drop is of a piece picked from a hand.
+    legal = [{"board": board, "move": f"{board}:{m}", "from": _named(board, m.from_cell),
+              "to": _named(board, m.to_cell), "promotion": m.promotion, "suborn": m.suborn,
+              "drop": _named(board, m.drop), "wall": _named(board, m.wall),
               "from_hand": m.drop is not None}
              for board in BOARDS for m in pair.legal_moves(board)]
     return {

@@ -1,6 +1,10 @@
 // The playground page.  The server keeps no game: the page holds the
 // variant's source, the start position and the moves played, and asks the
 // server for everything else (board, legal moves, status) after each change.
+// A game on two boards (bughouse) is drawn as both boards side by side, each
+// a nested <svg data-pair-board="A">; there, cells, pieces in hand and moves
+// are named with their board ("A:e2", "B:p", "A:e2e4"), and both boards run
+// at once, each with its own side to move.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -20,6 +24,8 @@ const state = {
   legal: [],         // legal moves of the shown position
   pieces: {},        // lower-case letter -> piece name
   turn: "white",
+  pair: false,       // whether the variant is played on two boards
+  turns: {},         // on two boards: each board's side to move, by its letter
   over: false,
   search: null,      // {id, key} of the running engine search
   notation: null,    // {source, style}: the move list's style picked for a source
@@ -102,16 +108,20 @@ function show(answer) {
   }
   const active = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset : {};
-  const focused = active.cell;
-  const focusedHand = active.handPiece;
+  const focused = active.cell && named(document.activeElement, active.cell);
+  const focusedHand = active.handPiece && named(document.activeElement, active.handPiece);
   state.legal = answer.legal;
   state.pieces = answer.pieces;
+  state.pair = Boolean(answer.pair);
+  state.turns = answer.turns || {};
   board.innerHTML = answer.svg;
   board.dataset.state = "ready";
   board.dataset.variant = answer.name;
   board.dataset.source = Object.keys(state.source)[0] === "yaml" ? "editor" : "file";
+  board.dataset.pair = String(state.pair);
   const box = board.querySelector("svg").viewBox.baseVal;
-  document.querySelector("main").classList.toggle("wide", box.width > 1.8 * box.height);
+  document.querySelector("main").classList.toggle(
+    "wide", state.pair || box.width > 1.8 * box.height);
   decorateCells(board, focused);
   decorateHands(board, focusedHand);
   state.turn = answer.turn;
@@ -145,17 +155,27 @@ function showNotations(styles, current) {
   select.hidden = styles.length < 2;
 }
 
+// A cell or a piece in hand as the page names it: on two boards, after the
+// letter of the board drawn around it ("A:e2").
+function named(element, name) {
+  const drawing = element.closest && element.closest("[data-pair-board]");
+  return drawing ? `${drawing.dataset.pairBoard}:${name}` : name;
+}
+
 function decorateCells(board, focused) {
   // Cells are buttons for the keyboard: Tab to one, Enter or Space to click.
   for (const cell of board.querySelectorAll("g.cells [data-cell]")) {
-    const name = cell.dataset.cell;
-    const piece = board.querySelector(`[data-piece][data-cell="${CSS.escape(name)}"]`);
+    const name = named(cell, cell.dataset.cell);
+    const drawing = cell.closest("[data-pair-board]") || board;
+    const piece = drawing.querySelector(
+      `[data-piece][data-cell="${CSS.escape(cell.dataset.cell)}"]`);
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
     const kind = state.walling && cell.dataset.mark === "drop" ? "wall" : cell.dataset.mark;
     const mark = kind && kind !== "last-move" ? `, ${kind}` : "";
+    const where = state.pair ? `board ${name.replace(":", " ")}` : name;
     cell.setAttribute("aria-label",
-      `${name}${piece ? ", " + pieceName(piece.dataset.piece) : ""}${mark}`);
+      `${where}${piece ? ", " + pieceName(piece.dataset.piece) : ""}${mark}`);
     if (name === focused) cell.focus();
   }
 }
@@ -163,7 +183,7 @@ function decorateCells(board, focused) {
 function decorateHands(board, focused) {
   // The pieces in hand are buttons too: select one, then a marked cell drops it.
   for (const piece of board.querySelectorAll("[data-hand-piece]")) {
-    const letter = piece.dataset.handPiece;
+    const letter = named(piece, piece.dataset.handPiece);
     piece.setAttribute("tabindex", "0");
     piece.setAttribute("role", "button");
     piece.setAttribute("aria-pressed", String(letter === state.dropping));
@@ -173,7 +193,8 @@ function decorateHands(board, focused) {
   }
 }
 
-function pieceName(letter) {
+function pieceName(named) {
+  const letter = named.split(":").pop();  // a piece in a pair's hand: "B:p"
   const side = letter === letter.toUpperCase() ? "white" : "black";
   return `${side} ${state.pieces[letter.toLowerCase()] || letter}`;
 }
@@ -184,9 +205,10 @@ function showMoves(texts) {
   const offset = turnAtStart() === "white" ? 0 : 1;
   texts.forEach((text, i) => {
     const item = document.createElement("li");
-    const white = (i + offset) % 2 === 0;
+    // A pair's moves come numbered by their board ("1A. e4", "1a. e5").
+    const white = state.pair ? /^\d+[AB]\./.test(text) : (i + offset) % 2 === 0;
     item.className = white ? "white-move" : "black-move";
-    if (white || i === 0) {
+    if (!state.pair && (white || i === 0)) {
       const number = document.createElement("span");
       number.className = "number";
       number.textContent = `${Math.floor((i + offset) / 2) + 1}.${white ? "" : ".."}`;
@@ -272,9 +294,11 @@ function letGo() {
 }
 
 function onHand(letter) {
-  // Only the side to move drops; a second click lets go of the piece.
+  // Only the side to move drops (on two boards, the side to move on the
+  // piece's board: "B:p"); a second click lets go of the piece.
+  const turn = state.pair ? state.turns[letter.split(":")[0]] : state.turn;
   const mine = state.legal.some((m) => m.drop === letter.toUpperCase())
-    && (letter === letter.toUpperCase()) === (state.turn === "white");
+    && (letter === letter.toUpperCase()) === (turn === "white");
   const again = letter === state.dropping;
   letGo();
   state.dropping = mine && !again ? letter : null;
@@ -383,7 +407,7 @@ function takeBack() {
   // Against the engine, take back to the player's own turn.
   let back = 1;
   const engine = $("engine-side").value;
-  if (engine && state.ply >= 2 && state.turn !== engine) back = 2;
+  if (engine && !state.pair && state.ply >= 2 && state.turn !== engine) back = 2;
   state.ply -= back;
   state.moves = state.moves.slice(0, state.ply);
   letGo();
@@ -392,9 +416,21 @@ function takeBack() {
 
 // -- the engine -------------------------------------------------------------
 
+// On two boards the engine plays a team, named by its colour on board A
+// (White on A with Black on B); it moves on the board of the last move, or
+// on the first board where its team is to move.
+function engineBoard(side) {
+  const last = state.ply ? state.moves[state.ply - 1].split(":")[0] : null;
+  const boards = last ? [last, ...["A", "B"].filter((b) => b !== last)] : ["A", "B"];
+  const team = (board) => board === "A" ? state.turns[board]
+    : (state.turns[board] === "white" ? "black" : "white");
+  return boards.find((board) => !side || team(board) === side) || null;
+}
+
 function engineTurn() {
   const side = $("engine-side").value;
-  if (side && side === state.turn && !state.over) startSearch();
+  if (!side || state.over) return;
+  if (state.pair ? engineBoard(side) : side === state.turn) startSearch();
 }
 
 async function startSearch() {
@@ -405,8 +441,9 @@ async function startSearch() {
   const key = positionKey();
   const info = $("engine-info");
   info.textContent = "thinking…";
-  const answer = await api("/api/search", request({ply: undefined,
-    moves: state.moves.slice(0, state.ply), [limit]: amount}));
+  const board = state.pair ? {board: engineBoard($("engine-side").value) || "A"} : {};
+  const answer = await api("/api/search", request(Object.assign({ply: undefined,
+    moves: state.moves.slice(0, state.ply), [limit]: amount}, board)));
   if (!answer.ok) { info.textContent = problemText(answer.problems[0]); return; }
   if (key !== positionKey()) { api(`/api/search/${answer.id}`, undefined, "DELETE"); return; }
   state.search = {id: answer.id, key};
@@ -578,12 +615,12 @@ async function typedMove(event) {
 
 function cellOf(event) {
   const target = event.target.closest && event.target.closest("[data-cell]");
-  return target ? target.dataset.cell : null;
+  return target ? named(target, target.dataset.cell) : null;
 }
 
 function handPieceOf(event) {
   const target = event.target.closest && event.target.closest("[data-hand-piece]");
-  return target ? target.dataset.handPiece : null;
+  return target ? named(target, target.dataset.handPiece) : null;
 }
 
 function onBoard(event) {
