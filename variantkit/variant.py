@@ -182,6 +182,7 @@ class Variant:
         self.drop_mate_loses = held.drop_mate_loses
         self.drop_forms = held.drop_forms
         self.drop_below = drop_fall.compile_drop_fall(sink, data, board)
+        self.drop_entries = drop_fall.compile_drop_entries(sink, data, board)
 
         castles = castling.compile_castling(sink, data, board, pieces, self.setup_cells,
                                             self.royal_code, self.one_royal)

@@ -775,6 +775,8 @@ class Position:
         typed = king >= 0 and v.typed_screens
         if v.drop_below:
             empty &= self._fall_ends(occupied)
+        if v.drop_entries:
+            empty &= self._entry_ends(occupied)
         for code in held:
             targets = empty & v.drop_regions[code]
             rule = v.drop_rules[code]
@@ -820,6 +822,24 @@ class Position:
             under = below[bit.bit_length() - 1]
             if not under or under & occupied:
                 ends |= bit
+        return ends
+
+    def _entry_ends(self, occupied: int) -> int:
+        """Under `drops-enter`: the cells where a dropped piece comes to rest,
+        entering each line at its empty edge cell and travelling on, to the
+        last empty cell before a piece, or (`through`) to the line's last
+        empty cell, over pieces."""
+        ends = 0
+        for line, through in self.variant.drop_entries:
+            if line[0] & occupied:
+                continue
+            rest = line[0]
+            for bit in line:
+                if not bit & occupied:
+                    rest = bit
+                elif not through:
+                    break
+            ends |= rest
         return ends
 
     def _balanced(self, code: int, targets: int, empty: int) -> int:

@@ -1346,6 +1346,14 @@ FLIP_KINDS = {"reversi": "enclosed", "ataxx": "adjacent", "quadwrangle": "adjace
 ENCLOSING_DROPS = {"reversi": "enclose", "ataxx": "touch-own", "none": "any", "snort": "apart"}
 
 
+# enclosingDrop = anyside, measured in pyffish: a drop enters any empty edge
+# cell; from the south and west edges it comes to rest before the first
+# piece in its way, from the north and east on the last empty cell of its
+# line, passing over pieces.
+ANYSIDE = [{"moving": "n"}, {"moving": "e"}, {"moving": "s", "through": True},
+           {"moving": "w", "through": True}]
+
+
 def write_flips(t: Translation) -> None:
     """The pieces that turn over, the drops allowed, the cells filled first
     and the drops taken from no hand, as `flips:`; `enclosingDrop = top`
@@ -1356,9 +1364,14 @@ def write_flips(t: Translation) -> None:
         raise Unsupported(s.entry("flipEnclosedPieces"),
                           f"flipEnclosedPieces = {shorten(kind)}: not supported")
     free = s.flag("freeDrops") and s.flag("pieceDrops")
-    if drops == "top" and kind == "none" and not free and "hands" in t.data:
-        # Each drop rests on the lowest empty cell of its file: it falls south.
-        t.data["hands"]["drops-fall"] = "s"
+    if drops in ("top", "anyside") and kind == "none" and not free and "hands" in t.data:
+        t.data["hands"].pop("drops-fall", None)
+        t.data["hands"].pop("drops-enter", None)
+        if drops == "top":
+            # Each drop rests on the lowest empty cell of its file: it falls south.
+            t.data["hands"]["drops-fall"] = "s"
+        else:
+            t.data["hands"]["drops-enter"] = ANYSIDE
         t.data.pop("flips", None)
         return
     if drops not in ENCLOSING_DROPS:
