@@ -61,3 +61,9 @@ def test_a_direction_that_is_not_one_line_is_located() -> None:
     [problem] = [p for p in error.value.problems if p.severity == "error"]
     assert problem.path == ("hands", "drops-enter", 0, "moving")
     assert "one direction" in problem.message
+
+
+def test_at_most_eight_entries() -> None:
+    with pytest.raises(VariantError, match="drops-enter"):
+        variantkit.load_text(YAML % ("[" + ", ".join(["{moving: n}"] * 9) + "]"),
+                             "entering.yaml")
