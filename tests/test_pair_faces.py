@@ -169,6 +169,8 @@ def test_the_playground_plays_both_boards_at_once() -> None:
     assert taken["hands"]["B"]["black"] == {"p": 1}
     assert marks_of(taken["svg"], "B")["e5"] == "drop"
     assert ask("position", moves=moves, ply=4)["fen"] == taken["fen"]
+    # The replay kept to answer the next click is the whole game, not the view.
+    assert ask("position", moves=moves)["fen"] == answer["fen"]
     # A pair's position string is read back; the game goes to bughouse PGN.
     again = ask("position", start=answer["fen"])
     assert again["fen"] == answer["fen"] and again["moves"] == []

@@ -3,7 +3,8 @@ supply: `variantkit.pair`).
 
 The page holds a pair's start (a pair's position string, `A | B`) and its
 moves, each written with its board (`A:e2e4`, `B:P@e5`), as it holds one
-board's; `replay` rebuilds the pair from them for each request.  Both boards
+board's; `PairReplays` rebuilds the pair from them for each request (from
+the last pair replayed, when the moves go on from its).  Both boards
 run at once, so each has its own side to move and its own legal moves, and
 one person may play all four seats.  Cells, pieces in hand and moves are
 named with their board (`A:e2`, `B:p`), since both boards have the same
@@ -14,6 +15,7 @@ cell names.  A bad position string or move is an `InvalidFenError` or an
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,27 +38,48 @@ class PairReplay:
     texts: list[str] = field(default_factory=list)
     played: list[str] = field(default_factory=list)
 
+    def copy(self) -> PairReplay:
+        return PairReplay(self.pair.copy(), self.style, list(self.texts), list(self.played))
 
-def replay(variant: Variant, start: str | None, moves: list[str], ply: int,
-           style: str) -> PairReplay:
-    """The pair after `moves` (SAN or move strings, each after its board),
-    written in `style`, then taken back to its first `ply` moves."""
-    done = PairReplay(Pair(variant, start), style)
-    pair = done.pair
-    for text in moves:
-        board, written = split_move(text)
-        game = pair.game(board)
-        try:
-            move = game.parse_san(written)
-        except ValueError as exc:
-            raise type(exc)(f"board {board}: {exc}") from exc
-        letter = board if game.position.stm == 0 else board.lower()
-        done.texts.append(f"{game.position.fullmove}{letter}. {game.san(move, style)}")
-        done.played.append(f"{board}:{move}")
-        pair.push(board, move)
-    for _ in range(len(moves) - ply):
-        pair.pop()
-    return done
+
+class PairReplays:
+    """The last pairs replayed, so that a request that adds a move to one of
+    them (the common case: a click) replays only that move."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._pairs: OrderedDict[tuple[Any, ...], PairReplay] = OrderedDict()
+
+    def replay(self, key: tuple[Any, ...], variant: Variant, start: str | None,
+               moves: list[str], ply: int, style: str) -> PairReplay:
+        """The pair after `moves` (SAN or move strings, each after its
+        board), written in `style`, then taken back to its first `ply`
+        moves; `key` names the variant's source."""
+        key = (key, start, style)
+        cached = self._pairs.get(key)
+        if cached is not None and cached.played == moves[:len(cached.played)]:
+            done = cached.copy()
+        else:
+            done = PairReplay(Pair(variant, start), style)
+        pair = done.pair
+        for text in moves[len(done.played):]:
+            board, written = split_move(text)
+            game = pair.game(board)
+            try:
+                move = game.parse_san(written)
+            except ValueError as exc:
+                raise type(exc)(f"board {board}: {exc}") from exc
+            letter = board if game.position.stm == 0 else board.lower()
+            done.texts.append(f"{game.position.fullmove}{letter}. {game.san(move, style)}")
+            done.played.append(f"{board}:{move}")
+            pair.push(board, move)
+        self._pairs[key] = done.copy()
+        self._pairs.move_to_end(key)
+        if len(self._pairs) > self._size:
+            self._pairs.popitem(last=False)
+        for _ in range(len(moves) - ply):
+            pair.pop()
+        return done
 
 
 def on_board(text: str, what: str) -> tuple[str, str]:

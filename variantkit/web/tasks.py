@@ -159,6 +159,7 @@ class Replays:
 
 
 _replays = Replays()
+_pair_replays = pairs.PairReplays(CACHED_GAMES)
 
 
 def _moves(request: Answer) -> tuple[str | None, list[str], int]:
@@ -181,7 +182,8 @@ def _pair(request: Answer) -> PairReplay | None:
     if not plays_on_two_boards(variant):
         return None
     start, moves, ply = _moves(request)
-    return pairs.replay(variant, start, moves, ply, notation_style(request, variant))
+    return _pair_replays.replay(source_key(request.get("source")), variant, start, moves, ply,
+                                notation_style(request, variant))
 
 
 class Position:
