@@ -53,7 +53,7 @@ CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
                  "oppositeCastling", "startFen")
 DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
              "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
-             "dropNoDoubledCount", "dropChecks", "mustDrop")
+             "dropNoDoubledCount", "dropChecks", "mustDrop", "shogiPawnDropMateIllegal")
 END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
                       "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
                       "flagPieceBlack", "flagRegion", "flagRegionWhite", "flagRegionBlack",
@@ -846,7 +846,7 @@ def write_hands(t: Translation) -> None:
         # Drop rules of the parent this key table does not cover stay
         # (placement's bishops on both colours).
         drops: dict[str, Any] = {k: v for k, v in spec.get("drops", {}).items()
-                                 if k not in ("regions", "per-line", "check")}
+                                 if k not in ("regions", "per-line", "check", "mate")}
         cells = dict(region)
         area = mobility(t, kind)
         if area is not None:
@@ -867,6 +867,10 @@ def write_hands(t: Translation) -> None:
             drops["per-line"] = {"line": "file", "count": t.settings.number("dropNoDoubledCount")}
         if not t.settings.flag("dropChecks"):
             drops["check"] = "forbidden"
+        if kind == "shogiPawn" and t.settings.flag("shogiPawnDropMateIllegal"):
+            # Measured: the shogi pawn's drop may mate, and the side mated
+            # wins; the chess pawn's mates as any drop does.
+            drops["mate"] = "loses"
         if drops:
             spec["drops"] = drops
         else:
