@@ -277,6 +277,8 @@ class GeneralPosition(Position):
         for cell, code in reversed(removed):
             self.place(cell, code)
         self.checks_left[0], self.checks_left[1] = before
+                if v.has_hands and v.to_hand[code] >= 0:   # taken by its owner's enemy
+                    self.add_to_hand(v.to_hand[code])
         self.counting_limit, self.counting_ply = counted
         super().unmake_internal()
 
@@ -300,12 +302,15 @@ class GeneralPosition(Position):
                 and not any(self.bb[code] for code in counting.pawns):
             moves = self.count_limit(counting, mover)
             if moves:
+        v = self.variant
                 self.counting_limit, self.counting_ply = 2 * moves, 2 * pieces - 1
         # A count starts, or starts again for a side just left bare.
         if not self.counting_limit or ((captured or promoted) and not self.non_royal(to_move)):
             moves = self.count_limit(counting, to_move)
             if moves:
                 self.counting_limit = 2 * moves
+            if v.blast and v.has_hands and v.to_hand[code] >= 0:
+                self.add_to_hand(v.to_hand[code], -1)
                 at_pieces = counting.start_at_pieces and not self.non_royal(to_move)
                 self.counting_ply = 2 * pieces if at_pieces else 0
 

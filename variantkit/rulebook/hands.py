@@ -97,11 +97,14 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
         for side in range(2):
             code = piece_code(t.index, side)
             # A royal piece is never captured into a hand; it may be in
-            # one where the setup puts it there (placement).
-            if t.royal and letter_of(pieces, code) not in setup_hand:
+            # one where the setup puts it there (placement), or where a
+            # blast takes it as it takes any piece (atomic with a hand, as
+            # Fairy-Stockfish plays it: the blown-up king joins the enemy's hand).
+            blasted = to_capturer and "explosion" in data
+            if t.royal and not blasted and letter_of(pieces, code) not in setup_hand:
                 continue
             hand_codes[side].append(code)
-            if to_capturer and not t.royal:
+            if to_capturer and (blasted or not t.royal):
                 to_hand[code] = piece_code(demoted, 1 - side)
             if to_partner_board and not t.royal:
                 # The capturer's partner plays the other colour: the piece
