@@ -244,9 +244,11 @@ class GeneralPosition(Position):
             capturer = () if cells[to] in v.blast_proof else ((to, cells[to]),)
             removed = capturer + tuple((c, cells[c]) for c in v.board.cells_of(around))
             gone = 0
-            for cell, _ in removed:
+            for cell, code in removed:
                 self._lift(cell)
                 gone |= 1 << cell
+                if v.has_hands and v.to_hand[code] >= 0:   # taken by its owner's enemy
+                    self.add_to_hand(v.to_hand[code])
             self.unmoved &= ~gone
             if petrifying:   # the blast over, the capture's cell turns to stone
                 walled = to
@@ -270,15 +272,16 @@ class GeneralPosition(Position):
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
+        v = self.variant
         removed, before, counted, walled, flipped = self._extra.pop()
         turn_over(self, flipped)
         if walled >= 0:
             self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
+            if v.blast and v.has_hands and v.to_hand[code] >= 0:
+                self.add_to_hand(v.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
-                if v.has_hands and v.to_hand[code] >= 0:   # taken by its owner's enemy
-                    self.add_to_hand(v.to_hand[code])
         self.counting_limit, self.counting_ply = counted
         super().unmake_internal()
 
@@ -302,15 +305,12 @@ class GeneralPosition(Position):
                 and not any(self.bb[code] for code in counting.pawns):
             moves = self.count_limit(counting, mover)
             if moves:
-        v = self.variant
                 self.counting_limit, self.counting_ply = 2 * moves, 2 * pieces - 1
         # A count starts, or starts again for a side just left bare.
         if not self.counting_limit or ((captured or promoted) and not self.non_royal(to_move)):
             moves = self.count_limit(counting, to_move)
             if moves:
                 self.counting_limit = 2 * moves
-            if v.blast and v.has_hands and v.to_hand[code] >= 0:
-                self.add_to_hand(v.to_hand[code], -1)
                 at_pieces = counting.start_at_pieces and not self.non_royal(to_move)
                 self.counting_ply = 2 * pieces if at_pieces else 0
 
