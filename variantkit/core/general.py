@@ -188,6 +188,11 @@ class GeneralPosition(Position):
         safe = []
         for move in moves:
             self.make_internal(move)
+            # A blast's target turns to stone after the move's safety is
+            # judged, as Fairy-Stockfish judges it: the new wall shields nothing.
+            stone = self._extra[-1][3] if blast else -1
+            if stone >= 0:
+                self.place_wall(stone)
             if self.royals(us).bit_count() < own:   # blown up or petrified
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
@@ -197,6 +202,8 @@ class GeneralPosition(Position):
                 ok = not any(after >> cell & 1 for cell in self._threatened(us))
             else:
                 ok = not self.side_in_check(us)
+            if stone >= 0:
+                self.place_wall(stone)
             self.unmake_internal()
             if ok:
                 safe.append(move)
