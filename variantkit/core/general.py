@@ -138,10 +138,32 @@ class GeneralPosition(Position):
                 or self.board_full():
             return []
         moves = self.allowed_moves()
-        return self.walled_moves(moves) if self.variant.walling else moves
+        return self.walled_moves(moves) if self.variant.walling and not self._walls_judged() \
+            else moves
+
+    def _walls_judged(self) -> bool:
+        """Whether the side to move keeps royal pieces safe under `walls:
+        {royal-safety: with-wall}`: then its moves get their walls first,
+        and each is judged whole (its wall may shield a royal piece, the
+        duck's old cell may bare one)."""
+        walling = self.variant.walling
+        return walling is not None and walling.with_wall and walling.kind != "none" \
+            and bool(self.variant.royal_codes[self.stm])
 
     def count_legal(self) -> int:
         return len(self.legal_internal())   # the rules here filter the whole list
+
+    def legal_en_passant(self) -> list[InternalMove]:
+        """As `Position.legal_en_passant`, the whole legal list made only
+        where some piece could take en passant at all: a repetition claim
+        asks after every move, and walled moves are judged one by one."""
+        if not self.ep_target:
+            return []
+        pseudo: list[InternalMove] = []
+        self._generate(-1, pseudo)
+        if not any(move[3] == EN_PASSANT for move in pseudo):
+            return []
+        return super().legal_en_passant()
 
     def board_full(self) -> bool:
         """Whether every cell is taken under `end: board-full`, which ends the game."""
@@ -154,12 +176,13 @@ class GeneralPosition(Position):
         v = self.variant
         us = self.stm
         moves: list[InternalMove] = []
-        if v.one_royal and not v.blast:
+        walled = self._walls_judged()
+        if v.one_royal and not v.blast and not walled:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
             if v.royal_codes[us]:
-                moves = self._keep_safe(moves)
+                moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if v.gate_regions[us]:
             moves += self._gatings(moves)
         if v.must_drop:

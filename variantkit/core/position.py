@@ -1163,14 +1163,17 @@ class Position:
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         # A step or double step frees its from-cell and fills its landing
         # cell, whatever a capture there blows up besides (as Fairy-Stockfish
-        # has it); other moves (castling, en passant) are made to see.
+        # has it), and en passant frees its victim's cell too; other moves
+        # (castling, drops) are made to see.
         plain_kinds = (NORMAL, DOUBLE)
         out: list[InternalMove] = []
         append = out.append
         for move in moves:
             frm, to, promo, move_kind, extra = move
-            if move_kind in plain_kinds:
+            if move_kind in plain_kinds or move_kind == EN_PASSANT:
                 after = occupied & ~(1 << frm) | 1 << to
+                if move_kind == EN_PASSANT:
+                    after &= ~(1 << extra)
                 code = promo or self.cells[frm]
             else:
                 self.make_internal(move)

@@ -22,6 +22,7 @@ class Walling(NamedTuple):
 
     kind: str     # one of KINDS
     region: int   # the cells a wall may be put on (`region` less `except`), as a mask
+    with_wall: bool   # royal safety judged after the whole move (`royal-safety: with-wall`)
 
 
 def compile_walls(sink: Sink, spec: dict[str, Any] | None, board: Board,
@@ -42,4 +43,4 @@ def compile_walls(sink: Sink, spec: dict[str, Any] | None, board: Board,
     if not region:
         sink.report(("walls",), "walls may go to no cell: the region (less `except`) is empty",
                     "walls-region")
-    return Walling(spec["kind"], region)
+    return Walling(spec["kind"], region, spec.get("royal-safety") == "with-wall")
