@@ -136,15 +136,23 @@ class Pair:
         """Play a move given in SAN (or as a move string) on one board."""
         return self._play(board, lambda game: game.push_san(text))
 
-    def push_text(self, text: object) -> tuple[str, Move]:
-        """Play a move written with its board, `A:e2e4` or `B:Nf3` (see
-        `split_move`); return its board and the move.  An illegal move's
-        error names its board."""
+    def parse_text(self, text: object) -> tuple[str, Move]:
+        """A legal move written with its board, `A:e2e4` or `B:Nf3` (SAN or
+        a move string, see `split_move`), as its board and the move.  An
+        illegal move's error names its board."""
         board, written = split_move(text)
+        if self.outcome() is not None:
+            raise IllegalMoveError(f"the game is over ({self.outcome()})")
         try:
-            return board, self.push_san(board, written)
+            return board, self.game(board).parse_san(written)
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"board {board}: {exc}") from exc
+
+    def push_text(self, text: object) -> tuple[str, Move]:
+        """Play a move written with its board (see `parse_text`); return its
+        board and the move."""
+        board, move = self.parse_text(text)
+        return board, self.push(board, move)
 
     def _play(self, board: str, play: Callable[[Game], Move]) -> Move:
         """Play a move on `board` with `play`, and pass what it captures."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from variantkit.errors import quote
 from variantkit.game import SIDES, Game, Move
-from variantkit.pair import BOARDS, BoardMarks, Pair, split_move
+from variantkit.pair import BOARDS, BoardMarks, Pair
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError
 
@@ -63,12 +63,8 @@ class PairReplays:
             done = PairReplay(Pair(variant, start), style)
         pair = done.pair
         for text in moves[len(done.played):]:
-            board, written = split_move(text)
+            board, move = pair.parse_text(text)
             game = pair.game(board)
-            try:
-                move = game.parse_san(written)
-            except ValueError as exc:
-                raise type(exc)(f"board {board}: {exc}") from exc
             letter = board if game.position.stm == 0 else board.lower()
             done.texts.append(f"{game.position.fullmove}{letter}. {game.san(move, style)}")
             done.played.append(f"{board}:{move}")
