@@ -177,7 +177,7 @@ def _moves(request: Answer) -> tuple[str | None, list[str], int]:
 
 def _pair(request: Answer) -> PairReplay | None:
     """The request's pair when its variant is played on two boards (its
-    moves written with their board, `pairs.replay`), else None."""
+    moves written with their board: `pairs.PairReplays`), else None."""
     variant = _variants.get(request.get("source"))
     if not plays_on_two_boards(variant):
         return None
@@ -258,7 +258,6 @@ class Position:
         return {side: self.game.hand(side) for side in SIDES}
 
 
-
 def position(request: Answer) -> Answer:
     """The board, position string, status, move list, legal moves and the
     hands; with `select` (a cell), that piece's destinations marked on the
@@ -333,8 +332,8 @@ def perft(request: Answer) -> Answer:
     if not 1 <= depth <= MAX_PERFT_DEPTH:
         raise RequestError(f"perft depth is 1 to {MAX_PERFT_DEPTH} in the playground")
     if _pair(request) is not None:
-        raise RequestError("perft counts one board's moves: set one board's position "
-                           "string in a one-board variant to count them")
+        raise RequestError("perft counts the moves of one board, not of a pair: count a "
+                           "board with `variantkit perft` and its position string")
     game = Position(request).game
     started = time.perf_counter()
     nodes = count(game, depth)
