@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -1445,6 +1445,26 @@ def write_walls(t: Translation) -> None:
     t.data.setdefault("position-string", {})["holes"] = "*"
 
 
+def hops_as_rides(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `data` whose hoppers ride the lines they hop along, as
+    Fairy-Stockfish judges where a piece is stuck (measured: cannonshogi's
+    `pR` is dropped on every cell, and may stay unpromoted on the last rank)."""
+    data = copy.deepcopy(data)
+    for spec in data["pieces"].values():
+        try:
+            moves = spec["moves"] if "moves" in spec else expand(spec.get("betza", ""))
+        except DeclarationError:
+            continue        # reported when the declaration is loaded
+        spec.pop("betza", None)
+        for move in moves:
+            if "hop" in move:
+                move["ride"] = move.pop("hop")
+                for key in ("screens", "beyond", "cannot-hop", "cannot-capture"):
+                    move.pop(key, None)
+        spec["moves"] = moves
+    return data
+
+
 def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:
     """For each piece and side, the cells from which it could not move on an
     empty board, found with the compiled declaration itself."""
@@ -1473,7 +1493,7 @@ def apply_immobility(t: Translation) -> None:
     where it could not move on; a piece that could simply move there is not
     supported (the language has no such rule)."""
     entry = t.settings.entry("immobilityIllegal")
-    stuck = stuck_cells(t)
+    stuck = stuck_cells(replace(t, data=hops_as_rides(t.data)))
     every = rank_cells(t.files, *range(t.ranks))
     rules = t.data.get("promotion")
     rules = [] if rules is None else rules if isinstance(rules, list) else [rules]
@@ -1508,6 +1528,30 @@ def apply_immobility(t: Translation) -> None:
                        for side in SIDES}
             drops["regions"] = t.sided(allowed["white"], allowed["black"], f"{name}-drops")
             t.data["pieces"][name]["drops"] = drops
+    if separate_hoppers(t, rules, stuck):
+        t.data["promotion"] = rules
+
+
+def separate_hoppers(t: Translation, rules: list[dict[str, Any]],
+                     stuck: dict[str, dict[str, frozenset[Cell]]]) -> bool:
+    """Pieces Fairy-Stockfish sees stuck elsewhere than `where-it-can-move`
+    does (a hopper, stuck everywhere on the empty board, is to it a rider)
+    get a promotion rule of their own whose `optional` names their cells;
+    True when a rule was added."""
+    moving = stuck_cells(t)
+    added = False
+    for rule in [r for r in rules if r.get("optional") == "where-it-can-move"]:
+        zone = {side: cells_of(t, rule["regions"][side]) for side in SIDES}
+        apart: dict[tuple[frozenset[Cell], ...], dict[str, str]] = {}
+        for name in [n for n in rule["promotes-to"] if stuck[n] != moving[n]]:
+            cells = tuple(zone[side] - stuck[name].get(side, frozenset()) for side in SIDES)
+            apart.setdefault(cells, {})[name] = rule["promotes-to"].pop(name)
+        for (white, black), forms in apart.items():
+            rules.append({**copy.deepcopy(rule), "promotes-to": forms,
+                          "optional": t.sided(white, black, "optional-promotion")})
+            added = True
+    rules[:] = [rule for rule in rules if rule.get("promotes-to", True)]
+    return added
 
 
 def cells_of(t: Translation, region: str) -> frozenset[Cell]:
