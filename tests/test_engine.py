@@ -23,6 +23,7 @@ from variantkit.engine import (
     neighbourhood,
     piece_values,
     promotion_distances,
+    stoppers,
     time_budget,
 )
 
@@ -302,3 +303,32 @@ def test_evaluation_tables_come_from_the_moves() -> None:
 def test_null_moves_only_where_passing_is_no_move(name: str, null_moves: bool) -> None:
     assert Engine(variantkit.load(name))._null_moves is null_moves
 
+
+
+def test_passed_pieces_by_the_stoppers_of_their_way() -> None:
+    chess = variantkit.load("chess")
+    board, pawn, enemy = chess.board, chess.letter_codes["P"], chess.letter_codes["p"]
+    region = chess.promotions[0][pawn].region
+    stop = stoppers(chess, pawn, region, [enemy])[board.cell("e4")]
+    # A black pawn ahead on its own or a next file stops the e-pawn; one
+    # beside it, behind it or two files away does not.
+    # (The eighth rank counts: a pawn there would walk down.)
+    assert {c for c in board.names if stop >> board.cell(c) & 1} == {
+        f"{f}{r}" for f in "def" for r in "5678"}
+
+
+@pytest.mark.parametrize("fen, move, exchange", [
+    ("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", 100 - 500),         # the pawn defended
+    ("4k3/8/5n2/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 300),  # R for N and P
+    ("3rk3/8/8/3p4/8/8/3R4/3QK3 w - - 0 1", "d2d5", 100),               # the queen behind
+    ("4k3/8/2p5/3n4/8/8/B7/4K3 w - - 0 1", "a2d5", 0),                  # bishop for knight
+    ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100),                 # undefended
+    ("8/8/8/8/8/5k2/4p3/4K3 w - - 0 1", "e1e2", 100 - 10_000),         # the king walks into it
+])
+def test_static_exchange(fen: str, move: str, exchange: int) -> None:
+    game = variantkit.load("chess").new_game(fen)
+    engine = Engine(game.variant)
+    engine._position = game.position
+    internal = next(m for m in game.position.legal_internal() + game.position.captures_unchecked()
+                    if str(game.position.public_move(m)) == move)
+    assert engine._exchange(internal) == exchange

@@ -67,7 +67,7 @@ from variantkit.core.moves import (
 from variantkit.core.position import Position
 from variantkit.game import Game
 from variantkit.outcome import outcome
-from variantkit.pieces import piece_code
+from variantkit.pieces import CAPTURE, MOVE, piece_code, reach
 from variantkit.values import Move
 from variantkit.variant import Variant
 
@@ -87,6 +87,14 @@ ADVANCE = 0.08
 KING_CENTRE = 3
 # Centipawns per own promoting piece beside the royal piece, in the middlegame.
 SHIELD = 10
+# The share of a promotion's gain that a passed promoting piece (no enemy
+# promoting piece can reach its way to promotion) one move from its
+# promotion region earns on top of its advancement in the middlegame (twice
+# that in the endgame), falling with the square of the distance.
+PASSED = 0.08
+# What the static exchange evaluation counts a royal piece as, in
+# centipawns: a capture by it that the opponent answers loses the game.
+ROYAL_EXCHANGE = 100 * 100
 MATE = 1_000_000            # a mate at ply p scores MATE - p
 MATE_BOUND = MATE - 10_000  # scores beyond this are mates
 INFINITY = 2 * MATE
@@ -121,7 +129,7 @@ HISTORY_LIMIT = 1 << 20
 MOBILITY_SCALE = 0.4
 EXACT, LOWER, UPPER = range(3)
 # How often (in nodes) the search looks at the clock and the stop signal.
-CHECK_EVERY = 1024
+CHECK_EVERY = 256
 # Seconds kept back from a game clock for the time a move takes to travel.
 MOVE_OVERHEAD = 0.05
 # Moves the time manager spreads the clock over when no movestogo is given.
@@ -265,9 +273,9 @@ def promotion_distances(variant: Variant, code: int, region: int) -> list[int]:
         reached |= found
 
 
-def advancement(distance: list[int], gain: int) -> list[int]:
+def advancement(distance: list[int], gain: int, share: float = ADVANCE) -> list[int]:
     """Centipawns a promoting piece earns on each cell by its distance to
-    promotion: ADVANCE of the `gain` one move away, falling with the square
+    promotion: `share` of the `gain` one move away, falling with the square
     of the distance to nothing on the farthest cells."""
     farthest = max(distance)
     out = []
@@ -276,8 +284,72 @@ def advancement(distance: list[int], gain: int) -> list[int]:
             out.append(0)
         else:
             progress = (farthest - moves) / (farthest - 1) if farthest > 1 else 1.0
-            out.append(round(ADVANCE * gain * progress * progress))
+            out.append(round(share * gain * progress * progress))
     return out
+
+
+def forward_closure(variant: Variant, code: int, region: int) -> list[int]:
+    """The cells a promoting piece (by code) may walk to from each cell on
+    the empty board by its moves that go to empty cells, again and again
+    until it reaches `region`, its own cell included: its ways to
+    promotion."""
+    size = variant.board.size
+    steps = [0] * size
+    for g in variant.generators[code]:
+        if g.mode & MOVE and not g.initial:
+            for cell in range(size):
+                steps[cell] |= reach(g.tables[cell], 1 << cell)
+    closure = []
+    for cell in range(size):
+        seen = frontier = 1 << cell
+        while frontier:
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                if not low & region:
+                    grown |= steps[low.bit_length() - 1]
+            frontier = grown & ~seen
+            seen |= frontier
+        closure.append(seen)
+    return closure
+
+
+def capture_reach(variant: Variant, code: int, cell: int) -> int:
+    """The cells a piece (by code) captures on from `cell` on the empty
+    board (its first-move-only moves aside)."""
+    found = 0
+    for g in variant.generators[code]:
+        if g.mode & CAPTURE and not g.initial:
+            found |= reach(g.tables[cell], 1 << cell)
+    return found
+
+
+def stoppers(variant: Variant, code: int, region: int, enemies: list[int]) -> list[int]:
+    """For a promoting piece (by code) on each cell, the cells from which an
+    enemy promoting piece (by codes `enemies`) may stop it: on its way to
+    `region` (its own cell included), or walking forward to a cell where
+    it stands on that way or captures on it.  Without enemy promoting
+    pieces on them, the piece is passed."""
+    size = variant.board.size
+    ways = forward_closure(variant, code, region)
+    # Per enemy cell: every cell the enemy piece stands on or captures on,
+    # wherever it walks to.
+    guards = [0] * size
+    for enemy in enemies:
+        promotion = variant.promotions[enemy & 1].get(enemy)
+        walks = forward_closure(variant, enemy, promotion.region if promotion else 0)
+        captures = [capture_reach(variant, enemy, cell) for cell in range(size)]
+        for cell in range(size):
+            walked = guarded = walks[cell]
+            while walked:
+                low = walked & -walked
+                walked ^= low
+                guarded |= captures[low.bit_length() - 1]
+            guards[cell] |= guarded
+    return [sum(1 << enemy_cell for enemy_cell in range(size)
+                if enemy_cell != cell and guards[enemy_cell] & ways[cell])
+            for cell in range(size)]
 
 
 def neighbourhood(variant: Variant, code: int) -> list[int]:
@@ -309,6 +381,9 @@ class Engine:
             for side in range(2):
                 self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
+        # What a piece counts as in an exchange of captures on one cell.
+        self._exchange_value = [ROYAL_EXCHANGE if variant.royal_code[code] else value
+                                for code, value in enumerate(self._value)]
         self._valued = [code for code in range(2, n_codes) if self._value[code]]
         # Signed centipawns of a piece of each valued code on each cell: its
         # value and its placement.
@@ -370,6 +445,10 @@ class Engine:
         self._phase_weight = [0] * n_codes
         self._officers: list[list[int]] = [[], []]   # per side: the codes of the phase
         self._promoting: list[list[int]] = [[], []]  # per side
+        # Passed promoting pieces: signed centipawns per cell, and per cell
+        # the cells of the enemy promoting pieces that would stop them.
+        self._passed: list[list[int]] = [[] for _ in range(n_codes)]
+        self._stoppers: list[list[int]] = [[] for _ in range(n_codes)]
         for code in self._valued:
             side = code & 1
             promotion = variant.promotions[side].get(code)
@@ -380,11 +459,21 @@ class Engine:
             self._promoting[side].append(code)
             gain = max((self._value[c] for c in promotion.choices), default=0) - self._value[code]
             if gain > 0:
-                bonus = advancement(promotion_distances(variant, code, promotion.region), gain)
+                distance = promotion_distances(variant, code, promotion.region)
+                bonus = advancement(distance, gain)
                 sign = -1 if side else 1
                 self._advance[code] = [sign * b for b in bonus]
                 self._worth[code] = [w + sign * b
                                      for w, b in zip(self._worth[code], bonus, strict=True)]
+                self._passed[code] = [sign * b for b in advancement(distance, gain, PASSED)]
+        # A passed promoting piece: none of the enemy's promoting pieces
+        # stands where it could stop it.
+        for code in range(n_codes):
+            if self._passed[code]:
+                side = code & 1
+                self._stoppers[code] = stoppers(variant, code,
+                                                variant.promotions[side][code].region,
+                                                self._promoting[1 - side])
         start = variant.new_game().position
         self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
                                        for code in range(n_codes)))
@@ -562,6 +651,7 @@ class Engine:
         # The moves come in stages, each generated only when the ones before
         # have not cut the search off.
         searched: set[InternalMove] = set()  # in the first two stages
+        losing: set[InternalMove] = set()    # captures put off until after the quiet moves
         for stage in range(3):
             tested = stage == 1  # is each move tested for legality when played?
             if stage == 0:
@@ -574,16 +664,21 @@ class Engine:
             elif stage == 1:
                 # The captures, most valuable victim first, where quiescence
                 # makes them too (out of check, in a game not ended).
+                # Those that lose material in the exchange on their cell
+                # wait until after the quiet moves.
                 staged = [] if not self._own_captures or in_check \
                     or self._ended(position) else \
                     [m for m in self._winning(position.captures_unchecked()) if m != tt_move]
+                losing = {m for m in staged if self._losing(m, self._gain(m))}
+                if losing:
+                    staged = [m for m in staged if m not in losing]
             else:
                 # Every other legal move, ordered.
                 staged = position.legal_internal()
                 if not staged:
                     self._line.discard(key)
                     return self._terminal(ply)
-                self._order(staged, tt_move, killers)
+                self._order(staged, tt_move, killers, losing)
                 if searched:
                     staged = [m for m in staged if m not in searched]
             for index, move in enumerate(staged):
@@ -676,17 +771,50 @@ class Engine:
         return alpha
 
     def _losing(self, move: InternalMove, gain: int) -> bool:
-        """Whether a capture is likely to lose material: its piece is worth
-        more than it wins, and the cell it takes is defended (seen through
-        the capturing piece).  Quiescence leaves such captures out."""
+        """Whether a capture loses material when both sides go on capturing
+        on its cell: its piece is worth more than it wins, and the static
+        exchange evaluation is below nothing.  Quiescence leaves such
+        captures out; the main search tries them after the quiet moves."""
         position = self._position
-        frm, to, promo, kind, _ = move
+        frm, _, promo, kind, _ = move
         if promo or kind != NORMAL or self._value[position.cells[frm]] <= gain:
             return False
-        them = 1 - position.stm
-        side_bb = position.side_bb
-        occupied = (side_bb[0] | side_bb[1]) & ~(1 << frm)
-        return position.attackers(to, them, occupied, side_bb[them]) != 0
+        return self._exchange(move) < 0
+
+    def _exchange(self, move: InternalMove) -> int:
+        """The static exchange evaluation of a plain capture: the material
+        the side to move ends with when both sides take turns capturing on
+        its cell, each with its least valuable piece there (seen through
+        the pieces already gone) and each free to stop, in centipawns.
+        Pins are not seen."""
+        position = self._position
+        frm, to, _, _, _ = move
+        cells, value, side_bb = position.cells, self._exchange_value, position.side_bb
+        occupied = (side_bb[0] | side_bb[1] | position.walls) & ~(1 << frm)
+        # gains[i]: what the side making the i-th capture wins if the
+        # exchange stopped right after it, against the one before.
+        gains = [value[cells[to]]]
+        on_cell = value[cells[frm]]   # the piece liable to be taken next
+        side = 1 - position.stm
+        while True:
+            attackers = position.attackers(to, side, occupied, side_bb[side] & occupied)
+            if not attackers:
+                break
+            cheapest, cheapest_value = 0, INFINITY
+            while attackers:
+                low = attackers & -attackers
+                attackers ^= low
+                worth = value[cells[low.bit_length() - 1]]
+                if worth < cheapest_value:
+                    cheapest, cheapest_value = low, worth
+            gains.append(on_cell - gains[-1])
+            on_cell = cheapest_value
+            occupied &= ~cheapest
+            side = 1 - side
+        while len(gains) > 1:
+            last = gains.pop()
+            gains[-1] = min(gains[-1], -last)
+        return gains[0]
 
     def _ended(self, position: Position) -> bool:
         """Whether a declared end condition has ended the game here."""
@@ -712,33 +840,43 @@ class Engine:
         return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
 
     def _evaluate(self) -> int:
-        """Material, placement, the advancement of promoting pieces, the
-        royal piece's place and shelter, and the tempo, in centipawns for
-        the side to move.  The terms that differ between the middlegame and
-        the endgame are weighed by the material left besides promoting
-        pieces (all of it at the start: the middlegame)."""
+        """Material, placement, the advancement of promoting pieces (more
+        for passed ones), the royal piece's place and shelter, and the
+        tempo, in centipawns for the side to move.  The terms that differ
+        between the middlegame and the endgame are weighed by the material
+        left besides promoting pieces (all of it at the start: the
+        middlegame)."""
         position, worth, advance, weight = self._position, self._worth, self._advance, \
             self._phase_weight
         bb = position.bb
-        score = endgame = material = 0
+        # The promoting pieces of each side, which may stop the other's.
+        promoting = [0, 0]
+        for side in range(2):
+            for code in self._promoting[side]:
+                promoting[side] |= bb[code]
+        score = middle = endgame = material = 0
         for code in self._valued:
             pieces = bb[code]
             if pieces:
                 material += weight[code] * pieces.bit_count()
                 cell_worth, extra = worth[code], advance[code]
+                passed, stopped_by = self._passed[code], self._stoppers[code]
+                enemy = promoting[1 - (code & 1)]
                 while pieces:
                     low = pieces & -pieces
                     cell = low.bit_length() - 1
                     score += cell_worth[cell]
                     if extra:
                         endgame += extra[cell]
+                        if not stopped_by[cell] & enemy:
+                            middle += passed[cell]
+                            endgame += 2 * passed[cell]
                     pieces ^= low
         hands, signed = position.hands, self._signed_value
         for code in self._hand_valued:
             score += signed[code] * hands[code]
         total = self._phase_total
         phase = min(material, total)
-        middle = 0
         if self._king_terms:
             for side in range(2):
                 cell = position.royal[side]
@@ -790,10 +928,11 @@ class Engine:
         return gain
 
     def _order(self, moves: list[InternalMove], tt_move: InternalMove | None,
-               killers: list[InternalMove]) -> None:
+               killers: list[InternalMove], losing: set[InternalMove]) -> None:
         """TT move, then winning material by MVV-LVA, then killers, then the
         rest by their history (how often and how deep they cut the search
-        off), then by the placement they gain."""
+        off), then by the placement they gain; the captures that lose in
+        the exchange (`losing`) last, by MVV-LVA."""
         cells, worth, history = self._position.cells, self._worth, self._history
 
         def rank(move: InternalMove) -> int:
@@ -801,7 +940,7 @@ class Engine:
                 return 1 << 40
             gain = self._gain(move)
             if gain > 0:
-                return (1 << 30) + self._mvv_lva(move, gain)
+                return (-1 if move in losing else 1) * (1 << 30) + self._mvv_lva(move, gain)
             if move in killers:
                 return 1 << 20
             frm, to, _, kind, _ = move
