@@ -18,7 +18,14 @@ Run with `make bench` or `python benchmarks/perft_bench.py [--quick]`.
 4. Load time of boards declared as graphs beside the generated boards they
    imitate (chess, Diplomat, Gliński: tests/data/*_graph.yaml), and of the
    wrapped and graph examples.
-5. A markdown table of every row, ready to paste into benchmarks/README.md.
+5. Perft beside native Fairy-Stockfish (Debian's `/usr/games/fairy-stockfish`,
+   UCI `go perft N`) on positions of eight games, each engine timed by its
+   own CPU time (the machine is shared: wall time would count the others'
+   work), best of N runs, the two engines' runs interleaved.  Where its run
+   would be too short to time, Fairy-Stockfish searches one ply deeper; both
+   count the last ply's moves without making them.  Skipped where the
+   engine is not installed or /proc is missing.
+6. A markdown table of every row, ready to paste into benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import argparse
 import gc
 import os
 import platform
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -57,6 +65,20 @@ HAND_CASES: list[tuple[str, str, str | None, int]] = [
      "lnsg1g1nl/1r3k1s1/pp2pp1pp/2pp2p2/9/2P1P4/PP1P1PPPP/3SR4/LN1GKGSNL[Bb] w - - 6 6", 3),
 ]
 MEMORY_DEPTHS = (3, 4, 5)
+FAIRY_STOCKFISH = Path("/usr/games/fairy-stockfish")
+# (case, variant as both engines name it, position string or None for the
+# start, variantkit's depth, Fairy-Stockfish's depth: one ply deeper where
+# its run would otherwise be too short to time).
+NATIVE_CASES: list[tuple[str, str, str | None, int, int]] = [
+    ("chess start", "chess", None, 5, 5),
+    ("Kiwipete", "chess", KIWIPETE, 4, 4),
+    ("capablanca start", "capablanca", None, 4, 5),
+    ("xiangqi start", "xiangqi", None, 4, 4),
+    ("shogi start", "shogi", None, 4, 5),
+    ("crazyhouse start", "crazyhouse", None, 5, 5),
+    ("janggi start", "janggi", None, 4, 5),
+    ("makruk start", "makruk", None, 4, 5),
+]
 ROOT = Path(__file__).resolve().parent.parent
 # (case, variant, board): each generated board, then the same game on a graph.
 BOARD_LOADS: list[tuple[str, str, str]] = [
@@ -290,6 +312,87 @@ def bench_hands(runs: int) -> list[Row]:
     return rows
 
 
+class UciPerft:
+    """A UCI engine's `go perft`, timed by the engine process's own CPU time."""
+
+    def __init__(self, path: Path) -> None:
+        self.process = subprocess.Popen([str(path)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.send("uci")
+        self.read_until("uciok")
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read_until(self, start: str) -> str:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith(start):
+                return line
+        raise RuntimeError(f"the engine ended before answering {start!r}")
+
+    def cpu_seconds(self) -> float:
+        """User and system time of the engine process so far (Linux /proc)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self.tick
+
+    def perft(self, variant: str, fen: str | None, depth: int) -> tuple[int, float]:
+        """Nodes and CPU seconds of `go perft depth`."""
+        self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("position " + (f"fen {fen}" if fen else "startpos"))
+        self.send("isready")
+        self.read_until("readyok")
+        start = self.cpu_seconds()
+        self.send(f"go perft {depth}")
+        nodes = int(self.read_until("Nodes searched").split(":")[1])
+        return nodes, self.cpu_seconds() - start
+
+    def close(self) -> None:
+        self.send("quit")
+        self.process.wait(timeout=10)
+
+
+def cpu_perft(game: variantkit.Game, depth: int) -> tuple[int, float]:
+    """Nodes and CPU seconds of `variantkit.perft`."""
+    gc.collect()
+    start = time.process_time()
+    nodes = variantkit.perft(game, depth)
+    return nodes, time.process_time() - start
+
+
+def bench_native(runs: int) -> list[Row]:
+    """variantkit's perft speed beside native Fairy-Stockfish's, in CPU time."""
+    if not FAIRY_STOCKFISH.exists() or not Path("/proc/self/stat").exists():
+        print(f"native Fairy-Stockfish: {FAIRY_STOCKFISH} or /proc missing, skipped")
+        return []
+    print("beside native Fairy-Stockfish (CPU time, best of runs)")
+    engine = UciPerft(FAIRY_STOCKFISH)
+    rows: list[Row] = []
+    try:
+        for case, name, fen, depth, native_depth in NATIVE_CASES:
+            game = variantkit.load(name).new_game(fen=fen)
+            best = {"variantkit": (0, float("inf")), "fairy-stockfish": (0, float("inf"))}
+            for _ in range(runs):   # interleaved, so load from other processes hits both alike
+                for label, measured in (("variantkit", cpu_perft(game, depth)),
+                                        ("fairy-stockfish", engine.perft(name, fen, native_depth))):
+                    if measured[1] < best[label][1]:
+                        best[label] = measured
+            (vk_nodes, vk_secs), (fsf_nodes, fsf_secs) = best["variantkit"], best["fairy-stockfish"]
+            slower = (fsf_nodes / fsf_secs) / (vk_nodes / vk_secs)
+            pair = [Row(case, "fairy-stockfish", str(native_depth), fsf_nodes, fsf_secs, "1.00x"),
+                    Row(case, "variantkit", str(depth), vk_nodes, vk_secs,
+                        f"{slower:.2f}x slower than fairy-stockfish")]
+            for row in pair:
+                print_row(row)
+            rows += pair
+    finally:
+        engine.close()
+    return rows
+
+
 def markdown(rows: list[Row]) -> str:
     lines = ["| Case | Engine | Depth | Nodes | Seconds | Nodes/s | Notes |",
              "|---|---|--:|--:|--:|--:|---|"]
@@ -327,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_hands(runs)
     print()
     rows += bench_board_loads(runs)
+    print()
+    rows += bench_native(runs)
     print()
     print(markdown(rows))
     if not ok:
