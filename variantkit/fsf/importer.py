@@ -363,10 +363,16 @@ def root_types(data: dict[str, Any], settings: Settings) -> tuple[dict[str, Piec
                 known.pop(kind, None)
             elif value:
                 known[kind] = value[0]
+        # The types the root's promoted forms take (minishogi's dragon
+        # horse) are types of its own, whether or not a piece shows them.
+        targets = {item.partition(":")[2] for item in
+                   settings.facts.get("promotedPieceType", "").split()}
         for kind, letter in known.items():
             if letter in by_letter:
                 types[kind] = PieceType(kind, letter, keys.PIECE_TYPES.get(kind, "K"))
                 names[kind] = by_letter.pop(letter)
+            elif letter in targets:
+                types[kind] = PieceType(kind, letter, keys.PIECE_TYPES.get(kind, "K"))
     for letter, name in by_letter.items():
         types[f"doc:{name}"] = PieceType(f"doc:{name}", letter)
         names[f"doc:{name}"] = name
@@ -567,6 +573,22 @@ def write_sides(t: Translation) -> None:
         sides["black"] = {**sides.get("black", {"forward": "s"}), "turned": True}
 
 
+def drawn_pieces(t: Translation) -> None:
+    """The root's piece characters (`look`) for the pieces still there: the
+    root's promoted forms are written again under new names."""
+    characters = t.data.get("look", {}).get("pieces", {}).get("characters", {})
+    for name in [n for n in characters if n not in t.data["pieces"]]:
+        del characters[name]
+
+
+def root_regions(t: Translation) -> None:
+    """The root's regions of whole ranks by their cells: rules written
+    again over its board use its names (shogi's camps), not new ones."""
+    for name, spec in t.data.get("board", {}).get("regions", {}).items():
+        if isinstance(spec, dict) and set(spec) == {"ranks"}:
+            t.region_names.setdefault(rank_cells(t.files, *(r - 1 for r in spec["ranks"])), name)
+
+
 def write_board(t: Translation) -> None:
     grid = {"files": t.files, "ranks": t.ranks}
     t.data["board"] = {"grid": grid, "regions": {}}
@@ -718,13 +740,27 @@ def write_promotion(t: Translation) -> None:
                 else:
                     rule["limit"][name] = int(count)
         rules.append(rule)
-    promoted = t.settings.value("promotedPieceType").split()
+    promoted = promoted_types(t)
     if promoted:
         rules.extend(shogi_rules(t, promoted, regions))
     if rules:
         t.data["promotion"] = rules[0] if len(rules) == 1 else rules
     else:
         t.data.pop("promotion", None)
+
+
+def promoted_types(t: Translation) -> list[str]:
+    """`promotedPieceType` as Fairy-Stockfish reads it: each `x:y` sets the
+    promoted type of one type, over the root's and earlier sections' values
+    (measured: gorogoro's pawn still promotes under `l:g n:g`)."""
+    by_letter: dict[str, str] = {}
+    texts = [(t.settings.facts or {}).get("promotedPieceType", "")] + \
+        [s.entries["promotedPieceType"].value for s in t.settings.sections
+         if "promotedPieceType" in s.entries]
+    for text in texts:
+        for item in text.split():
+            by_letter[item.partition(":")[0].lower()] = item
+    return list(by_letter.values())
 
 
 def promoted_form(t: Translation, name: str, pawn: str | None) -> str:
@@ -1233,6 +1269,8 @@ def translate(t: Translation) -> None:
         raise Unsupported(s.entry("maxFile", "maxRank"), "board size out of range")
     if board_changed:
         write_board(t)
+    else:
+        root_regions(t)
     t.types, t.names = root_types(t.data, s)
     t.types_changed = apply_pieces(t) or s.parentless
     # A special type another piece's letter has replaced is gone, as in
@@ -1275,7 +1313,9 @@ def translate(t: Translation) -> None:
         t.data["setup"] = " ".join(fields)
     # The root's own rule against stranded pieces applies again to
     # promotion and drops written again.
-    rewritten = board_changed or t.types_changed or s.changed(*PROMOTION_KEYS)
+    # (The root's `+X` forms are written again from its promotedPieceType.)
+    rewritten = board_changed or t.types_changed or s.changed(*PROMOTION_KEYS) or \
+        bool((s.facts or {}).get("promotedPieceType"))
     if rewritten:
         write_promotion(t)
     if s.changed(*DROP_KEYS, "promotionRegionWhite", "promotionRegionBlack") or \
@@ -1324,6 +1364,7 @@ def translate(t: Translation) -> None:
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)
+    drawn_pieces(t)
     if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
 
@@ -1469,7 +1510,8 @@ def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:
     """For each piece and side, the cells from which it could not move on an
     empty board, found with the compiled declaration itself."""
     try:
-        variant = load_text(yaml.safe_dump(t.data, sort_keys=False), f"{t.name}.yaml")
+        variant = load_text(yaml.safe_dump(without_unused_regions(t.data), sort_keys=False),
+                            f"{t.name}.yaml")
     except VariantError as error:
         raise Unsupported(t.settings.entry("immobilityIllegal"),
                           f"cannot be expressed: {error.problems[0].message}") from None
@@ -1486,6 +1528,18 @@ def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:
                      if not variant.empty_board_reach(code, c, initial=False))
             stuck[name][side] = frozenset((ord(n[0]) - 97, int(n[1:]) - 1) for n in cells)
     return stuck
+
+
+def without_unused_regions(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the declaration without the regions nothing names yet (the
+    root's drop regions, before the rule against stranded pieces names them
+    again)."""
+    copied = copy.deepcopy(data)
+    regions = copied.get("board", {}).get("regions", {})
+    rest = yaml.safe_dump({k: v for k, v in copied.items() if k != "board"})
+    for name in [n for n in regions if not re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", rest)]:
+        del regions[name]
+    return copied
 
 
 def apply_immobility(t: Translation) -> None:

@@ -240,3 +240,19 @@ PARENTS["janggi"] = {**NO_CHESS_PIECES, "janggiElephant": "b", "wazir": "a",
                      "soldierPromotionRank": "1", "bikjangRule": "true", "pass": "true",
                      "materialCounting": "janggi", "perpetualCheckIllegal": "true",
                      "nMoveRule": "0"}
+# The small shogi boards: shogi's pawn, silver and gold (and minishogi's
+# rook and bishop, with the types their promoted forms take), promotion
+# where a piece would otherwise be stuck, drops without a second pawn on a
+# file or a mate by a dropped pawn, fourfold repetition.
+SHOGI = {"pawn": "-", "knight": "-", "bishop": "-", "rook": "-", "queen": "-",
+         "shogiPawn": "p", "silver": "s", "gold": "g", "promotionPieceTypes": "-",
+         "doubleStep": "false", "castling": "false", "pieceDrops": "true",
+         "capturesToHand": "true", "dropNoDoubled": "p", "immobilityIllegal": "true",
+         "shogiPawnDropMateIllegal": "true", "stalemateValue": "loss", "nFoldRule": "4",
+         "nMoveRule": "0", "perpetualCheckIllegal": "true"}
+PARENTS["gorogoro"] = {**SHOGI, "maxRank": "6", "maxFile": "e",
+                       "promotionRegionWhite": "*5 *6", "promotionRegionBlack": "*1 *2",
+                       "promotedPieceType": "p:g s:g"}
+PARENTS["minishogi"] = {**SHOGI, "maxRank": "5", "maxFile": "e", "bishop": "b", "rook": "r",
+                        "dragonHorse": "h", "bers": "d", "promotionRegionWhite": "*5",
+                        "promotionRegionBlack": "*1", "promotedPieceType": "p:g s:g b:h r:d"}
