@@ -10,6 +10,7 @@ import pytest
 
 import variantkit
 from variantkit import VariantError
+from variantkit.fsf import ExportRefused, export_ini
 
 OPPOSITE = """\
 variantkit: 1
@@ -62,3 +63,10 @@ def test_cancels_under_free_castling_is_reported() -> None:
     with pytest.raises(VariantError) as info:
         variantkit.load_text(text)
     assert {p.rule for p in info.value.problems} == {"castling-cancels"}
+
+
+def test_opposite_castling_is_exported_as_fairy_stockfish_writes_it() -> None:
+    assert "\noppositeCastling = true\n" in export_ini(variantkit.load_text(OPPOSITE))
+    other = OPPOSITE.replace("cancels: [q]}", "cancels: [K]}", 1)
+    with pytest.raises(ExportRefused, match="cancels other than the opponent's right"):
+        export_ini(variantkit.load_text(other))
