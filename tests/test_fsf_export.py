@@ -292,12 +292,21 @@ def test_a_promoted_piece_goes_to_the_hand_as_declared(name: str, drop_loop: boo
     oracle.walk(2, "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1")
 
 
-def test_walls_beside_a_royal_piece_are_refused() -> None:
-    """Fairy-Stockfish judges a king's safety with the wall its move puts
-    down otherwise than `walls:` does: refused, not written wrong."""
+def test_walls_beside_a_royal_piece_export_and_play_as_here() -> None:
+    """One king's safety is judged before the wall its move puts down (the
+    old duck still standing), here as in Fairy-Stockfish: the duck beside a
+    royal king is written; `royal-safety: with-wall`, which Fairy-Stockfish
+    keeps for several (pseudo-royal) pieces, is refused for one king."""
     text = SMALL.format(moves="betza: R", grid="") + \
         'walls: {kind: duck}\nposition-string: {holes: "*"}\n'
+    variant = variantkit.load_text(text, "tiny.yaml")
+    pyffish.load_variant_config(export_ini(variant, "vkx-tiny-duck"))
+    oracle = ExportedOracle("vkx-tiny-duck", variant)
+    oracle.walk(1)
+    oracle.walk(1, "1k2/4/4/O2K b - - 0 1")
+    oracle.random_games(games=2, max_plies=12, seed=1)
+    judged_after = text.replace("{kind: duck}", "{kind: duck, royal-safety: with-wall}")
     with pytest.raises(ExportRefused) as refused:
-        export_ini(variantkit.load_text(text, "tiny.yaml"))
-    assert "walls: with royal pieces or explosions, whose safety Fairy-Stockfish judges with " \
-        "the wall otherwise" in refused.value.reasons
+        export_ini(variantkit.load_text(judged_after, "tiny.yaml"))
+    assert "walls: royal-safety: Fairy-Stockfish judges one king's safety before the wall, " \
+        "several royal pieces' with it" in refused.value.reasons

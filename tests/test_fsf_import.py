@@ -31,7 +31,7 @@ from variantkit.fsf.ini import MAX_CHAIN, MAX_INI_CHARS, MAX_SECTIONS
 PURE_PASS = False
 DATA = Path(__file__).parent / "data" / "fsf"
 GOOD = ("rules.ini", "drops.ini", "plain.ini", "flips.ini", "pieces.ini", "boards.ini",
-        "promotions.ini")
+        "captures.ini", "promotions.ini")
 TEXTS = {name: (DATA / name).read_text(encoding="utf-8") for name in GOOD + ("bad.ini",)}
 for _name in GOOD:
     pyffish.load_variant_config(TEXTS[_name])
@@ -114,10 +114,10 @@ def test_a_section_inheriting_a_section_of_the_file_is_written_whole() -> None:
 
 def test_a_key_the_language_cannot_express_is_reported_with_its_line() -> None:
     result = import_ini(TEXTS["bad.ini"], "bad.ini")
-    walls = result["vk-walls"]
-    assert isinstance(walls, list)
-    assert [(p.line, p.message) for p in walls] == \
-        [(9, "wallingRule with royal pieces or explosions: not supported")]
+    stones = result["vk-blast-stones"]
+    assert isinstance(stones, list)
+    assert [(p.line, p.message) for p in stones] == \
+        [(9, "petrifyBlastPieces = true: not supported")]
     flip = result["vk-flip"]
     assert isinstance(flip, list) and flip[0].line == 12
 
@@ -215,15 +215,15 @@ def test_cli_writes_one_file_per_section_and_lists_the_rest(tmp_path: Path) -> N
     code, output = run("import-fsf", str(DATA / "bad.ini"), "--out", str(tmp_path))
     assert code == 0
     assert (tmp_path / "vk-misspelt.yaml").is_file()
-    assert not (tmp_path / "vk-walls.yaml").exists()
-    assert "bad.ini:9: wallingRule with royal pieces or explosions: not supported " \
-        "([vk-walls] not imported)" in output
+    assert not (tmp_path / "vk-blast-stones.yaml").exists()
+    assert "bad.ini:9: petrifyBlastPieces = true: not supported " \
+        "([vk-blast-stones] not imported)" in output
     assert "bad.ini:4: warning: mustCaptures = true: unknown key" in output
     variantkit.load(str(tmp_path / "vk-misspelt.yaml"))
 
 
 def test_cli_fails_only_when_nothing_imports(tmp_path: Path) -> None:
-    code, output = run("import-fsf", str(DATA / "bad.ini"), "vk-walls", "vk-flip",
+    code, output = run("import-fsf", str(DATA / "bad.ini"), "vk-blast-stones", "vk-flip",
                        "--out", str(tmp_path))
     assert code == 1 and "no section could be imported" in output
     code, _ = run("import-fsf", str(DATA / "rules.ini"), "vk-small", "--out", str(tmp_path))

@@ -61,7 +61,8 @@ END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPiec
                       "connectPieceTypes", "connectHorizontal", "connectVertical",
                       "connectDiagonal", "connectValue", "castlingWins",
                       "flagPieceBlockedWin", "connectNxN", "collinearN", "connectRegion1White",
-                      "connectRegion2White", "connectRegion1Black", "connectRegion2Black")
+                      "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
+                      "extinctionOpponentPieceCount")
 DEFAULTS: dict[str, str] = {
     "maxRank": "8", "maxFile": "h", "startFen": CHESS_START, "doubleStep": "true",
     "doubleStepRegionWhite": "*2", "doubleStepRegionBlack": "*7",
@@ -901,7 +902,9 @@ def write_hands(t: Translation) -> None:
             drops["regions"] = t.sided(cells["white"], cells["black"], f"{t.names[kind]}-drops")
         if no_line and t.settings.number("dropNoDoubledCount"):
             drops["per-line"] = {"line": "file", "count": t.settings.number("dropNoDoubledCount")}
-        if not t.settings.flag("dropChecks"):
+        # Fairy-Stockfish's dropChecks looks at its king type only (measured:
+        # atomiczh's commoner king may be checked by a drop).
+        if not t.settings.flag("dropChecks") and "king" in t.types:
             drops["check"] = "forbidden"
         if kind == "shogiPawn" and t.settings.flag("shogiPawnDropMateIllegal"):
             # Measured: the shogi pawn's drop may mate, and the side mated
@@ -961,6 +964,40 @@ def write_end(t: Translation, fields: list[str]) -> None:
         # beside the king as enough: only bare kings are dead.
         king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
         end["insufficient-material"] = [f"{king} v {king}"] if king else []
+    if s.changed("materialCounting"):
+        write_draw_odds(t)
+
+
+# Fairy-Stockfish's materialCounting values that give every drawn game to one side.
+DRAW_ODDS = {"whitedrawodds": "white", "blackdrawodds": "black"}
+# The keys whose drawn result Fairy-Stockfish leaves drawn under draw odds
+# (measured: a mate or an extinction valued `draw` stays a draw), where
+# `draws-go-to` would give it away.
+DRAWN_APART = ("checkmateValue", "extinctionValue", "connectValue")
+
+
+def write_draw_odds(t: Translation) -> None:
+    """`materialCounting = whitedrawodds` or `blackdrawodds` as `draws-go-to`:
+    Fairy-Stockfish gives that side a stalemate, the move rule's end and a
+    repetition that would draw.  It ends no game on too little material, so
+    none is declared: the game goes on to one of those ends.  Those ends
+    come when the count is reached (`on-occurrence`): a claim announced one
+    move ahead would win a move early."""
+    s, end = t.settings, t.data.setdefault("end", {})
+    value = s.value("materialCounting").strip()
+    if value not in DRAW_ODDS:
+        raise Unsupported(s.entry("materialCounting"),
+                          f"materialCounting = {shorten(value)}: not supported")
+    drawn = [key for key in DRAWN_APART if s.value(key).strip() == "draw"]
+    drawn += [key for key in ("flagMove", "stalematePieceCount") if s.flag(key)]
+    if drawn or s.value("countingRule").strip() != "none":
+        raise Unsupported(s.entry("materialCounting"), f"materialCounting = {value} with "
+                          f"{drawn[0] if drawn else 'countingRule'}: not supported")
+    end["draws-go-to"] = DRAW_ODDS[value]
+    end["insufficient-material"] = []
+    end["draw-timing"] = "on-occurrence"
+    for key in ("automatic-move-rule", "automatic-repetition"):
+        end.pop(key, None)
 
 
 def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
@@ -977,9 +1014,12 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
     if value in VALUES:
         kinds = t.pieces("extinctionPieceTypes", allow_all=True)
         at_most = s.number("extinctionPieceCount")
+        # The count holds only while the other side keeps this many.
+        rivals = s.number("extinctionOpponentPieceCount")
         for kind in kinds:
             found.append({"extinct": "all" if kind == "*" else t.with_forms([kind]),
-                          **({"at-most": at_most} if at_most else {}), "result": value})
+                          **({"at-most": at_most} if at_most else {}),
+                          **({"opponent-at-least": rivals} if rivals else {}), "result": value})
     elif value != "none":
         raise Unsupported(s.entry("extinctionValue"), f"extinctionValue = {value}: not supported")
     white, black = t.cells("flagRegionWhite"), t.cells("flagRegionBlack")
@@ -1340,10 +1380,10 @@ def translate(t: Translation) -> None:
             t.data["explosion"] = {"around": "all", **({"immune": immune} if immune else {}),
                                    **({"blast-proof": proof} if proof else {})}
             t.data["royals"] = {"per-side": "any"}
-    if s.flag("pieceDrops") and (s.flag("blastOnCapture") or "explosion" in t.data) and \
-            s.changed("pieceDrops", "blastOnCapture"):
-        raise Unsupported(s.entry("pieceDrops", "blastOnCapture"),
-                          "explosions with pieces in hand: not supported")
+    if s.changed("petrifyOnCaptureTypes") or (t.types_changed and "petrify" in t.data):
+        write_petrify(t)
+    if s.changed("enPassantRegion"):
+        write_no_en_passant(t)
     # (A new board: the root's facing along files alone was written for
     # palaces that never share a rank.)
     if s.changed("flyingGeneral") or (board_changed and s.flag("flyingGeneral")):
@@ -1367,6 +1407,31 @@ def translate(t: Translation) -> None:
     drawn_pieces(t)
     if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
+
+
+def write_petrify(t: Translation) -> None:
+    """`petrifyOnCaptureTypes` as `petrify:`, its walls written `*`."""
+    names = t.pieces("petrifyOnCaptureTypes")
+    if not names:
+        t.data.pop("petrify", None)
+        return
+    t.data["petrify"] = t.with_forms(names)
+    t.data.setdefault("position-string", {})["holes"] = "*"
+
+
+def write_no_en_passant(t: Translation) -> None:
+    """`enPassantRegion = -` (no cell an en passant capture may land on) as
+    every piece's moves without `en-passant`.  Other regions are not supported."""
+    entry = t.settings.entries["enPassantRegion"]
+    if t.cells("enPassantRegion"):
+        raise Unsupported(entry, f"enPassantRegion = {shorten(entry.value)}: not supported "
+                          "(only `-`, no en passant)")
+    for name, spec in t.data["pieces"].items():
+        if "e" in spec.get("betza", ""):
+            raise Unsupported(entry, f"enPassantRegion with {name}'s Betza en passant: "
+                              "not supported")
+        for move in spec.get("moves", []):
+            move.pop("en-passant", None)
 
 
 def write_pass(t: Translation) -> None:
@@ -1474,14 +1539,17 @@ def write_walls(t: Translation) -> None:
     if white != black:
         raise Unsupported(s.entry("wallingRegionWhite", "wallingRegionBlack"),
                           "walling regions that differ by side: not supported")
-    if "explosion" in t.data or any(spec.get("royal") for spec in t.data["pieces"].values()):
-        # Fairy-Stockfish tests a move's safety with its wall in ways the
-        # walls: rule does not follow (measured on atomicduck).
-        raise Unsupported(s.entry("wallingRule"),
-                          "wallingRule with royal pieces or explosions: not supported")
     walls: dict[str, Any] = {"kind": WALL_KINDS[rule]}
     if white != board:
         walls["region"] = t.region(white, "walls")
+    if s.flag("extinctionPseudoRoyal"):
+        # Measured: Fairy-Stockfish judges its king's safety before the
+        # wall (the old duck still standing), a pseudo-royal piece's after
+        # the whole move.
+        if "king" in t.types:
+            raise Unsupported(s.entry("wallingRule"), "wallingRule with a king beside "
+                              "pseudo-royal pieces: not supported")
+        walls["royal-safety"] = "with-wall"
     t.data["walls"] = walls
     t.data.setdefault("position-string", {})["holes"] = "*"
 

@@ -89,6 +89,8 @@ SUPPORTED = frozenset({
     "flagPieceBlockedWin", "connectNxN", "collinearN", "connectRegion1White",
     "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
     "soldierPromotionRank", "pieceDemotion", "piecePromotionOnCapture", "dropPromoted",
+    "extinctionOpponentPieceCount", "materialCounting", "petrifyOnCaptureTypes",
+    "enPassantRegion",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -101,8 +103,7 @@ NO_EFFECT = frozenset({
 UNSUPPORTED = frozenset({
     "chess960", "twoBoards", "castlingKingPiece", "flagPieceWhite", "flagPieceBlack",
     "sittuyinPromotion",
-    "mutuallyImmuneTypes", "petrifyOnCaptureTypes", "petrifyBlastPieces",
-    "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack",
+    "mutuallyImmuneTypes", "petrifyBlastPieces", "enPassantRegionWhite", "enPassantRegionBlack",
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
@@ -113,8 +114,7 @@ UNSUPPORTED = frozenset({
     "makpongRule", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",
     "shatarMateRule", "bikjangRule", "extinctionClaim",
-    "dupleCheck", "extinctionOpponentPieceCount",
-    "materialCounting",
+    "dupleCheck",
     "adjudicateFullBoard", "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
