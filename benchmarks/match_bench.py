@@ -5,20 +5,60 @@ which build played (the compiled engine is about three times as fast).
 
     python benchmarks/match_bench.py [--games N] [--movetime S] [--variant V]
                                      [--opponent xboard:/usr/games/fairymax] [--grace S]
+                                     [--opponent-depth D]
+
+`--opponent-depth D` limits a UCI opponent to D plies a move (the referee
+only gives times): this script runs between the referee and the engine,
+turning each `go` into `go depth D`, as in
+
+    python benchmarks/match_bench.py --variant xiangqi \
+        --opponent uci:/usr/games/fairy-stockfish --opponent-depth 4
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
+import subprocess
+import sys
+import threading
 import time
+from typing import IO
 
 import variantkit
 from variantkit.analysis.match import BuiltinPlayer, Score, Settings, match, player_for, table
 from variantkit.build import running_build
 
 
+def depth_proxy(depth: int, command: list[str]) -> None:
+    """Run a UCI engine with this process's standard input and output,
+    each `go` command turned into `go depth DEPTH`."""
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, bufsize=1)
+    assert engine.stdin is not None and engine.stdout is not None
+
+    def forward(source: IO[str]) -> None:
+        for line in source:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+
+    threading.Thread(target=forward, args=(engine.stdout,), daemon=True).start()
+    for line in sys.stdin:
+        if line.split()[:1] == ["go"]:
+            line = f"go depth {depth}\n"
+        engine.stdin.write(line)
+        engine.stdin.flush()
+        if line.strip() == "quit":
+            break
+    engine.stdin.close()
+    engine.wait(timeout=5)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--depth-proxy"]:   # the referee runs this script as the opponent
+        depth_proxy(int(sys.argv[2]), sys.argv[3:])
+        return
     found = shutil.which("fairymax", path="/usr/games:/usr/bin:/usr/local/bin")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -29,11 +69,20 @@ def main() -> None:
     # Fairy-Max, told of a clock of one move in 0.2 s, sometimes takes
     # 0.7 s: the grace keeps the figures about play, not about its flag.
     parser.add_argument("--grace", type=float, default=1.0)
+    parser.add_argument("--opponent-depth", type=int, default=None)
     args = parser.parse_args()
+    opponent_spec = args.opponent
+    if args.opponent_depth is not None:
+        protocol, _, command = opponent_spec.partition(":")
+        if protocol != "uci":
+            parser.error("--opponent-depth needs a uci: opponent")
+        opponent_spec = "uci:" + shlex.join(
+            [sys.executable, __file__, "--depth-proxy", str(args.opponent_depth),
+             *shlex.split(command)])
     variant = variantkit.load(args.variant)
     settings = Settings(games=args.games, movetime=args.movetime,
                         opening_plies=args.opening_plies, seed=1, grace=args.grace)
-    builtin, opponent = BuiltinPlayer(), player_for(args.opponent)
+    builtin, opponent = BuiltinPlayer(), player_for(opponent_spec)
     names = (builtin.name, opponent.name)
     score, start = Score(), time.perf_counter()
     try:
@@ -45,7 +94,8 @@ def main() -> None:
     finally:
         opponent.close()
     print(table(names, score))
-    print(f"{args.games} games of {args.variant} at {args.movetime:g} s a move "
+    depth = f", the opponent at depth {args.opponent_depth}" if args.opponent_depth else ""
+    print(f"{args.games} games of {args.variant} at {args.movetime:g} s a move{depth} "
           f"in {time.perf_counter() - start:.0f} s, {running_build()} build")
 
 
