@@ -761,7 +761,9 @@ def promoted_types(t: Translation) -> list[str]:
     for text in texts:
         for item in text.split():
             by_letter[item.partition(":")[0].lower()] = item
-    return list(by_letter.values())
+    # A type the section removed promotes no more (shogi's lance under
+    # `lance = -`).
+    return [item for letter, item in by_letter.items() if letter_kinds(t, letter)]
 
 
 def promoted_form(t: Translation, name: str, pawn: str | None) -> str:

@@ -256,3 +256,10 @@ PARENTS["gorogoro"] = {**SHOGI, "maxRank": "6", "maxFile": "e",
 PARENTS["minishogi"] = {**SHOGI, "maxRank": "5", "maxFile": "e", "bishop": "b", "rook": "r",
                         "dragonHorse": "h", "bers": "d", "promotionRegionWhite": "*5",
                         "promotionRegionBlack": "*1", "promotedPieceType": "p:g s:g b:h r:d"}
+# Shogi itself: the lance and the knight besides, its zone the far three
+# ranks, pawns dropped into the zone too.
+PARENTS["shogi"] = {**SHOGI, "maxRank": "9", "maxFile": "i", "bishop": "b", "rook": "r",
+                    "lance": "l", "shogiKnight": "n", "dragonHorse": "h", "bers": "d",
+                    "promotionRegionWhite": "*7 *8 *9", "promotionRegionBlack": "*1 *2 *3",
+                    "promotionZonePawnDrops": "true",
+                    "promotedPieceType": "p:g l:g n:g s:g b:h r:d"}
