@@ -4,6 +4,7 @@ JSON API for a pair (`variantkit.pair`, docs/two-boards.md)."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ def test_text_turns_board_b_so_that_partners_sit_on_one_side() -> None:
     assert lines[10].split()[-8:] == list("hgfedcba")
     assert lines[11].split()[-3:] == ["black", "hand:", "p"]
     assert pair.text(flip_b=False).splitlines()[2].endswith("8 r n b q k b n r")
+    styled = pair.text(color=True)
+    assert "\x1b[" in styled and re.sub("\x1b\\[[0-9;]*m", "", styled) == pair.text()
 
 
 @pytest.mark.parametrize(("text", "board", "move"), [

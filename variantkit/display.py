@@ -60,8 +60,11 @@ def board_text(game: Game | Position, color: bool = False, pieces: str = "intern
     its pieces; `international` (the default) their letters.
     """
     text = board_renderable(position_of(game, "board_text"), pieces=pieces)
-    if not color:
-        return text.plain
+    return ansi(text) if color else text.plain
+
+
+def ansi(text: Text) -> str:
+    """A styled drawing as text with terminal (ANSI) styling."""
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard",
                       width=max(80, text.cell_len + 1), highlight=False)

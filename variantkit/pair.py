@@ -40,7 +40,7 @@ from typing import NamedTuple, TypedDict
 from rich.text import Text
 
 from variantkit.core.moves import DOUBLE, EN_PASSANT, GATE, NORMAL
-from variantkit.display import board_renderable, side_by_side, status_line
+from variantkit.display import ansi, board_renderable, side_by_side, status_line
 from variantkit.errors import IllegalMoveError, InvalidFenError, quote, shorten
 from variantkit.game import Game
 from variantkit.limits import MAX_POSITION_LENGTH
@@ -226,11 +226,12 @@ class Pair:
         twin._passed = list(self._passed)
         return twin
 
-    def text(self, flip_b: bool = True, *, flip: bool = False) -> str:
+    def text(self, flip_b: bool = True, *, flip: bool = False, color: bool = False) -> str:
         """Both boards as text, side by side, each board's side to move
         under them, how the game ended, and the pair's position string;
         board B from Black's side unless `flip_b` is False, and `flip`
-        turns both boards (as `svg` draws them)."""
+        turns both boards (as `svg` draws them).  With `color`, the text
+        carries terminal (ANSI) styling, as `display.board_text`'s."""
         drawings = [board_renderable(game.position, status=False, flip=turned)
                     for game, turned in zip(self.games, self._turned(flip_b, flip), strict=True)]
         for drawing in drawings:
@@ -241,7 +242,7 @@ class Pair:
         ended = self.outcome()
         out.append(Text(f"\n{ended}" if ended else ""))
         out.append(Text(f"\n{self.fen()}\n"))
-        return out.plain
+        return ansi(out) if color else out.plain
 
     def svg(self, flip_b: bool = True, *, flip: bool = False, size: float | None = None,
             pieces: str = "traditional",

@@ -232,7 +232,7 @@ def show(variant: str, fen: str | None, moves: tuple[str, ...], pieces: str | No
     game on two boards as both boards (--fen "A | B", --moves "A:e4")."""
     pair = pair_for(variant, fen, moves)
     if pair is not None:
-        click.echo(pair.text(), nl=False)
+        click.echo(pair.text(color=use_color()), nl=False)
         return
     game = game_for(variant, fen, moves)
     if pieces is None:

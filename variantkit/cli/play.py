@@ -220,7 +220,7 @@ def play_pair(pair: Pair, team: int, depth: int | None, seconds: float | None,
 
 def show_pair(pair: Pair, team: int) -> None:
     """Both boards, each drawn with the user's seat at the bottom."""
-    click.echo(pair.text(flip=team == 1))
+    click.echo(pair.text(flip=team == 1, color=use_color()))
 
 
 def answer_pair(pair: Pair, team: int, entry: str) -> None:
