@@ -42,8 +42,8 @@ EXPORTED = (
     "chessgi", "chigorin", "codrus", "coregal", "crazyhouse", "duck", "embassy",
     "extinction", "flipello", "flipello10", "flipersi", "gardner", "giveaway", "gorogoro",
     "gothic", "grasshopper", "hoppelpoppel", "isolation", "isolation7x7", "janus", "joust",
-    "judkins", "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers",
-    "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
+    "judkins", "kinglet", "kingofthehill", "knightmate", "kyotoshogi", "loop", "losalamos",
+    "losers", "micro", "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
     "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "raazuvaa",
     "shogi", "shoshogi", "snailtrail", "sortofalmost", "suicide", "tencubed", "threekings",
     "trice", "yarishogi")

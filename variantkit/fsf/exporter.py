@@ -488,12 +488,21 @@ class Exporter:
         pairs: list[str] = []
         optional: dict[str, set[str]] = {"pawn": set(), "piece": set()}
         to_hand = self.data.get("hands", {}).get("captures") == "to-capturer"
+        everywhere = frozenset(self.variant.board.names)
+        # Promoted forms that turn back (pieceDemotion) and the rules that
+        # promote by capture alone (piecePromotionOnCapture): each one key
+        # for every piece in Fairy-Stockfish.
+        turning: set[str] = set()
+        on_capture: set[bool] = set()
         for rule in rules:
-            for key in sorted(set(rule) - {"regions", "leaving", "promotes-to", "optional"}):
+            for key in sorted(set(rule) - {"regions", "leaving", "promotes-to", "optional",
+                                           "on-capture"}):
                 # Fairy-Stockfish's en passant capture never promotes a piece.
                 if key != "by-en-passant" or rule[key] is not False:
                     self.refuse(f"promotion: {key}: {NO_KEY}")
-            if not rule.get("leaving"):
+            on_capture.add(bool(rule.get("on-capture", False)))
+            # (Over every cell, moves out of the region are moves within it.)
+            if not rule.get("leaving") and set(region.values()) != {everywhere}:
                 self.refuse("promotion: promotes-to without leaving: Fairy-Stockfish promotes "
                             "on moves into, within and out of the region")
             option = rule.get("optional")
@@ -508,6 +517,12 @@ class Exporter:
                 self.refuse("promotion: optional in part of the region only")
             for base, form in rule["promotes-to"].items():
                 spec = self.data["pieces"][form]
+                if rule["promotes-to"].get(form) == base and base in self.form_targets:
+                    # The way back of a +X form, under mandatoryPiecePromotion
+                    # in Fairy-Stockfish whatever X is (measured).
+                    turning.add(base)
+                    optional["piece"].add(mode)
+                    continue
                 if base not in self.pieces or form not in self.form_targets:
                     continue
                 if spec["letter"] != "+" + self.data["pieces"][base]["letter"] or \
@@ -519,6 +534,21 @@ class Exporter:
         if not pairs:
             return
         self.put("promotedPieceType", " ".join(sorted(pairs)))
+        forms = {form for rule in rules for base, form in rule["promotes-to"].items()
+                 if base not in self.form_targets}
+        if turning and turning != forms:
+            self.refuse("promotion: some promoted forms turn back and some not, where "
+                        "Fairy-Stockfish's pieceDemotion turns back every one")
+        if turning:
+            self.put("pieceDemotion", True)
+        if len(on_capture) > 1:
+            self.refuse("promotion: on-capture on some promotion rules only, where "
+                        "Fairy-Stockfish's piecePromotionOnCapture is for every piece")
+        elif True in on_capture and optional["pawn"]:
+            self.refuse("promotion: on-capture for Fairy-Stockfish's pawn, which it then keeps "
+                        "out of the region without a capture")
+        if on_capture == {True}:
+            self.put("piecePromotionOnCapture", True)
         for group, key in (("pawn", "mandatoryPawnPromotion"),
                            ("piece", "mandatoryPiecePromotion")):
             if len(optional[group]) > 1:
@@ -659,12 +689,20 @@ class Exporter:
             else {side: frozenset() for side in SIDES}
         declared: dict[str, Sided] = {}
         checks: set[str] = set()
+        forms = {base: form for rule in rules for base, form in rule.get("promotes-to", {}).items()
+                 if len(self.data["pieces"][base]["letter"]) == 1}
+        face_up: set[str] = set()     # the pieces also dropped as their promoted form
         for name, spec in self.data["pieces"].items():
             if name not in self.pieces or len(spec["letter"]) != 1:
                 continue
             drops = spec.get("drops", {})
-            for key in sorted(set(drops) - {"regions", "per-line", "check", "mate"}):
+            for key in sorted(set(drops) - {"regions", "per-line", "check", "mate", "also-as"}):
                 self.refuse(f"piece {name}: drops: {key}: {NO_KEY}")
+            if "also-as" in drops:
+                face_up.add(name)
+                if drops["also-as"] != [forms.get(name)]:
+                    self.refuse(f"piece {name}: drops: also-as: Fairy-Stockfish's dropPromoted "
+                                "drops a piece as its own promoted form only")
             cells = self.sided_cells(drops["regions"]) if "regions" in drops \
                 else {side: everywhere for side in SIDES}
             declared[name] = (cells["white"], cells["black"])
@@ -682,6 +720,11 @@ class Exporter:
                             "pawn (fW) only")
         if len(checks) > 1:
             self.refuse("drops: check forbidden for some pieces only")
+        if face_up and face_up != forms.keys() & declared.keys():
+            self.refuse("drops: also-as for some pieces with a promoted form only, where "
+                        "Fairy-Stockfish's dropPromoted drops every one either side up")
+        if face_up:
+            self.put("dropPromoted", True)
         dead = {name: self.stuck_cells(name) if self.immobility else (frozenset(), frozenset())
                 for name in declared}
         # Fairy-Stockfish's one drop region, less the cells where a piece could
