@@ -84,16 +84,26 @@ def main() -> None:
                         opening_plies=args.opening_plies, seed=1, grace=args.grace)
     builtin, opponent = BuiltinPlayer(), player_for(opponent_spec)
     names = (builtin.name, opponent.name)
-    score, start = Score(), time.perf_counter()
+    # On a loaded machine an engine's move may come past its time and
+    # grace: the games decided on the board are counted apart too.
+    score, on_board, start = Score(), Score(), time.perf_counter()
     try:
         for result in match(variant, (builtin, opponent), settings):
             score.add(result.score(0))
+            if " lost on time " not in result.reason:
+                on_board.add(result.score(0))
             print(f"game {result.index + 1}: {names[result.white]} - "
                   f"{names[1 - result.white]} {result.token} ({result.reason}, "
                   f"{result.game.plies} plies)", flush=True)
     finally:
         opponent.close()
     print(table(names, score))
+    if on_board.games < score.games:
+        elo, low, high = on_board.elo()
+        print(f"without the {score.games - on_board.games} games lost on time: "
+              f"{on_board.wins + on_board.draws / 2:g}/{on_board.games} "
+              f"({on_board.wins}-{on_board.draws}-{on_board.losses}), "
+              f"Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})")
     depth = f", the opponent at depth {args.opponent_depth}" if args.opponent_depth else ""
     print(f"{args.games} games of {args.variant} at {args.movetime:g} s a move{depth} "
           f"in {time.perf_counter() - start:.0f} s, {running_build()} build")
