@@ -119,6 +119,13 @@ NULL_REDUCTION = 2
 # LMR_AFTER of their stage are searched a ply shallower (two after 3 * LMR_AFTER).
 LMR_MIN_DEPTH = 3
 LMR_AFTER = 3
+# Late move pruning: off the principal variation, up to this depth, the
+# quiet moves after the first LMP_BASE + LMP_SCALE * depth * depth of their
+# stage that give no check are left out.
+LMP_DEPTH = 3
+LMP_BASE = 3
+LMP_SCALE = 2
+MAX_MOVES = 1 << 30     # more moves than any position has
 # The root's first window around the last iteration's score, from depth 4.
 ASPIRATION = 40
 ASPIRATION_DEPTH = 4
@@ -643,8 +650,11 @@ class Engine:
         # Quiet moves that cannot raise the evaluation to alpha are skipped
         # near the leaves.
         futile = static > -INFINITY and depth <= 2 and static + FUTILITY * depth <= alpha
-        # Late quiet moves are reduced off the principal variation only.
+        # Late quiet moves are reduced off the principal variation only,
+        # and near the leaves left out after the first few.
         reducing = beta - alpha == 1 and depth >= LMR_MIN_DEPTH
+        late = LMP_BASE + LMP_SCALE * depth * depth \
+            if beta - alpha == 1 and depth <= LMP_DEPTH else MAX_MOVES
         original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
         self._line.add(key)
         killers = self._killers[ply]
@@ -689,10 +699,10 @@ class Engine:
                     continue
                 if stage < 2:
                     searched.add(move)
-                if quiet and (futile or (reducing and index >= LMR_AFTER)) \
+                if quiet and (futile or index >= late or (reducing and index >= LMR_AFTER)) \
                         and not in_check and best_score > -MATE_BOUND \
                         and not position.is_check():
-                    if futile:
+                    if futile or index >= late:
                         position.unmake_internal()
                         continue
                     # A late quiet move is searched shallower; if it beats
