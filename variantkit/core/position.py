@@ -43,6 +43,15 @@ NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes n
 MAP_TESTS: Final = 3
 
 
+def has_bits(mask: int, count: int) -> bool:
+    """Whether `mask` (not negative) has `count` set bits or more: counted in
+    a loop, since compiled, `int.bit_count()` is a Python call."""
+    while mask and count > 0:
+        mask &= mask - 1
+        count -= 1
+    return count <= 0
+
+
 def position_of(game: object, caller: str) -> Position:
     """The core position of `game` (a `Game` or a core position), for the
     public helpers that take either; a TypeError that names `caller` and
@@ -403,8 +412,10 @@ class Position:
         # In check, some primitives may be restricted (`in-check`).
         generators = v.loop_check_generators if checkers else v.loop_generators
         # What a plain generator's mode may land on: empty cells (MOVE),
-        # enemy ones (CAPTURE), or both.
-        landings = (0, ~occupied, enemy, enemy | ~occupied)
+        # enemy ones (CAPTURE), or both.  Three names, not a tuple indexed
+        # by the mode: compiled, that tuple is boxed at every read.
+        empty = ~occupied
+        either = enemy | empty
         prey = enemy | self.ep_target   # what a capture (or a suborn) may take
         # The same within SHORT_MASK, for the pieces `short_moves` marks (on
         # a board within it, the masks are words already and go unchanged,
@@ -412,17 +423,19 @@ class Position:
         wide = v.board.size > SHORT_BITS
         if wide:
             short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
-            short_landings = (0, ~occupied & SHORT_MASK, enemy & SHORT_MASK,
-                              (enemy | ~occupied) & SHORT_MASK)
+            short_empty, short_enemy, short_either = \
+                empty & SHORT_MASK, enemy & SHORT_MASK, either & SHORT_MASK
         else:
-            short_occupied, short_prey, short_landings = occupied, prey, landings
+            short_occupied, short_prey = occupied, prey
+            short_empty, short_enemy, short_either = empty, enemy, either
         short_moves = v.short_moves
         typed_screens = v.typed_screens
-        attackers = self.attackers
+        # Methods are called as `self.attackers(...)` and `out.append(...)`,
+        # never through a local alias: compiled, an alias is a Python call
+        # that boxes its arguments.
         cells = self.cells
         unmoved = self.unmoved
         counted = 0
-        append = out.append
         promotions = v.promotions[us]
         first_move = v.first_move_rule and unmoved
         # The pieces within SHORT_MASK first, then the others, so that taking
@@ -438,9 +451,11 @@ class Position:
             frm = low.bit_length() - 1
             code = cells[frm]
             if wide and short_moves[code][frm]:
-                occ, lands, takeable, promotion = short_occupied, short_landings, short_prey, None
+                occ, takeable, promotion = short_occupied, short_prey, None
+                to_empty, to_enemy, to_either = short_empty, short_enemy, short_either
             else:
-                occ, lands, takeable, promotion = occupied, landings, prey, promotions.get(code)
+                occ, takeable, promotion = occupied, prey, promotions.get(code)
+                to_empty, to_enemy, to_either = empty, enemy, either
             is_king = low == king_bit
             # Destinations whose legality needs a test: all of them for a
             # piece that may be pinned, else those that may complete a screen.
@@ -461,7 +476,10 @@ class Position:
                     for guard, mask, lines in chained:
                         if not occ & guard:
                             reached |= lines[occ & mask]
-                    targets = reached & lands[mode] & allowed & line & ~done
+                    targets = reached & (to_either if mode == MOVE | CAPTURE
+                                         else to_empty if mode == MOVE
+                                         else to_enemy if mode == CAPTURE else 0) \
+                        & allowed & line & ~done
                     if not (is_king or targets & tested
                             or (promotion and (targets & promotion.region
                                                or low & promotion.start))):
@@ -477,7 +495,7 @@ class Position:
                         while targets:
                             tbit = targets & -targets
                             targets ^= tbit
-                            append((frm, tbit.bit_length() - 1, 0, NORMAL, 0))
+                            out.append((frm, tbit.bit_length() - 1, 0, NORMAL, 0))
                         continue
                     en_passant, quiet_check, passed = 0, True, NO_PASSED
                 else:
@@ -486,7 +504,7 @@ class Position:
                         continue
                     if limits is None:
                         reached = reach(tables[frm], occ)
-                        capturable = lands[CAPTURE]
+                        capturable = to_enemy
                     else:
                         reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
                                                                   limits, checkers)
@@ -497,7 +515,7 @@ class Position:
                     if mode & CAPTURE:
                         targets = reached & capturable
                     if mode & MOVE:
-                        targets |= reached & lands[MOVE]
+                        targets |= reached & to_empty
                     targets &= allowed & line & ~done
                     en_passant = 0
                     if ep == "capture" and mode & CAPTURE:
@@ -520,15 +538,15 @@ class Position:
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
                         if attacked < 0 and map_tables is not None \
-                                and targets.bit_count() + 1 >= MAP_TESTS:
+                                and has_bits(targets, MAP_TESTS - 1):
                             attacked = self._attack_map(them, occupied)
-                        if (tbit & attacked or gone != tbit) and attackers(
+                        if (tbit & attacked or gone != tbit) and self.attackers(
                                 to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
                     elif (tbit & tested or gone != tbit) and king >= 0 and (
                             self._exposes((frm, to, 0, kind, extra)) if typed_screens
-                            else attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
-                                           enemy & ~gone)):
+                            else self.attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
+                                                enemy & ~gone)):
                         continue
                     if promotion is not None and (tbit & promotion.region
                                                   or low & promotion.start) \
@@ -541,7 +559,7 @@ class Position:
                     elif not quiet_check and self.gives_check((frm, to, 0, kind, extra)):
                         continue
                     else:
-                        append((frm, to, 0, kind, extra))
+                        out.append((frm, to, 0, kind, extra))
                     done |= tbit
         if v.standing[us]:
             self._standing_promotions(king, occupied, out)
@@ -553,7 +571,7 @@ class Position:
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
                                                            and self.royals_face())):
-            append((king, king, 0, PASS, 0))
+            out.append((king, king, 0, PASS, 0))
         if v.facing_must_break and self.royals_face():
             out[:] = self._breaking_facing(out)
         return counted
