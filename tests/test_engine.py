@@ -19,6 +19,7 @@ from variantkit.engine import (
     Limits,
     SearchInfo,
     advancement,
+    guarded,
     mobility_values,
     neighbourhood,
     piece_values,
@@ -309,7 +310,7 @@ def test_passed_pieces_by_the_stoppers_of_their_way() -> None:
     chess = variantkit.load("chess")
     board, pawn, enemy = chess.board, chess.letter_codes["P"], chess.letter_codes["p"]
     region = chess.promotions[0][pawn].region
-    stop = stoppers(chess, pawn, region, [enemy])[board.cell("e4")]
+    stop = stoppers(chess, pawn, region, guarded(chess, [enemy]))[board.cell("e4")]
     # A black pawn ahead on its own or a next file stops the e-pawn; one
     # beside it, behind it or two files away does not.
     # (The eighth rank counts: a pawn there would walk down.)

@@ -332,28 +332,34 @@ def capture_reach(variant: Variant, code: int, cell: int) -> int:
     return found
 
 
-def stoppers(variant: Variant, code: int, region: int, enemies: list[int]) -> list[int]:
-    """For a promoting piece (by code) on each cell, the cells from which an
-    enemy promoting piece (by codes `enemies`) may stop it: on its way to
-    `region` (its own cell included), or walking forward to a cell where
-    it stands on that way or captures on it.  Without enemy promoting
-    pieces on them, the piece is passed."""
+def guarded(variant: Variant, codes: list[int]) -> list[int]:
+    """For each cell, the cells that a promoting piece of `codes` standing
+    there may stand on or capture on, wherever it walks to on its way to
+    promotion."""
     size = variant.board.size
-    ways = forward_closure(variant, code, region)
-    # Per enemy cell: every cell the enemy piece stands on or captures on,
-    # wherever it walks to.
-    guards = [0] * size
-    for enemy in enemies:
-        promotion = variant.promotions[enemy & 1].get(enemy)
-        walks = forward_closure(variant, enemy, promotion.region if promotion else 0)
-        captures = [capture_reach(variant, enemy, cell) for cell in range(size)]
+    out = [0] * size
+    for code in codes:
+        promotion = variant.promotions[code & 1].get(code)
+        walks = forward_closure(variant, code, promotion.region if promotion else 0)
+        captures = [capture_reach(variant, code, cell) for cell in range(size)]
         for cell in range(size):
-            walked = guarded = walks[cell]
+            walked = cells = walks[cell]
             while walked:
                 low = walked & -walked
                 walked ^= low
-                guarded |= captures[low.bit_length() - 1]
-            guards[cell] |= guarded
+                cells |= captures[low.bit_length() - 1]
+            out[cell] |= cells
+    return out
+
+
+def stoppers(variant: Variant, code: int, region: int, guards: list[int]) -> list[int]:
+    """For a promoting piece (by code) on each cell, the cells from which an
+    enemy promoting piece may stop it (`guards`, from `guarded`): on its
+    way to `region`, or walking forward to a cell where it stands on that
+    way or captures on it.  Without enemy promoting pieces on them, the
+    piece is passed."""
+    size = variant.board.size
+    ways = forward_closure(variant, code, region)
     return [sum(1 << enemy_cell for enemy_cell in range(size)
                 if enemy_cell != cell and guards[enemy_cell] & ways[cell])
             for cell in range(size)]
@@ -475,12 +481,13 @@ class Engine:
                 self._passed[code] = [sign * b for b in advancement(distance, gain, PASSED)]
         # A passed promoting piece: none of the enemy's promoting pieces
         # stands where it could stop it.
+        guards = [guarded(variant, self._promoting[side]) for side in range(2)]
         for code in range(n_codes):
             if self._passed[code]:
                 side = code & 1
                 self._stoppers[code] = stoppers(variant, code,
                                                 variant.promotions[side][code].region,
-                                                self._promoting[1 - side])
+                                                guards[1 - side])
         start = variant.new_game().position
         self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
                                        for code in range(n_codes)))
