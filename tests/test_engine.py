@@ -306,6 +306,7 @@ def test_null_moves_only_where_passing_is_no_move(name: str, null_moves: bool) -
 
 
 
+@pytest.mark.pure_build
 def test_passed_pieces_by_the_stoppers_of_their_way() -> None:
     chess = variantkit.load("chess")
     board, pawn, enemy = chess.board, chess.letter_codes["P"], chess.letter_codes["p"]
@@ -318,6 +319,7 @@ def test_passed_pieces_by_the_stoppers_of_their_way() -> None:
         f"{f}{r}" for f in "def" for r in "5678"}
 
 
+@pytest.mark.pure_build
 @pytest.mark.parametrize("fen, move, exchange", [
     ("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", 100 - 500),         # the pawn defended
     ("4k3/8/5n2/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 300),  # R for N and P
