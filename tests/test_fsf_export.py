@@ -310,3 +310,29 @@ def test_walls_beside_a_royal_piece_export_and_play_as_here() -> None:
         export_ini(variantkit.load_text(judged_after, "tiny.yaml"))
     assert "walls: royal-safety: Fairy-Stockfish judges one king's safety before the wall, " \
         "several royal pieces' with it" in refused.value.reasons
+
+
+RIVAL_GIVEAWAY = """\
+variantkit: 1
+name: rival-giveaway
+inherits: giveaway
+explosion: {around: all, immune: [pawn]}
+end:
+  conditions:
+  - {extinct: all, opponent-at-least: 1, result: win}
+"""
+
+
+def test_an_extinction_that_needs_a_rival_exports_and_plays_as_here() -> None:
+    """`opponent-at-least` as extinctionOpponentPieceCount: the knight's
+    blast takes the last piece of each side, and Black, to move with
+    nothing, wins by its stalemate, not White by extinction."""
+    variant = variantkit.load_text(RIVAL_GIVEAWAY, "rival-giveaway.yaml")
+    text = export_ini(variant, "vkx-rival-giveaway")
+    assert "extinctionOpponentPieceCount = 1" in text
+    pyffish.load_variant_config(text)
+    oracle = ExportedOracle("vkx-rival-giveaway", variant)
+    oracle.walk(2, "8/8/8/8/8/4q3/8/3N4 w - - 0 1")
+    outcome = oracle.replay(["d1e3"], "8/8/8/8/8/4q3/8/3N4 w - - 0 1")
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("black", "stalemate")
+    oracle.random_games(games=2, max_plies=60, seed=1)

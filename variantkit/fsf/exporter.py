@@ -935,7 +935,7 @@ class Exporter:
         checks: list[dict[str, Any]] = []
         for condition in conditions:
             kind = next((k for k in ("extinct", "reached", "checks") if k in condition), None)
-            allowed = {"extinct": {"extinct", "at-most", "result"},
+            allowed = {"extinct": {"extinct", "at-most", "opponent-at-least", "result"},
                        "reached": {"reached", "pieces", "result", "safe", "at-least"},
                        "checks": {"checks", "result"}}.get(kind or "", set())
             if kind is None or set(condition) - allowed:
@@ -955,7 +955,8 @@ class Exporter:
             if royals.get("per-side", "one") == "any" else []
         results = {c["result"] for c in extinct}
         counts = {c.get("at-most", 0) for c in extinct}
-        if len(results) > 1 or len(counts) > 1:
+        rivals = {c.get("opponent-at-least", 0) for c in extinct}
+        if len(results) > 1 or len(counts) > 1 or len(rivals) > 1:
             self.refuse("end: extinction conditions with different results or counts; "
                         "Fairy-Stockfish has one")
             return
@@ -969,6 +970,8 @@ class Exporter:
                 return
             if results - {"loss"}:
                 self.refuse("royals: the loss of a royal piece that does not lose")
+            if rivals - {0}:
+                self.refuse(f"end: opponent-at-least on royal pieces: {NO_KEY}")
             self.put("extinctionPseudoRoyal", True)
             # Fairy-Stockfish keeps them out of check while a side has at
             # most one more than the count.
@@ -979,6 +982,7 @@ class Exporter:
         self.put("extinctionValue", results.pop())
         self.put("extinctionPieceTypes", "*" if "*" in names else self.letters(names))
         self.put("extinctionPieceCount", counts.pop() if counts else 0)
+        self.put("extinctionOpponentPieceCount", rivals.pop() if rivals else 0)
 
     def flag(self, reached: list[dict[str, Any]]) -> None:
         if not reached:
