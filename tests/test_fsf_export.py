@@ -44,7 +44,8 @@ EXPORTED = (
     "gothic", "grasshopper", "hoppelpoppel", "isolation", "isolation7x7", "janus", "joust",
     "judkins", "kinglet", "kingofthehill", "knightmate", "kyotoshogi", "loop", "losalamos",
     "losers", "micro", "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
-    "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "raazuvaa",
+    "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "petrified",
+    "raazuvaa",
     "shogi", "shoshogi", "snailtrail", "sortofalmost", "suicide", "tencubed", "threekings",
     "trice", "yarishogi")
 

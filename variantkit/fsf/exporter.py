@@ -65,7 +65,7 @@ PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "de
 TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
                       "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
                       "hands", "must-capture", "explosion", "royal-facing", "walls",
-                      "position-string", "flips", "pass"})
+                      "position-string", "flips", "pass", "petrify"})
 # How a variant is drawn and its moves written, not how it is played:
 # nothing to write.
 PRESENTATION_KEYS = frozenset({"look", "notation"})
@@ -789,6 +789,8 @@ class Exporter:
                             "spares pawns only")
             self.put("blastOnCapture", True)
             self.put("blastImmuneTypes", self.letters(explosion.get("blast-proof", [])))
+        if "petrify" in self.data:
+            self.put("petrifyOnCaptureTypes", self.letters(self.data["petrify"]))
         facing = self.data.get("royal-facing")
         if facing is not None:
             lines = facing["lines"] if isinstance(facing["lines"], list) else [facing["lines"]]
