@@ -7,9 +7,11 @@ and promotions.  Moves come in stages, each generated only when the one
 before has not cut the search off: the transposition table's move; the
 captures by MVV-LVA (most valuable victim, least valuable attacker), made
 alone where a move's legality is its royal piece's safety (the core's
-`captures_unchecked`);
-then the other legal moves, killer moves first, the others by the
-placement they gain.
+`captures_unchecked`); then the other legal moves, killer moves first, the
+others by their history and the placement they gain, and last the
+captures that lose material by the static exchange evaluation (which
+quiescence leaves out).  docs/engine.md lists the pruning and the
+evaluation's terms.
 
 The evaluation is material (the pieces in hand counted as on the board)
 plus a placement term: each piece's reach on the empty board from its cell,
