@@ -136,3 +136,17 @@ def test_an_en_passant_blast_leaves_its_landing_cell_closed_to_the_duck() -> Non
     found = moves(variantkit.load_text(text, "vk-atomic-duck.yaml").new_game(fen))
     assert "e5d6,d6d5" in found and "e5d6,d6e5" in found and "e5d6,d6d6" not in found
     assert found == pyffish_moves("vk-atomic-duck", fen)
+
+
+def test_a_duck_on_the_cell_a_blast_clears_shields_no_king() -> None:
+    # The queen takes on e6 from d5, beside it, and opens the d-file to the
+    # king: the duck shields it from d2, d3, d4, d6 or d7, not from d5,
+    # which the blast clears before the king's safety is judged.
+    pyffish.load_variant_config(ATOMIC_DUCK)
+    text = import_ini(ATOMIC_DUCK)["vk-atomic-duck"]
+    assert isinstance(text, str)
+    fen = "3q3k/8/4b3/3Q4/8/8/8/3K4 w - - 0 1"
+    found = moves(variantkit.load_text(text, "vk-atomic-duck.yaml").new_game(fen))
+    assert sorted(m for m in found if m.startswith("d5e6,")) == \
+        ["d5e6,e6d2", "d5e6,e6d3", "d5e6,e6d4", "d5e6,e6d6", "d5e6,e6d7"]
+    assert found == pyffish_moves("vk-atomic-duck", fen)

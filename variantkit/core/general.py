@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import ended_by_condition
 from variantkit.core.flips import flip_after, flip_moves, turn_over
-from variantkit.core.moves import DOUBLE, DROP, EN_PASSANT, GATE, NORMAL, WALLED, InternalMove
+from variantkit.core.moves import (
+    DOUBLE,
+    DROP,
+    EN_PASSANT,
+    GATE,
+    NORMAL,
+    WALLED,
+    InternalMove,
+    wall_parts,
+)
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
 
@@ -210,12 +219,15 @@ class GeneralPosition(Position):
         kept = self.royals(us) if 0 < own <= self.variant.check_last else 0
         safe = []
         for move in moves:
+            duck = self._blasted_wall(move) if blast and move[3] >= WALLED else -1
             self.make_internal(move)
             # A blast's target turns to stone after the move's safety is
             # judged, as Fairy-Stockfish judges it: the new wall shields nothing.
             stone = self._extra[-1][3] if blast else -1
             if stone >= 0:
                 self.place_wall(stone)
+            if duck >= 0:
+                self.place_wall(duck)
             if self.royals(us).bit_count() < own:   # blown up or petrified
                 ok = False
             elif blast and enemy and not self.royals(1 - us):
@@ -227,10 +239,25 @@ class GeneralPosition(Position):
                 ok = not self.side_in_check(us)
             if stone >= 0:
                 self.place_wall(stone)
+            if duck >= 0:
+                self.place_wall(duck)
             self.unmake_internal()
             if ok:
                 safe.append(move)
         return safe
+
+    def _blasted_wall(self, move: InternalMove) -> int:
+        """The cell of a walled move's wall when the move's blast clears it
+        for the judgement of safety, else -1: a wall put down on the cell
+        the capturer left, when that cell is one the blast reaches and the
+        capturer is no immune piece (Fairy-Stockfish clears the cells around
+        the target that held such a piece before the move, walls and all)."""
+        plain, cell = wall_parts(move)
+        frm = plain[0]
+        if cell != frm or not self.variant.blast[plain[1]] >> frm & 1 \
+                or self.cells[frm] in self.variant.blast_immune or not self._captures(plain):
+            return -1
+        return cell
 
     def _captures(self, move: InternalMove) -> bool:
         frm, to, _, kind, _ = move
