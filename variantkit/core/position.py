@@ -343,7 +343,7 @@ class Position:
 
     def count_legal(self) -> int:
         """How many legal moves there are: `len(legal_internal())`, but
-        moves that need no test are counted, not built (perft's last ply)."""
+        plain moves are counted, not built (perft's last ply)."""
         v = self.variant
         if v.gate_regions[self.stm] or v.must_drop or v.facing_must_break \
                 or self.ended_by_pass():
@@ -386,8 +386,9 @@ class Position:
     def _generate(self, king: int, out: list[InternalMove], counting: bool = False) -> int:
         """Put into `out` the moves that leave the royal piece on `king`
         safe; with `king` -1, every move the pieces can make (nothing
-        guarded).  With `counting`, the moves that need no test are only
-        counted: the number returned (0 otherwise) is how many of them."""
+        guarded).  With `counting`, the moves that need no test and the
+        plain moves that passed theirs are only counted: the number
+        returned (0 otherwise) is how many of them."""
         v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
@@ -466,6 +467,7 @@ class Position:
             # En passant keeps to `allowed`: its victim may open another line,
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
+            kept = allowed & line
             for tables, mode, spans, special in generators[code]:
                 if spans is not None and not spans[frm] & takeable:
                     continue
@@ -478,8 +480,13 @@ class Position:
                             reached |= lines[occ & mask]
                     targets = reached & (to_either if mode == MOVE | CAPTURE
                                          else to_empty if mode == MOVE
-                                         else to_enemy if mode == CAPTURE else 0) \
-                        & allowed & line & ~done
+                                         else to_enemy if mode == CAPTURE else 0)
+                    # Compiled, each `&` on a mask beyond SHORT_MASK
+                    # allocates: the ones that would keep every bit are skipped.
+                    if kept != -1:
+                        targets &= kept
+                    if done:
+                        targets &= ~done
                     if not (is_king or targets & tested
                             or (promotion and (targets & promotion.region
                                                or low & promotion.start))):
@@ -488,6 +495,14 @@ class Position:
                         if counting:
                             # A loop, not int.bit_count(): compiled, the
                             # method call boxes `targets` and costs more.
+                            if wide:
+                                # The bits beyond SHORT_MASK apart, so that
+                                # the loop below stays in machine words.
+                                high = targets >> SHORT_BITS
+                                targets &= SHORT_MASK
+                                while high:
+                                    high &= high - 1
+                                    counted += 1
                             while targets:
                                 targets &= targets - 1
                                 counted += 1
@@ -516,7 +531,7 @@ class Position:
                         targets = reached & capturable
                     if mode & MOVE:
                         targets |= reached & to_empty
-                    targets &= allowed & line & ~done
+                    targets &= kept & ~done
                     en_passant = 0
                     if ep == "capture" and mode & CAPTURE:
                         en_passant = reached & allowed & self.ep_target
@@ -558,6 +573,8 @@ class Position:
                             out[first:] = [m for m in out[first:] if not self.gives_check(m)]
                     elif not quiet_check and self.gives_check((frm, to, 0, kind, extra)):
                         continue
+                    elif counting:   # tested, and one move: counted, not built
+                        counted += 1
                     else:
                         out.append((frm, to, 0, kind, extra))
                     done |= tbit
