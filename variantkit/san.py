@@ -231,7 +231,7 @@ def _entries(position: Position) -> list[_Entry]:
                           castle=castles.get(extra, "") if kind == CASTLE else "",
                           gate=gate + wall, also=(plain, bare)))
     # The moves that could promote into a promoted form and do not (shogi's `=`).
-    promotable = {(m[0], m[1]) for m in legal if position.public_move(m).promotion == "+"}
+    promotable = {(e.internal[0], e.internal[1]) for e in out if e.move.promotion == "+"}
     return [replace(e, could_promote=True) if (e.internal[0], e.internal[1]) in promotable and
             not e.move.promotion and not e.drop else e for e in out]
 
@@ -364,6 +364,13 @@ class _Spellings:
         self.position = position
         self.entries = entries
         self._by_string = {str(e.move): [e] for e in entries}
+        # The moves by destination, castlings under "" (O-O names none), so
+        # that a reading looks at the destinations rather than at every move
+        # (amazons: 2,176 moves onto 100 cells).
+        self._by_target: dict[str, list[int]] = {}
+        for index, entry in enumerate(entries):
+            self._by_target.setdefault("" if entry.castle else entry.move.to_cell,
+                                       []).append(index)
         self._styled: dict[str, dict[str, list[_Entry]]] = {}
 
     def read(self, body: str) -> list[_Entry]:
@@ -385,10 +392,15 @@ class _Spellings:
 
     def _near(self, body: str) -> list[_Entry]:
         # Every SAN spelling but O-O holds the destination's name.
-        return [e for e in self.entries if e.castle or e.move.to_cell in body]
+        near = sorted(index for cell, indexes in self._by_target.items()
+                      if cell in body for index in indexes)
+        return [self.entries[index] for index in near]
 
     def _read_strict_san(self, body: str) -> list[_Entry]:
-        return [e for e in self._near(body) if body in set(_strict(e))]
+        # A strict spelling ends in the move's gate or wall (`,e5`): a test
+        # that spares spelling out the moves with another one.
+        return [e for e in self._near(body)
+                if (e.drop or body.endswith(e.gate)) and body in set(_strict(e))]
 
     def _texts(self, style: str) -> dict[str, list[_Entry]]:
         """Every text style `style` writes or reads for a legal move (none
