@@ -33,7 +33,9 @@ lint: $(VENV)/.test-deps
 # The whole suite on the build installed (compiled where a C compiler is
 # present), on every core (pytest-xdist) but the browser and cluster tests,
 # which start servers and run on their own; then the oracle and property
-# tests (marker `pure_build`, tests/conftest.py) on the pure-Python build.
+# tests (marker `pure_build`, tests/conftest.py) on the pure-Python build,
+# those over every variant for a sample that declares every rule (the rest,
+# marker `pure_in_oracle`, in `make oracle`).
 # Each pass lists its slowest tests, to show what to move to `make oracle`
 # when the whole stays near its 20-minute budget on two cores.
 SERIAL_TESTS := tests/test_web_browser.py tests/test_pair_browser.py tests/test_cluster.py tests/test_cluster_faults.py
@@ -41,7 +43,8 @@ SLOWEST := --durations=15
 test: lint docs
 	$(BIN)/python -m pytest -n auto $(SLOWEST) $(addprefix --ignore=,$(SERIAL_TESTS))
 	$(BIN)/python -m pytest $(SLOWEST) $(SERIAL_TESTS)
-	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto $(SLOWEST) -m "pure_build and not oracle"
+	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto $(SLOWEST) \
+		-m "pure_build and not oracle and not pure_in_oracle"
 
 # The documentation site (docs/ and mkdocs.yml); --strict fails on a broken link.
 docs: $(VENV)/.test-deps
@@ -50,6 +53,7 @@ docs: $(VENV)/.test-deps
 # Deeper comparisons against the oracles (minutes, not part of `make test`).
 oracle: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -m oracle
+	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto -m "pure_in_oracle and not oracle"
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python benchmarks/perft_bench.py

@@ -6,6 +6,9 @@ so that both builds answer the oracles.  A test module gets it when it uses
 python-chess, pyffish (directly or through `fsf_oracle`) or hypothesis; a
 module can also set `pytestmark = pytest.mark.pure_build` itself.
 
+Marker `pure_in_oracle`: a test over every variant runs on the pure build
+for a sample only in `make test`; `make oracle` runs the rest there.
+
 Marker `patches_compiled(MODULE)`: a test that replaces a method of an
 object of MODULE, which a compiled class does not allow; it is skipped on
 the compiled build while MODULE is compiled, and runs on the pure build
@@ -28,6 +31,9 @@ ORACLES = frozenset({"chess", "pyffish", "fsf_oracle", "hypothesis"})
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "pure_build: oracle and property tests, run again on the pure-Python build")
+    config.addinivalue_line(
+        "markers", "pure_in_oracle: on the pure build, run by `make oracle` rather than "
+                   "`make test` (tests/catalogue.py on_both_builds)")
     config.addinivalue_line(
         "markers", "patches_compiled(module): replaces a method of a compiled class "
                    "(see tests/conftest.py)")

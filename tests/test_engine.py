@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from catalogue import one_per_board
+from catalogue import on_both_builds, one_per_board
 
 import variantkit
 from variantkit import Engine, Outcome
@@ -143,7 +143,7 @@ def test_every_variant_plays(name: str) -> None:
 
 
 @pytest.mark.pure_build
-@pytest.mark.parametrize("name", variantkit.variants())
+@pytest.mark.parametrize("name", on_both_builds(variantkit.variants()))
 def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
     """Where quiescence makes its own captures, those its legality test
     keeps are the legal moves that win material (gating moves aside); in

@@ -9,17 +9,18 @@ wide) and a few seeded random games; `make oracle` goes deeper and plays more.
 from __future__ import annotations
 
 import pytest
+from catalogue import on_both_builds
 from fsf_oracle import Oracle, fsf_variants, game_plies, perft_depth
 
 NAMES = fsf_variants()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", on_both_builds(NAMES))
 def test_perft_tree_equals_pyffish(name: str) -> None:
     Oracle(name).walk(perft_depth(name))
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", on_both_builds(NAMES))
 def test_random_games_equal_pyffish(name: str) -> None:
     Oracle(name).random_games(games=2, max_plies=game_plies(name), seed=1)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from catalogue import on_both_builds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -284,7 +285,7 @@ def test_copy_is_independent(name: str) -> None:
 
 
 @pytest.mark.pure_build
-@pytest.mark.parametrize("name", variantkit.variants())
+@pytest.mark.parametrize("name", on_both_builds(variantkit.variants()))
 def test_counted_moves_are_the_listed_ones(name: str) -> None:
     """`count_legal` (perft's last ply, `len(game.legal_moves)`) counts
     the moves that need no test without building them: on the positions of

@@ -10,6 +10,7 @@ from pathlib import Path
 import chess
 import pyffish
 import pytest
+from catalogue import on_both_builds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,7 +104,7 @@ def assert_round_trips(name: str, seed: int, plies: int) -> None:
             assert position.parse_san(str(move)) == move
 
 
-@pytest.mark.parametrize("name", every_variant())
+@pytest.mark.parametrize("name", on_both_builds(every_variant()))
 def test_every_legal_move_round_trips(name: str) -> None:
     assert_round_trips(name, 7, 24)
 
