@@ -55,7 +55,7 @@ def distributed_perft(game: Game, depth: int, cluster: Cluster,
     cluster; `done(finished, total)` is told of each finished task."""
     prefixes = split(game, depth, TASKS_PER_WORKER * max(cluster.workers, 1))
     if prefixes == [()]:  # depth 1, or no legal move: nothing to share out
-        return {str(m): 1 for m in game.legal_moves()}
+        return dict.fromkeys(sorted(str(m) for m in game.legal_moves()), 1)
     counts = dict.fromkeys(sorted(str(m) for m in game.legal_moves()), 0)
     fen = game.fen()
     arguments = [(fen, prefix, depth - len(prefix)) for prefix in prefixes]
