@@ -3,7 +3,10 @@
 The variants are found by name (`fsf_oracle.fsf_variants`), so a new file in
 variants/ named as a Fairy-Stockfish variant is checked without touching this
 module.  `make test` compares perft trees to depth 3 (2 where the tree is very
-wide) and a few seeded random games; `make oracle` goes deeper and plays more.
+wide) and a few seeded random games on the compiled build for every
+variant, and the perft trees of a sample on the pure build
+(`catalogue.on_both_builds`); `make oracle` goes deeper, plays more, and
+runs the rest on the pure build.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ def test_perft_tree_equals_pyffish(name: str) -> None:
     Oracle(name).walk(perft_depth(name))
 
 
-@pytest.mark.parametrize("name", on_both_builds(NAMES))
+# On the pure build, in make oracle only: the sample's perft trees are make
+# test's check of that build against pyffish.
+@pytest.mark.pure_in_oracle
+@pytest.mark.parametrize("name", NAMES)
 def test_random_games_equal_pyffish(name: str) -> None:
     Oracle(name).random_games(games=2, max_plies=game_plies(name), seed=1)
 
