@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -180,13 +181,20 @@ def game_for(variant_name: str, fen: str | None, moves: tuple[str, ...]) -> Game
         game = variant.new_game(fen)
     except InvalidFenError as exc:
         fail(f"bad position string: {exc}")
+    play_moves(game.push_san, moves)
+    return game
+
+
+def play_moves(push: Callable[[str], object], moves: tuple[str, ...]) -> None:
+    """Each move of `moves` (an option's values, each holding one or more
+    moves apart by spaces) played through `push`; an illegal one fails the
+    command with its reason."""
     for text in moves:
         for move in text.split():
             try:
-                game.push_san(move)
+                push(move)
             except IllegalMoveError as exc:
                 fail(str(exc))
-    return game
 
 
 def position_options(command: Any) -> Any:

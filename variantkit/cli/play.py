@@ -28,6 +28,7 @@ from variantkit.cli.common import (
     game_for,
     input_files,
     load_variant,
+    play_moves,
     position_options,
     use_color,
     write_output,
@@ -149,12 +150,7 @@ def pair_for(variant_name: str, fen: str | None, moves: tuple[str, ...]) -> Pair
         pair = Pair(variant, fen)
     except InvalidFenError as exc:
         fail(f"bad position string: {exc}")
-    for text in moves:
-        for move in text.split():
-            try:
-                pair.push_text(move)
-            except IllegalMoveError as exc:
-                fail(str(exc))
+    play_moves(pair.push_text, moves)
     return pair
 
 
