@@ -384,16 +384,19 @@ def test_engine_replies(page: Page, server: str) -> None:
 
 
 def test_engine_shows_its_thinking_and_stops(page: Page, server: str) -> None:
-    open_variant(page, server, "chess")
+    # Grand chess, the longest search the page allows: the engine reaches the
+    # page's depth cap (8) from chess's start in 0.6 s and plays, from
+    # grand's in about 7 s, and it stops a new iteration at half its time.
+    open_variant(page, server, "grand")
     page.locator("#engine-limit").select_option("seconds")
-    page.locator("#engine-amount").fill("8")
+    page.locator("#engine-amount").fill("10")
     page.get_by_test_id("engine-move").click()
     # Depth, evaluation and main line appear while it thinks...
     expect(page.get_by_test_id("engine-info")).to_have_text(
         re.compile(r"^depth \d+ · [-+]\d+\.\d\d · \S+"))
     # ... the page answers meanwhile ...
-    cell(page, "b1").click()
-    expect(cell_of(page, "c3")).to_have_attribute("data-mark", "move")
+    cell(page, "b2").click()
+    expect(cell_of(page, "c4")).to_have_attribute("data-mark", "move")
     # ... and Stop ends the search without a move.
     page.locator("#engine-stop").click()
     expect(page.get_by_test_id("engine-info")).to_have_text("stopped")
