@@ -42,34 +42,33 @@ def compile_drop_entries(sink: Sink, data: dict[str, Any],
 def _entry_lines(board: Board, spec: Any) -> list[tuple[int, ...]]:
     """The lines along the direction `spec`, each from the cell no step in
     that direction reaches (its edge cell) to the far edge."""
-    directions = board.topology.directions(spec, None)
-    if len(directions) != 1:
-        raise DeclarationError(f"a drop enters moving in one direction; {spec!r} names "
-                               f"{len(directions)}", "bad-direction")
+    rays = _rays_along(board, spec, "a drop enters moving in one direction",
+                       "a drop cannot travel on from")
     reached = 0
-    rays = []
-    for cell in range(board.size):
-        found = board.rays(cell, directions[0])
-        if len(found) > 1:
-            raise DeclarationError(f"a drop cannot travel on from {board.names[cell]}: the "
-                                   f"line {spec!r} branches there", "bad-direction")
-        rays.append(found[0] if found else [])
-        if rays[-1]:
-            reached |= 1 << rays[-1][0]
+    for ray in rays:
+        if ray:
+            reached |= 1 << ray[0]
     return [tuple(1 << c for c in (cell, *rays[cell])) for cell in range(board.size)
             if not reached >> cell & 1]
 
 
 def _next_cells(board: Board, spec: Any) -> list[int]:
+    rays = _rays_along(board, spec, "drops fall in one direction", "a drop cannot fall from")
+    return [board.mask([ray[0]]) if ray else 0 for ray in rays]
+
+
+def _rays_along(board: Board, spec: Any, one: str, branches: str) -> list[list[int]]:
+    """Each cell's ray along the one direction `spec` names (empty at the
+    edge); `one` and `branches` begin the errors for several directions
+    and for a line that branches."""
     directions = board.topology.directions(spec, None)
     if len(directions) != 1:
-        raise DeclarationError(f"drops fall in one direction; {spec!r} names "
-                               f"{len(directions)}", "bad-direction")
-    below = []
+        raise DeclarationError(f"{one}; {spec!r} names {len(directions)}", "bad-direction")
+    rays = []
     for cell in range(board.size):
-        rays = board.rays(cell, directions[0])
-        if len(rays) > 1:
-            raise DeclarationError(f"a drop cannot fall from {board.names[cell]}: the line "
-                                   f"{spec!r} branches there", "bad-direction")
-        below.append(board.mask([rays[0][0]]) if rays and rays[0] else 0)
-    return below
+        found = board.rays(cell, directions[0])
+        if len(found) > 1:
+            raise DeclarationError(f"{branches} {board.names[cell]}: the line {spec!r} "
+                                   "branches there", "bad-direction")
+        rays.append(list(found[0]) if found else [])
+    return rays
