@@ -15,9 +15,8 @@ from catalogue import on_both_builds, one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
-from variantkit.engine import (
-    Limits,
-    SearchInfo,
+from variantkit.engine import Limits, SearchInfo, time_budget
+from variantkit.evaluation import (
     advancement,
     guarded,
     mobility_values,
@@ -25,7 +24,6 @@ from variantkit.engine import (
     piece_values,
     promotion_distances,
     stoppers,
-    time_budget,
 )
 
 

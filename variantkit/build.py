@@ -36,6 +36,7 @@ COMPILED_MODULES = (
     "variantkit.castling",
     "variantkit.pieces",
     "variantkit.variant",
+    "variantkit.evaluation",
     "variantkit.engine",
 )
 # The module whose loader tells which build runs.

@@ -13,20 +13,14 @@ captures that lose material by the static exchange evaluation (which
 quiescence leaves out).  docs/engine.md lists the pruning and the
 evaluation's terms.
 
-The evaluation is material (the pieces in hand counted as on the board)
-plus a placement term: each piece's reach on the empty board from its cell,
-a static stand-in for mobility that needs no move generation, so that a
+The evaluation (`variantkit.evaluation`) needs no move generation, so a
 quiescence node whose evaluation already fails high generates no move at
-all.  Scores are from the side to move's view in centipawns.  Drops are
-searched as any other move; they win no material at once, so quiescence
-leaves them out.  Piece values come from the variant's `value:`
-keys; a piece without one gets an estimate from its average mobility on the
-empty board, on the scale of the pieces that do declare theirs.  Royal pieces
-carry no value.  A position without legal moves is scored by the variant's
-own `end.checkmate` / `end.stalemate` results; a position that repeats one
-of the current line, or one that occurred twice in the game, or that reaches
-the move rule, is a draw (a position seen once before in the game is not:
-reaching it again does not end the game).
+all.  Drops are searched as any other move; they win no material at once,
+so quiescence leaves them out.  A position without legal moves is scored
+by the variant's own `end.checkmate` / `end.stalemate` results; a position
+that repeats one of the current line, or one that occurred twice in the
+game, or that reaches the move rule, is a draw (a position seen once
+before in the game is not: reaching it again does not end the game).
 
 `Engine.search` takes `Limits` (depth, nodes, a time per move, a game clock
 with a simple time manager, or none: infinite), a `threading.Event` that
@@ -67,33 +61,12 @@ from variantkit.core.moves import (
     InternalMove,
 )
 from variantkit.core.position import Position
+from variantkit.evaluation import PAWN, Evaluation
 from variantkit.game import Game
 from variantkit.outcome import outcome
-from variantkit.pieces import CAPTURE, MOVE, piece_code, reach
 from variantkit.values import Move
 from variantkit.variant import Variant
 
-PAWN = 100                  # centipawns
-# Centipawns per cell a piece reaches on the empty board from where it
-# stands: a static stand-in for mobility, which favours central cells.
-PLACEMENT = 3
-# Centipawns for having the move: the side to move is a tempo ahead.
-TEMPO = 10
-# The share of a promotion's gain that a promoting piece one move from its
-# promotion region earns in the middlegame (twice that in the endgame); the
-# bonus falls with the square of the distance.
-ADVANCE = 0.08
-# Centipawns per cell of the royal piece's two-move neighbourhood, above or
-# below the board's mean: a penalty in the middlegame (a central king is
-# exposed), a bonus in the endgame (a central king takes part).
-KING_CENTRE = 3
-# Centipawns per own promoting piece beside the royal piece, in the middlegame.
-SHIELD = 10
-# The share of a promotion's gain that a passed promoting piece (no enemy
-# promoting piece can reach its way to promotion) one move from its
-# promotion region earns on top of its advancement in the middlegame (twice
-# that in the endgame), falling with the square of the distance.
-PASSED = 0.08
 # What the static exchange evaluation counts a royal piece as, in
 # centipawns: a capture by it that the opponent answers loses the game.
 ROYAL_EXCHANGE = 100 * 100
@@ -133,9 +106,6 @@ ASPIRATION = 40
 ASPIRATION_DEPTH = 4
 # History scores are halved when one grows past this.
 HISTORY_LIMIT = 1 << 20
-# Pawn-ish units per cell reached on the empty board, for estimated values
-# when no piece of the variant declares one (the chess pieces give about 0.4).
-MOBILITY_SCALE = 0.4
 EXACT, LOWER, UPPER = range(3)
 # How often (in nodes) the search looks at the clock and the stop signal.
 CHECK_EVERY = 256
@@ -234,183 +204,19 @@ class SearchInfo:
         return f"{'win' if moves > 0 else 'loss'} in {abs(moves)}"
 
 
-def reach_counts(variant: Variant, code: int) -> list[int]:
-    """How many cells a piece (by code) reaches on the empty board from each
-    cell, by all its moves (first-move-only ones aside)."""
-    return [variant.empty_board_reach(code, cell, initial=False).bit_count()
-            for cell in range(variant.board.size)]
-
-
-def mobility_values(variant: Variant) -> dict[str, float]:
-    """Each non-royal piece's mean number of cells reached on the empty
-    board, over every cell."""
-    out: dict[str, float] = {}
-    for t in variant.pieces.types:
-        if not t.royal:
-            counts = reach_counts(variant, piece_code(t.index, 0))
-            out[t.name] = sum(counts) / len(counts)
-    return out
-
-
-def piece_values(variant: Variant) -> dict[str, float]:
-    """Each non-royal piece's value in pawns: declared, or estimated from its
-    mobility on the scale of the declared values."""
-    mobility = mobility_values(variant)
-    declared = {t.name: float(t.value) for t in variant.pieces.types
-                if not t.royal and t.value is not None}
-    reached = sum(mobility[name] for name in declared)
-    scale = sum(declared.values()) / reached if declared and reached else MOBILITY_SCALE
-    return {name: declared.get(name, round(m * scale, 2)) for name, m in mobility.items()}
-
-
-def promotion_distances(variant: Variant, code: int, region: int) -> list[int]:
-    """How many moves a piece (by code) needs on the empty board to reach
-    `region` from each cell: 0 inside it, -1 where it never does."""
-    size = variant.board.size
-    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
-    distance = [0 if region >> cell & 1 else -1 for cell in range(size)]
-    reached, moves = region, 0
-    while True:
-        moves += 1
-        found = 0
-        for cell in range(size):
-            if distance[cell] < 0 and reach[cell] & reached:
-                distance[cell] = moves
-                found |= 1 << cell
-        if not found:
-            return distance
-        reached |= found
-
-
-def advancement(distance: list[int], gain: int, share: float = ADVANCE) -> list[int]:
-    """Centipawns a promoting piece earns on each cell by its distance to
-    promotion: `share` of the `gain` one move away, falling with the square
-    of the distance to nothing on the farthest cells."""
-    farthest = max(distance)
-    out = []
-    for moves in distance:
-        if moves <= 0:
-            out.append(0)
-        else:
-            progress = (farthest - moves) / (farthest - 1) if farthest > 1 else 1.0
-            out.append(round(share * gain * progress * progress))
-    return out
-
-
-def forward_closure(variant: Variant, code: int, region: int) -> list[int]:
-    """The cells a promoting piece (by code) may walk to from each cell on
-    the empty board by its moves that go to empty cells, again and again
-    until it reaches `region`, its own cell included: its ways to
-    promotion."""
-    size = variant.board.size
-    steps = [0] * size
-    for g in variant.generators[code]:
-        if g.mode & MOVE and not g.initial:
-            for cell in range(size):
-                steps[cell] |= reach(g.tables[cell], 1 << cell)
-    closure = []
-    for cell in range(size):
-        seen = frontier = 1 << cell
-        while frontier:
-            grown = 0
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                if not low & region:
-                    grown |= steps[low.bit_length() - 1]
-            frontier = grown & ~seen
-            seen |= frontier
-        closure.append(seen)
-    return closure
-
-
-def capture_reach(variant: Variant, code: int, cell: int) -> int:
-    """The cells a piece (by code) captures on from `cell` on the empty
-    board (its first-move-only moves aside)."""
-    found = 0
-    for g in variant.generators[code]:
-        if g.mode & CAPTURE and not g.initial:
-            found |= reach(g.tables[cell], 1 << cell)
-    return found
-
-
-def guarded(variant: Variant, codes: list[int]) -> list[int]:
-    """For each cell, the cells that a promoting piece of `codes` standing
-    there may stand on or capture on, wherever it walks to on its way to
-    promotion."""
-    size = variant.board.size
-    out = [0] * size
-    for code in codes:
-        promotion = variant.promotions[code & 1].get(code)
-        walks = forward_closure(variant, code, promotion.region if promotion else 0)
-        captures = [capture_reach(variant, code, cell) for cell in range(size)]
-        for cell in range(size):
-            walked = cells = walks[cell]
-            while walked:
-                low = walked & -walked
-                walked ^= low
-                cells |= captures[low.bit_length() - 1]
-            out[cell] |= cells
-    return out
-
-
-def stoppers(variant: Variant, code: int, region: int, guards: list[int]) -> list[int]:
-    """For a promoting piece (by code) on each cell, the cells from which an
-    enemy promoting piece may stop it (`guards`, from `guarded`): on its
-    way to `region`, or walking forward to a cell where it stands on that
-    way or captures on it.  Without enemy promoting pieces on them, the
-    piece is passed."""
-    size = variant.board.size
-    ways = forward_closure(variant, code, region)
-    return [sum(1 << enemy_cell for enemy_cell in range(size)
-                if enemy_cell != cell and guards[enemy_cell] & ways[cell])
-            for cell in range(size)]
-
-
-def neighbourhood(variant: Variant, code: int) -> list[int]:
-    """How many cells a piece (by code) reaches in one or two moves on the
-    empty board from each cell: how central the cell is for it."""
-    size = variant.board.size
-    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
-    out = []
-    for cell in range(size):
-        near, cells = reach[cell], reach[cell]
-        while cells:
-            low = cells & -cells
-            near |= reach[low.bit_length() - 1]
-            cells ^= low
-        out.append(near.bit_count())
-    return out
-
-
 class Engine:
     """Searches positions of one variant for the best move."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.values = piece_values(variant)
-        n_codes = variant.n_codes
-        # Centipawns per piece code, unsigned and signed (White positive).
-        self._value = [0] * n_codes
-        for t in variant.pieces.types:
-            for side in range(2):
-                self._value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
-        self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self._value)]
-        # What a piece counts as in an exchange of captures on one cell.
+        self.evaluation = Evaluation(variant)
+        self.values = self.evaluation.values
+        # Centipawns per piece code, and what a piece counts as in an
+        # exchange of captures on one cell.
+        self._value = self.evaluation.value
         self._exchange_value = [ROYAL_EXCHANGE if variant.royal_code[code] else value
                                 for code, value in enumerate(self._value)]
-        self._valued = [code for code in range(2, n_codes) if self._value[code]]
-        # Signed centipawns of a piece of each valued code on each cell: its
-        # value and its placement.
-        self._worth: list[list[int]] = [[] for _ in range(n_codes)]
-        for code in self._valued:
-            sign = -1 if code & 1 else 1
-            self._worth[code] = [sign * (self._value[code] + PLACEMENT * count)
-                                 for count in reach_counts(variant, code)]
-        self._init_evaluation(variant)
-        # Pieces in hand count as material too (variants with `hands` only).
-        self._hand_valued = [code for code in self._valued
-                             if code in variant.hand_codes[code & 1]] if variant.has_hands else []
+        self._worth = self.evaluation.worth
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self._conditions = bool(end.conditions)
@@ -436,7 +242,7 @@ class Engine:
         self._tt: dict[Key, TTEntry] = {}
         # Quiet moves that cut the search off, by piece code and cell
         # reached, weighted by the depth; halved at each search.
-        self._history = [[0] * variant.board.size for _ in range(n_codes)]
+        self._history = [[0] * variant.board.size for _ in range(variant.n_codes)]
         # The search's state, set by `search`.
         self._position: Position = variant.new_game().position
         self._killers: list[list[InternalMove]] = []
@@ -447,70 +253,6 @@ class Engine:
         self._stop: threading.Event | None = None
         self._nodes = 0
         self._root_best: InternalMove | None = None
-
-    def _init_evaluation(self, variant: Variant) -> None:
-        """The evaluation's tables beyond material and placement, each
-        derived from the variant's compiled moves: the advancement of
-        promoting pieces, the game phase, the royal piece's place."""
-        n_codes, size = variant.n_codes, variant.board.size
-        # Promoting pieces: signed centipawns per cell for their advancement
-        # (counted again in the endgame), and the codes that are no such
-        # piece, whose material tells the game phase.
-        self._advance: list[list[int]] = [[] for _ in range(n_codes)]
-        self._phase_weight = [0] * n_codes
-        self._officers: list[list[int]] = [[], []]   # per side: the codes of the phase
-        self._promoting: list[list[int]] = [[], []]  # per side
-        # Passed promoting pieces: signed centipawns per cell, and per cell
-        # the cells of the enemy promoting pieces that would stop them.
-        self._passed: list[list[int]] = [[] for _ in range(n_codes)]
-        self._stoppers: list[list[int]] = [[] for _ in range(n_codes)]
-        for code in self._valued:
-            side = code & 1
-            promotion = variant.promotions[side].get(code)
-            if promotion is None:
-                self._phase_weight[code] = self._value[code]
-                self._officers[side].append(code)
-                continue
-            self._promoting[side].append(code)
-            gain = max((self._value[c] for c in promotion.choices), default=0) - self._value[code]
-            if gain > 0:
-                distance = promotion_distances(variant, code, promotion.region)
-                bonus = advancement(distance, gain)
-                sign = -1 if side else 1
-                self._advance[code] = [sign * b for b in bonus]
-                self._worth[code] = [w + sign * b
-                                     for w, b in zip(self._worth[code], bonus, strict=True)]
-                self._passed[code] = [sign * b for b in advancement(distance, gain, PASSED)]
-        # A passed promoting piece: none of the enemy's promoting pieces
-        # stands where it could stop it.
-        guards = [guarded(variant, self._promoting[side]) for side in range(2)]
-        for code in range(n_codes):
-            if self._passed[code]:
-                side = code & 1
-                self._stoppers[code] = stoppers(variant, code,
-                                                variant.promotions[side][code].region,
-                                                guards[1 - side])
-        start = variant.new_game().position
-        self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
-                                       for code in range(n_codes)))
-        # The royal piece (one per side): its centrality (its one- and
-        # two-move neighbourhood against the board's mean), a penalty in the
-        # middlegame and a bonus in the endgame, and its neighbours.
-        self._king_centre: list[list[int]] = [[0] * size, [0] * size]
-        self._king_near: list[list[int]] = [[0] * size, [0] * size]
-        self._king_terms = variant.one_royal
-        if variant.one_royal:
-            for t in variant.pieces.types:
-                if not t.royal:
-                    continue
-                for side in range(2):
-                    code = piece_code(t.index, side)
-                    near = neighbourhood(variant, code)
-                    mean = sum(near) / size
-                    sign = -1 if side else 1
-                    self._king_centre[side] = [sign * round(KING_CENTRE * (n - mean)) for n in near]
-                    self._king_near[side] = [variant.empty_board_reach(code, cell, initial=False)
-                                             for cell in range(size)]
 
     def new_game(self) -> None:
         """Forget what earlier searches learnt (the transposition table
@@ -626,7 +368,7 @@ class Engine:
                     or (self._move_plies and position.halfmove >= self._move_plies)):
             return 0  # a repetition or the move rule: a draw
         if ply >= MAX_PLY - 1:
-            return self._evaluate()
+            return self.evaluation.evaluate(self._position)
         in_check = position.is_check()
         if in_check:
             depth += 1  # a check is searched a ply deeper: it may be the start of a mate
@@ -644,11 +386,11 @@ class Engine:
         # Pruning, off the principal variation and out of check only.
         static = -INFINITY
         if beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND:
-            static = self._evaluate()
+            static = self.evaluation.evaluate(self._position)
             if depth <= FUTILITY_DEPTH and static - FUTILITY * depth >= beta:
                 return static - FUTILITY * depth  # far above beta: no move will fall below it
             if null_allowed and self._null_moves and depth >= NULL_MIN_DEPTH \
-                    and static >= beta and self._has_officers(position.stm):
+                    and static >= beta and self.evaluation.has_officers(position, position.stm):
                 reduction = NULL_REDUCTION + (depth >= 7)
                 royal = position.royal[position.stm]
                 position.make_internal((royal, royal, 0, PASS, 0))
@@ -762,7 +504,7 @@ class Engine:
             moves = position.legal_internal()
             if not moves:
                 return self._terminal(ply)
-        stand = self._evaluate()
+        stand = self.evaluation.evaluate(self._position)
         if stand >= beta or qdepth >= MAX_QUIESCENCE:
             return stand
         tested = moves is None and self._own_captures  # is each move tested when played?
@@ -857,64 +599,6 @@ class Engine:
         if result is None or result.winner is None:
             return 0
         return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
-
-    def _evaluate(self) -> int:
-        """Material, placement, the advancement of promoting pieces (more
-        for passed ones), the royal piece's place and shelter, and the
-        tempo, in centipawns for the side to move.  The terms that differ
-        between the middlegame and the endgame are weighed by the material
-        left besides promoting pieces (all of it at the start: the
-        middlegame)."""
-        position, worth, advance, weight = self._position, self._worth, self._advance, \
-            self._phase_weight
-        bb = position.bb
-        # The promoting pieces of each side, which may stop the other's.
-        promoting = [0, 0]
-        for side in range(2):
-            for code in self._promoting[side]:
-                promoting[side] |= bb[code]
-        score = middle = endgame = material = 0
-        for code in self._valued:
-            pieces = bb[code]
-            if pieces:
-                material += weight[code] * pieces.bit_count()
-                cell_worth, extra = worth[code], advance[code]
-                passed, stopped_by = self._passed[code], self._stoppers[code]
-                enemy = promoting[1 - (code & 1)]
-                while pieces:
-                    low = pieces & -pieces
-                    cell = low.bit_length() - 1
-                    score += cell_worth[cell]
-                    if extra:
-                        endgame += extra[cell]
-                        if not stopped_by[cell] & enemy:
-                            middle += passed[cell]
-                            endgame += 2 * passed[cell]
-                    pieces ^= low
-        hands, signed = position.hands, self._signed_value
-        for code in self._hand_valued:
-            score += signed[code] * hands[code]
-        total = self._phase_total
-        phase = min(material, total)
-        if self._king_terms:
-            for side in range(2):
-                cell = position.royal[side]
-                if cell >= 0:
-                    centre = self._king_centre[side][cell]
-                    middle -= centre
-                    endgame += centre
-                    near = self._king_near[side][cell]
-                    shelter = 0
-                    for code in self._promoting[side]:
-                        shelter += (bb[code] & near).bit_count()
-                    middle += -SHIELD * shelter if side else SHIELD * shelter
-        score += (middle * phase + endgame * (total - phase)) // total
-        return (-score if position.stm else score) + TEMPO
-
-    def _has_officers(self, side: int) -> bool:
-        """Whether `side` has a piece besides its royal and promoting ones."""
-        bb = self._position.bb
-        return any(bb[code] for code in self._officers[side])
 
     # -- move ordering ---------------------------------------------------------
     def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:

@@ -32,7 +32,7 @@ from statistics import mean, median
 from typing import Any
 
 from variantkit.analysis.tournament import GameRecord, Settings, material_types
-from variantkit.engine import piece_values
+from variantkit.evaluation import piece_values
 from variantkit.game import SIDES
 from variantkit.variant import Variant
 
