@@ -38,9 +38,10 @@ from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import SIDES, Game, Move
 from variantkit.limits import MAX_THINK_SECONDS
-from variantkit.pair import BOARDS, Pair, plays_on_two_boards, write_bpgn
+from variantkit.pair import BOARDS, Pair, PairOutcome, plays_on_two_boards, write_bpgn
 from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
+from variantkit.values import Outcome
 
 HELP = """\
 Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2, a drop P@e4) or as a move
@@ -92,16 +93,12 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
     check_output(pgn_path, input_files(game.variant), "a")
     engine = Engine(game.variant)
     human = SIDES.index(side)
-    strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
-    engine_name = f"variantkit {strength}"
     click.echo(f"{game.variant.name}: you play {side}; type 'help' for commands.\n")
     show(game)
     result = "*"
     while True:
-        outcome = game.outcome()
-        if outcome is not None:
-            click.echo(f"Game over: {outcome}.")
-            result = result_token(outcome.winner)
+        if (ended := game.outcome()) is not None:
+            result = game_over(ended)
             break
         if game.position.stm != human:
             move = think(engine, game, depth, seconds)
@@ -116,10 +113,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
                        f"score {info.score_text}, {info.nodes:,} nodes, {info.seconds:.2f} s)\n")
             show(game)
             continue
-        try:
-            entry = click.prompt(f"{game.turn} to move", prompt_suffix="> ").strip()
-        except click.Abort:  # end of input, or Ctrl-C
-            entry = "quit"
+        entry = next_entry(f"{game.turn} to move")
         if entry == "quit":
             click.echo("\nGame left unfinished.")
             break
@@ -130,7 +124,7 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
             break
         answer(game, entry)
     if pgn_path:
-        names = {side: "you", SIDES[1 - human]: engine_name}
+        names = {side: "you", SIDES[1 - human]: engine_name(depth, seconds)}
         write_output(pgn_path, write_pgn(game, Event="variantkit play", Site="terminal",
                                  Date=datetime.date.today().strftime("%Y.%m.%d"),
                                  White=names["white"], Black=names["black"],
@@ -166,16 +160,13 @@ def play_pair(pair: Pair, team: int, depth: int | None, seconds: float | None,
     board where it is the user's turn."""
     check_output(pgn_path, input_files(pair.variant), "a")
     engine = Engine(pair.variant)
-    strength = f"{seconds:g} s a move" if seconds else f"depth {depth or DEFAULT_DEPTH}"
     click.echo(f"{pair.variant.name} on two boards: your team plays {SIDES[team]} on board A "
                f"and {SIDES[1 - team]} on board B; type 'help' for commands.\n")
     show_pair(pair, team)
     result = "*"
     while True:
-        ended = pair.outcome()
-        if ended is not None:
-            click.echo(f"Game over: {ended}.")
-            result = result_token(ended.winner)
+        if (ended := pair.outcome()) is not None:
+            result = game_over(ended)
             break
         waiting = [b for b in BOARDS if team_of(b, pair.game(b).position.stm) != team]
         if waiting:
@@ -191,10 +182,7 @@ def play_pair(pair: Pair, team: int, depth: int | None, seconds: float | None,
             click.echo(f"Board {board}: {mover} plays {written}\n")
             show_pair(pair, team)
             continue
-        try:
-            entry = click.prompt("your move (A:... or B:...)", prompt_suffix="> ").strip()
-        except click.Abort:  # end of input, or Ctrl-C
-            entry = "quit"
+        entry = next_entry("your move (A:... or B:...)")
         if entry == "quit":
             click.echo("\nGame left unfinished.")
             break
@@ -204,7 +192,7 @@ def play_pair(pair: Pair, team: int, depth: int | None, seconds: float | None,
             break
         answer_pair(pair, team, entry)
     if pgn_path:
-        mine, theirs = "you", f"variantkit {strength}"
+        mine, theirs = "you", engine_name(depth, seconds)
         seats = dict(zip(("WhiteA", "BlackB", "BlackA", "WhiteB"),
                          (mine, mine, theirs, theirs) if team == 0 else
                          (theirs, theirs, mine, mine), strict=True))
@@ -253,6 +241,27 @@ def answer_pair(pair: Pair, team: int, entry: str) -> None:
             return
         click.echo()
         show_pair(pair, team)
+
+
+def engine_name(depth: int | None, seconds: float | None) -> str:
+    """The engine's name in the PGN tags of a game it played: with its
+    time or depth a move."""
+    return "variantkit " + (f"{seconds:g} s a move" if seconds
+                            else f"depth {depth or DEFAULT_DEPTH}")
+
+
+def game_over(ended: Outcome | PairOutcome) -> str:
+    """Say how the game ended; its PGN result."""
+    click.echo(f"Game over: {ended}.")
+    return result_token(ended.winner)
+
+
+def next_entry(prompt: str) -> str:
+    """The user's next entry; `quit` at the end of the input or on Ctrl-C."""
+    try:
+        return str(click.prompt(prompt, prompt_suffix="> ")).strip()
+    except click.Abort:
+        return "quit"
 
 
 def think(engine: Engine, game: Game, depth: int | None, seconds: float | None) -> Move | None:
