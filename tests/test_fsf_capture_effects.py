@@ -126,14 +126,20 @@ def test_a_drawn_end_is_not_claimed_a_move_ahead_under_draw_odds() -> None:
 ATOMIC_DUCK = "[vk-atomic-duck:atomic]\nwallingRule = duck\n"
 
 
-def test_an_en_passant_blast_leaves_its_landing_cell_closed_to_the_duck() -> None:
-    # The capturer is blown up on d6, yet the duck may not go there; it may
-    # go to the victim's cell and to the cell the pawn left.
+def atomic_duck_moves(fen: str) -> set[str]:
+    """The legal moves in `fen` of atomic chess with the duck, imported
+    from its two-line section (pyffish is given the same section)."""
     pyffish.load_variant_config(ATOMIC_DUCK)
     text = import_ini(ATOMIC_DUCK)["vk-atomic-duck"]
     assert isinstance(text, str)
+    return moves(variantkit.load_text(text, "vk-atomic-duck.yaml").new_game(fen))
+
+
+def test_an_en_passant_blast_leaves_its_landing_cell_closed_to_the_duck() -> None:
+    # The capturer is blown up on d6, yet the duck may not go there; it may
+    # go to the victim's cell and to the cell the pawn left.
     fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
-    found = moves(variantkit.load_text(text, "vk-atomic-duck.yaml").new_game(fen))
+    found = atomic_duck_moves(fen)
     assert "e5d6,d6d5" in found and "e5d6,d6e5" in found and "e5d6,d6d6" not in found
     assert found == pyffish_moves("vk-atomic-duck", fen)
 
@@ -142,11 +148,8 @@ def test_a_duck_on_the_cell_a_blast_clears_shields_no_king() -> None:
     # The queen takes on e6 from d5, beside it, and opens the d-file to the
     # king: the duck shields it from d2, d3, d4, d6 or d7, not from d5,
     # which the blast clears before the king's safety is judged.
-    pyffish.load_variant_config(ATOMIC_DUCK)
-    text = import_ini(ATOMIC_DUCK)["vk-atomic-duck"]
-    assert isinstance(text, str)
     fen = "3q3k/8/4b3/3Q4/8/8/8/3K4 w - - 0 1"
-    found = moves(variantkit.load_text(text, "vk-atomic-duck.yaml").new_game(fen))
+    found = atomic_duck_moves(fen)
     assert sorted(m for m in found if m.startswith("d5e6,")) == \
         ["d5e6,e6d2", "d5e6,e6d3", "d5e6,e6d4", "d5e6,e6d6", "d5e6,e6d7"]
     assert found == pyffish_moves("vk-atomic-duck", fen)
