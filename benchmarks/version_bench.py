@@ -1,8 +1,6 @@
 """The built-in engine against an earlier version of itself, on boards no
-other engine plays (Diplomat, Strato, Trice by default): progress where
-there is no outside opponent to measure it by.  Gliński's hexagons are an
-example file, not a bundled variant, and an engine behind UCI is told its
-variant by name only, so it is not among them.
+other engine plays (Diplomat, Strato, Trice and the example Gliński file by
+default): progress where there is no outside opponent to measure it by.
 
     python benchmarks/version_bench.py REV [--variants V ...] [--games N]
                                            [--movetime S] [--opening-plies N]
@@ -27,9 +25,11 @@ from pathlib import Path
 
 import variantkit
 from variantkit.analysis.match import Score, Settings, match, player_for, table
+from variantkit.loader import examples_dir
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-OWN_BOARDS = ["diplomat", "strato", "trice"]
+# A variant from a file reaches both engines through UCI's VariantPath.
+OWN_BOARDS = ["diplomat", "strato", "trice", str(examples_dir() / "glinski.yaml")]
 
 
 def uci_script(folder: Path, name: str, source: Path) -> Path:
@@ -69,20 +69,23 @@ def main() -> None:
             settings = Settings(games=args.games, movetime=args.movetime,
                                 opening_plies=args.opening_plies, seed=1, grace=args.grace,
                                 max_plies=args.max_plies)
-            for name in args.variants:
-                play(name, scripts, settings, args.rev)
+            for source in args.variants:
+                play(source, scripts, settings, args.rev)
         finally:
             subprocess.run(["git", "-C", str(REPOSITORY), "worktree", "remove", "--force",
                             str(old)], check=False, capture_output=True)
 
 
-def play(name: str, scripts: tuple[Path, Path], settings: Settings, rev: str) -> None:
-    """One match of `settings.games` games, printed as it goes."""
+def play(source: str, scripts: tuple[Path, Path], settings: Settings, rev: str) -> None:
+    """One match of `settings.games` games of the variant named or read
+    from the file `source`, printed as it goes."""
     players = (player_for(f"uci:{scripts[0]}"), player_for(f"uci:{scripts[1]}"))
     names = ("current", rev)
     score, start = Score(), time.perf_counter()
+    variant = variantkit.load(source)
+    name = variant.name
     try:
-        for result in match(variantkit.load(name), players, settings):
+        for result in match(variant, players, settings):
             score.add(result.score(0))
             print(f"{name} game {result.index + 1}: {names[result.white]} - "
                   f"{names[1 - result.white]} {result.token} ({result.reason}, "

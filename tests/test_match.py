@@ -9,6 +9,7 @@ import math
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from variantkit.analysis.tournament import GameRecord, play_game
 from variantkit.analysis.tournament import Settings as SelfPlay
 from variantkit.cli import cli
 from variantkit.game import Game
+from variantkit.loader import examples_dir
 from variantkit.pgn import result_token
 from variantkit.protocols.driver import RESIGN, Clock, EngineFailure
 from variantkit.variant import Variant
@@ -196,6 +198,56 @@ def test_against_fairy_stockfish_by_usi() -> None:
     played_fairly(real_match("minishogi", f"usi:{FAIRY_STOCKFISH}",
                              Settings(games=2, movetime=0.05, max_plies=40, opening_plies=2)))
 
+
+
+FORCED_CAPTURE = """variantkit: 1
+name: forced-capture
+inherits: chess
+description: chess where a capture must be made when one can be
+must-capture: true
+"""
+# The only capture gives the queen away; under chess's rules no engine plays it.
+QUEEN_FOR_A_PAWN = "3k4/3p4/8/8/8/8/8/3QK3 w - - 0 1"
+
+
+def move_in_file_variant(tmp_path: Path, spec: str) -> str | None:
+    """The move an external engine chooses in QUEEN_FOR_A_PAWN of the
+    forced-capture variant, read from a file it was never told of by name."""
+    path = tmp_path / "forced.yaml"
+    path.write_text(FORCED_CAPTURE, encoding="utf-8")
+    variant = variantkit.load(path)
+    engine = player_for(spec)
+    try:
+        engine.new_game(variant)
+        return engine.move(variant.new_game(QUEEN_FOR_A_PAWN), Clock(movetime=0.2), 10.0)
+    finally:
+        engine.close()
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_a_file_variant_reaches_fairy_stockfish_as_an_ini_section(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    assert move_in_file_variant(tmp_path, f"uci:{FAIRY_STOCKFISH}") == "d1d7"
+    assert not list(scratch.iterdir())   # the ini file is removed with the engine
+
+
+def test_a_file_variant_reaches_variantkit_as_its_file(tmp_path: Path) -> None:
+    spec = f"uci:{sys.executable} -m variantkit uci"
+    assert move_in_file_variant(tmp_path, spec) == "d1d7"
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_a_file_variant_that_fits_no_ini_section_is_refused_with_the_reason() -> None:
+    engine = player_for(f"uci:{FAIRY_STOCKFISH}")
+    try:
+        with pytest.raises(EngineFailure, match="does not play glinski, and its rules do not "
+                                                "fit an ini section: board: a hex board"):
+            engine.new_game(variantkit.load(examples_dir() / "glinski.yaml"))
+    finally:
+        engine.close()
 
 # --- self-play (`analyze --engine`) with an external engine -------------------
 

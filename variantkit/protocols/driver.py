@@ -8,14 +8,19 @@ hung engine costs a bounded wait, never a hang."""
 from __future__ import annotations
 
 import math
+import os
 import queue
 import shlex
 import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
+from variantkit.fsf.exporter import ExportRefused, export_section
 from variantkit.game import Game
+from variantkit.loader import bundled_dir
 from variantkit.protocols.channel import MAX_LINE
 from variantkit.protocols.host import DEFAULT_VARIANT
 from variantkit.protocols.uci import VARIANT_OPTION, Dialect
@@ -114,7 +119,9 @@ class ExternalEngine:
         self.process = Process(command, spec)
         self.dialect: Dialect = UsiDialect() if protocol == "usi" else Dialect()
         self.variants: list[str] = []
+        self.options: set[str] = set()   # a UCI or USI engine's option names
         self.features: dict[str, str] = {}
+        self._ini: Path | None = None    # the ini file written to describe a variant
         self._sent = 0  # moves of the game an xboard engine has been told
         if protocol == "xboard":
             self.process.send("xboard", "protover 2")
@@ -136,6 +143,8 @@ class ExternalEngine:
                 line = self.process.expect("", deadline - time.monotonic())
                 if line is None:
                     raise EngineFailure(f"{spec}: no {self.dialect.ok} in time")
+                if line.startswith("option name "):
+                    self.options.add(line[12:].partition(" type ")[0])
                 if line.startswith(f"option name {VARIANT_OPTION} "):
                     self.variants = line.split(" var ")[1:]
                 elif line.startswith("id name "):
@@ -154,20 +163,52 @@ class ExternalEngine:
             raise EngineFailure(f"{self.protocol}:{self.name}: not ready in time")
 
     def new_game(self, variant: Variant) -> None:
-        """Set up a new game of `variant`."""
+        """Set up a new game of `variant`: by name where the engine lists it
+        and it is the bundled one, else described through `VariantPath`."""
         name = variant.name
-        if self.variants and name != DEFAULT_VARIANT and name not in self.variants:
-            raise EngineFailure(f"{self.protocol}:{self.name} does not play {name}")
         if self.protocol == "xboard":
+            if self.variants and name != DEFAULT_VARIANT and name not in self.variants:
+                raise EngineFailure(f"{self.protocol}:{self.name} does not play {name}")
             self.process.send("new", "force")
             if name != DEFAULT_VARIANT:
                 self.process.send(f"variant {name}")
         else:
-            if self.variants:
+            if name in self.variants and is_bundled(variant):
                 self.process.send(f"setoption name {VARIANT_OPTION} value {name}")
+            elif self.variants:
+                self._describe(variant)
             self.process.send(self.dialect.new_game)
         self.ready()
         self._sent = 0
+
+    def _describe(self, variant: Variant) -> None:
+        """Tell a UCI engine about a variant it does not know, through its
+        `VariantPath` option, as Fairy-Stockfish takes it: variantkit's own
+        engine is given the variant's file; another engine an ini section
+        exported from it (a variant Fairy-Stockfish's format cannot express
+        is refused with the reasons)."""
+        name = variant.name
+        cannot = f"{self.protocol}:{self.name} does not play {name}"
+        if "VariantPath" not in self.options:
+            raise EngineFailure(f"{cannot}, and has no VariantPath option to learn it")
+        if self.name.startswith("variantkit"):   # it reads the variant's own file
+            file = variant.document.file
+            if file is None or not Path(file).is_file():
+                raise EngineFailure(f"{cannot}, and {name} was read from no file to give it")
+            self.process.send(f"setoption name VariantPath value {Path(file).resolve()}")
+            return
+        try:
+            section = export_section(variant)
+        except ExportRefused as exc:
+            raise EngineFailure(f"{cannot}, and its rules do not fit an ini section: "
+                                f"{'; '.join(exc.reasons)[:300]}") from None
+        if self._ini is None:
+            handle, path = tempfile.mkstemp(prefix="variantkit-", suffix=".ini")
+            os.close(handle)
+            self._ini = Path(path)
+        self._ini.write_text(section, encoding="utf-8")
+        self.process.send(f"setoption name VariantPath value {self._ini}",
+                          f"setoption name {VARIANT_OPTION} value {name}")
 
     def move(self, game: Game, clock: Clock, wait: float) -> str | None:
         """The engine's move in variantkit's notation, RESIGN, or None when
@@ -235,6 +276,15 @@ class ExternalEngine:
 
     def close(self) -> None:
         self.process.close("quit")
+        if self._ini is not None:
+            self._ini.unlink(missing_ok=True)
+
+
+def is_bundled(variant: Variant) -> bool:
+    """Whether `variant` was read from variantkit's bundled files, which an
+    engine that lists it by name knows."""
+    file = variant.document.file
+    return file is not None and Path(file).resolve().parent == bundled_dir().resolve()
 
 
 def _ms(seconds: float) -> int:
