@@ -336,3 +336,49 @@ def test_static_exchange(fen: str, move: str, exchange: int) -> None:
     internal = next(m for m in game.position.legal_internal() + game.position.captures_unchecked()
                     if str(game.position.public_move(m)) == move)
     assert engine._exchange(internal) == exchange
+
+
+# -- the royal piece's safety ---------------------------------------------
+
+ENGINES: dict[str, Engine] = {}
+
+
+def evaluate(name: str, fen: str) -> int:
+    """The evaluation of a position, for the side to move (one engine, and
+    so one set of evaluation tables, per variant)."""
+    if name not in ENGINES:
+        ENGINES[name] = Engine(variantkit.load(name))
+    engine = ENGINES[name]
+    return engine.evaluation.evaluate(engine.variant.new_game(fen).position)
+
+
+def test_attackers_of_the_royal_neighbourhood_by_the_real_occupancy() -> None:
+    # A rook reaches 14 cells from anywhere on the empty board, so only the
+    # safety term tells a3 from g3, where it joins the queen's attack on
+    # the king's neighbourhood (g7); a pawn on g5 blocks it there.
+    def rook_on(cell: str, rank5: str = "7Q") -> int:
+        rank3 = {"a3": "R7", "g3": "6R1"}[cell]
+        return evaluate("chess", f"6k1/5ppp/8/{rank5}/8/{rank3}/8/6K1 w - - 0 1")
+    assert rook_on("g3") > rook_on("a3")
+    assert rook_on("g3", "6PQ") == rook_on("a3", "6PQ")
+
+
+def test_pieces_in_the_enemy_hand_threaten_an_open_royal_piece() -> None:
+    # What a pawn in White's hand adds is more where the black king's
+    # neighbourhood has empty cells to drop on than where silvers fill it.
+    def pawn_in_hand_gain(around: str) -> int:
+        fens = [f"{around}/9/9/9/9/G7G/G7G/4K4[{hand}] w - - 0 1" for hand in ("P", "")]
+        with_pawn, without = (evaluate("shogi", fen) for fen in fens)
+        return with_pawn - without
+    assert pawn_in_hand_gain("4k4/9") > pawn_in_hand_gain("3sks3/3sss3")
+    # Where nothing can be dropped near it, the pawn in hand is worth its
+    # value and a tenth more (a drop may go anywhere).
+    assert pawn_in_hand_gain("3sks3/3sss3") == 110
+
+
+def test_pieces_in_hand_keep_the_middlegame() -> None:
+    # With every gold in hand the game is still a middlegame: the central
+    # king is exposed, not active.
+    edge, centre = (evaluate("shogi", f"4k4/9/9/9/{rank5}/9/9/9/{rank1}[GGgg] w - - 0 1")
+                    for rank5, rank1 in (("9", "4K4"), ("4K4", "9")))
+    assert edge > centre

@@ -8,18 +8,21 @@ no move at all.  Scores are in centipawns for the side to move.
 The terms: material (declared `value:` keys; a piece without one gets an
 estimate from its average mobility on the empty board, on the scale of the
 pieces that do declare theirs; royal pieces carry none; pieces in hand
-count as on the board); placement (each piece's reach on the empty board
+count a tenth more than on the board); placement (each piece's reach on the empty board
 from its cell, a static stand-in for mobility); the advancement of
-promoting pieces, more for passed ones; the royal piece's centrality and
-shelter; the tempo.  The terms that differ between the middlegame and the
-endgame are weighed by the material left besides promoting pieces.
+promoting pieces, more for passed ones; the royal piece's centrality,
+shelter and safety (the enemy pieces that attack its neighbourhood, the
+pieces in the enemy's hand that may be dropped into it, its own pieces
+beside it); the tempo.  The terms that differ between the middlegame and
+the endgame are weighed by the material left besides promoting pieces,
+pieces in hand included.
 docs/engine.md lists them with their weights.
 """
 
 from __future__ import annotations
 
 from variantkit.core.position import Position
-from variantkit.pieces import CAPTURE, MOVE, piece_code, reach
+from variantkit.pieces import CAPTURE, MOVE, CellReach, piece_code, reach, span
 from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
@@ -38,11 +41,22 @@ ADVANCE = 0.08
 KING_CENTRE = 3
 # Centipawns per own promoting piece beside the royal piece, in the middlegame.
 SHIELD = 10
+# Centipawns per own other piece beside the royal piece, in the middlegame:
+# a defender of its neighbourhood.
+DEFENDER = 6
+# The share of the attackers' worth that the royal piece's danger costs in
+# the middlegame, by how many enemy pieces attack its neighbourhood (the
+# royal piece's cell and the cells it reaches), counting the pieces in the
+# enemy's hand when an empty cell of it awaits a drop: one attacker is seldom
+# a threat, several together are (the last share holds for more).
+ATTACK_SHARES = (0.0, 0.01, 0.04, 0.07, 0.09, 0.10, 0.11)
 # The share of a promotion's gain that a passed promoting piece (no enemy
 # promoting piece can reach its way to promotion) one move from its
 # promotion region earns on top of its advancement in the middlegame (twice
 # that in the endgame), falling with the square of the distance.
 PASSED = 0.08
+# The share of its value that a piece in hand is worth beyond it.
+IN_HAND = 0.1
 # Pawn-ish units per cell reached on the empty board, for estimated values
 # when no piece of the variant declares one (the chess pieces give about 0.4).
 MOBILITY_SCALE = 0.4
@@ -148,6 +162,14 @@ def capture_reach(variant: Variant, code: int, cell: int) -> int:
     return found
 
 
+def full_span(tables: list[CellReach]) -> int:
+    """Every cell that one cell's tables may reach, whatever the occupancy."""
+    found = 0
+    for table in tables:
+        found |= span(table)
+    return found
+
+
 def guarded(variant: Variant, codes: list[int]) -> list[int]:
     """For each cell, the cells that a promoting piece of `codes` standing
     there may stand on or capture on, wherever it walks to on its way to
@@ -208,7 +230,6 @@ class Evaluation:
         for t in variant.pieces.types:
             for side in range(2):
                 self.value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
-        self._signed_value = [v if code & 1 == 0 else -v for code, v in enumerate(self.value)]
         self._valued = [code for code in range(2, n_codes) if self.value[code]]
         # Signed centipawns of a piece of each valued code on each cell: its
         # value and its placement (and its advancement, for promoting pieces).
@@ -217,9 +238,12 @@ class Evaluation:
             sign = -1 if code & 1 else 1
             self.worth[code] = [sign * (self.value[code] + PLACEMENT * count)
                                 for count in reach_counts(variant, code)]
-        # Pieces in hand count as material too (variants with `hands` only).
+        # Pieces in hand count as material too (variants with `hands` only),
+        # somewhat more than on the board: a drop may go to any cell.
         self._hand_valued = [code for code in self._valued
                              if code in variant.hand_codes[code & 1]] if variant.has_hands else []
+        self._hand_worth = [round(v * (1 + IN_HAND)) * (-1 if code & 1 else 1)
+                            for code, v in enumerate(self.value)]
         self._init_terms(variant)
 
     def _init_terms(self, variant: Variant) -> None:
@@ -285,21 +309,46 @@ class Evaluation:
                     self._king_centre[side] = [sign * round(KING_CENTRE * (n - mean)) for n in near]
                     self._king_near[side] = [variant.empty_board_reach(code, cell, initial=False)
                                              for cell in range(size)]
+        # The royal piece's safety: the cells its attackers aim at, and each
+        # valued piece's captures, every cell they may ever reach (the quick
+        # test: a hopper reaches none on the empty board) and as tables to
+        # read under the position's occupancy.
+        self._king_zone = [[near | 1 << cell for cell, near in enumerate(self._king_near[side])]
+                           for side in range(2)]
+        self._capture_span: list[list[int]] = [[] for _ in range(n_codes)]
+        self._capture_tables: list[list[list[CellReach]]] = [[] for _ in range(n_codes)]
+        for code in self._valued:
+            tables = [g.tables for g in variant.generators[code]
+                      if g.mode & CAPTURE and not g.initial]
+            if tables:
+                self._capture_tables[code] = tables
+                self._capture_span[code] = [full_span([t[cell] for t in tables])
+                                            for cell in range(size)]
 
     def evaluate(self, position: Position) -> int:
         """Material, placement, the advancement of promoting pieces (more
-        for passed ones), the royal piece's place and shelter, and the
-        tempo, in centipawns for the side to move.  The terms that differ
-        between the middlegame and the endgame are weighed by the material
-        left besides promoting pieces (all of it at the start: the
-        middlegame)."""
+        for passed ones), the royal piece's place, shelter and safety, and
+        the tempo, in centipawns for the side to move.  The terms that
+        differ between the middlegame and the endgame are weighed by the
+        material left besides promoting pieces, in hand too (all of it at
+        the start: the middlegame)."""
         worth, advance, weight = self.worth, self._advance, self._phase_weight
-        bb = position.bb
+        spans, capture_tables, value = self._capture_span, self._capture_tables, self.value
+        bb, side_bb = position.bb, position.side_bb
+        occupied = side_bb[0] | side_bb[1]
         # The promoting pieces of each side, which may stop the other's.
         promoting = [0, 0]
         for side in range(2):
             for code in self._promoting[side]:
                 promoting[side] |= bb[code]
+        # Each side's royal neighbourhood, and the worth and number of the
+        # enemy pieces that attack it.
+        zones = [0, 0]
+        if self._king_terms:
+            for side in range(2):
+                if position.royal[side] >= 0:
+                    zones[side] = self._king_zone[side][position.royal[side]]
+        danger, attackers = [0, 0], [0, 0]
         score = middle = endgame = material = 0
         for code in self._valued:
             pieces = bb[code]
@@ -307,23 +356,38 @@ class Evaluation:
                 material += weight[code] * pieces.bit_count()
                 cell_worth, extra = worth[code], advance[code]
                 passed, stopped_by = self._passed[code], self._stoppers[code]
-                enemy = promoting[1 - (code & 1)]
+                enemy = 1 - (code & 1)
+                zone, span, tables = zones[enemy], spans[code], capture_tables[code]
                 while pieces:
                     low = pieces & -pieces
                     cell = low.bit_length() - 1
                     score += cell_worth[cell]
                     if extra:
                         endgame += extra[cell]
-                        if not stopped_by[cell] & enemy:
+                        if not stopped_by[cell] & promoting[enemy]:
                             middle += passed[cell]
                             endgame += 2 * passed[cell]
+                    if tables and span[cell] & zone:
+                        hits = 0
+                        for table in tables:
+                            hits |= reach(table[cell], occupied)
+                        if hits & zone:
+                            danger[enemy] += value[code]
+                            attackers[enemy] += 1
                     pieces ^= low
-        hands, signed = position.hands, self._signed_value
+        hands, hand_worth = position.hands, self._hand_worth
+        in_hand, hand_kinds = [0, 0], [0, 0]
         for code in self._hand_valued:
-            score += signed[code] * hands[code]
+            held = hands[code]
+            if held:
+                score += hand_worth[code] * held
+                material += weight[code] * held
+                in_hand[code & 1] += value[code] * held
+                hand_kinds[code & 1] += 1
         total = self._phase_total
         phase = min(material, total)
         if self._king_terms:
+            shares, last = ATTACK_SHARES, len(ATTACK_SHARES) - 1
             for side in range(2):
                 cell = position.royal[side]
                 if cell >= 0:
@@ -331,10 +395,23 @@ class Evaluation:
                     middle -= centre
                     endgame += centre
                     near = self._king_near[side][cell]
-                    shelter = 0
+                    shelter = defenders = 0
                     for code in self._promoting[side]:
                         shelter += (bb[code] & near).bit_count()
-                    middle += -SHIELD * shelter if side else SHIELD * shelter
+                    for code in self._officers[side]:
+                        defenders += (bb[code] & near).bit_count()
+                    safety = SHIELD * shelter + DEFENDER * defenders
+                    # Pieces in the enemy's hand threaten the empty cells
+                    # of the neighbourhood, in proportion to how many there are.
+                    zone = zones[side]
+                    threat, count = danger[side], attackers[side]
+                    if in_hand[1 - side]:
+                        empty = (zone & ~occupied).bit_count()
+                        if empty:
+                            threat += in_hand[1 - side] * empty // zone.bit_count()
+                            count += hand_kinds[1 - side]
+                    safety -= round(threat * shares[min(count, last)])
+                    middle += -safety if side else safety
         score += (middle * phase + endgame * (total - phase)) // total
         return (-score if position.stm else score) + TEMPO
 
