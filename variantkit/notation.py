@@ -559,11 +559,12 @@ def _set_en_passant(position: Position, ep: str) -> None:
         target = 1 << cell
         for code in range(2 + mover, len(position.bb), 2):
             for gen in v.generators[code]:
-                for (frm, to), passed in gen.passed.items():
-                    if passed & target and position.cells[to] == code and not position.cells[frm] \
-                            and not position.cells[cell]:
-                        position.ep_target, position.ep_victim = passed, to
-                        return
+                for frm, landings in enumerate(gen.passed):
+                    for to, passed in landings.items():
+                        if passed & target and position.cells[to] == code \
+                                and not position.cells[frm] and not position.cells[cell]:
+                            position.ep_target, position.ep_victim = passed, to
+                            return
     raise InvalidFenError(f"en passant cell {quote(ep)}: no piece has just passed over it")
 
 

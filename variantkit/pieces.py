@@ -255,8 +255,11 @@ class Component:
     flags: Flags
     rays: list[list[list[tuple[Ray, int]]]]          # [side][cell] -> rays
     tables: list[list[CellReach]] = field(default_factory=list)
-    # En passant targets created by a move: [side][(from, to)] -> passed cells.
-    passed: list[dict[tuple[int, int], int]] = field(default_factory=list)
+    # En passant targets created by a move: [side][from][to] -> passed cells;
+    # [side] is empty for a component that creates none.  Keyed by the
+    # from-cell first, so the move generator looks up a plain int, not a
+    # pair it would build and hash for every move.
+    passed: list[list[dict[int, int]]] = field(default_factory=list)
     # Attack relation, for check detection.  When the relation read backwards
     # equals the forward relation of some side, that side's tables answer
     # "who attacks this cell" directly (`reverse_side`); otherwise the
@@ -296,17 +299,17 @@ class Component:
         if self.flags.mode & CAPTURE:
             self._compile_attacks(budget)
 
-    def _passed(self, side_rays: list[list[tuple[Ray, int]]]) -> dict[tuple[int, int], int]:
+    def _passed(self, side_rays: list[list[tuple[Ray, int]]]) -> list[dict[int, int]]:
         if self.flags.en_passant != "target":
-            return {}
-        passed: dict[tuple[int, int], int] = {}
+            return []
+        passed: list[dict[int, int]] = [{} for _ in side_rays]
         for frm, cell_rays in enumerate(side_rays):
             for cells, first in cell_rays:
                 for i in range(first, len(cells)):
                     mask = 0
                     for c in cells[:i]:
                         mask |= 1 << c
-                    passed[(frm, cells[i])] = mask
+                    passed[frm][cells[i]] = mask
         return passed
 
     def _relation(self, side: int) -> set[tuple[int, int, int, int]]:

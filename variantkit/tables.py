@@ -37,7 +37,7 @@ class Generator(NamedTuple):
     initial: bool
     en_passant: str | None
     may_give_check: bool
-    passed: dict[tuple[int, int], int]
+    passed: list[dict[int, int]]   # [from][to] -> cells passed (en passant targets), or []
     victims: tuple[int, ...]   # suborn: the enemy piece codes it may convert
     limits: Limits | None      # piece types it may not hop over or capture
 

@@ -160,8 +160,9 @@ class Variant:
         # a piece on g8 or h8 of a 64-cell board does not box the masks every
         # other piece's moves are computed with.  A board within SHORT_MASK
         # needs none: all its masks are words.
+        self.wide = board.size > SHORT_BITS   # read at every node: Board.size is a property
         self.short_moves = codes.short_moves(compiled, board.size, self.promotions) \
-            if board.size > SHORT_BITS else []
+            if self.wide else []
 
         held = hands.compile_hands(sink, data, board, pieces, self.forwards, self.setup_fen)
         self.has_hands = held.has_hands

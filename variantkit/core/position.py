@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from variantkit.tables import AttackEntry, DropRule, Limits, Promotion
     from variantkit.variant import Variant
 
-NO_PASSED: Final[dict[tuple[int, int], int]] = {}   # a plain generator passes no cells
+NO_PASSED: Final[list[dict[int, int]]] = []   # a plain generator passes no cells
 # Attacker tests (king moves, castling cells) a node needs before one map of
 # the enemy's attacks costs less than they do.
 MAP_TESTS: Final = 3
@@ -421,7 +421,7 @@ class Position:
         # The same within SHORT_MASK, for the pieces `short_moves` marks (on
         # a board within it, the masks are words already and go unchanged,
         # and `short_moves` is empty).
-        wide = v.board.size > SHORT_BITS
+        wide = v.wide
         if wide:
             short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
             short_empty, short_enemy, short_either = \
@@ -439,17 +439,21 @@ class Position:
         counted = 0
         promotions = v.promotions[us]
         first_move = v.first_move_rule and unmoved
-        # The pieces within SHORT_MASK first, then the others, so that taking
-        # each one off stays in machine words where it can.
-        pieces = own & SHORT_MASK
-        later = own ^ pieces
+        # The own pieces a word at a time, so that taking each one off stays
+        # in machine words: `pieces` holds the cells from `base` on (within
+        # SHORT_MASK, shifted down by `base`), `later` those beyond them.
+        # Only a piece's own bit (`low`) beyond the first word is boxed.
+        pieces, later, base = own & SHORT_MASK, own >> SHORT_BITS, 0
         fresh = unmoved & SHORT_MASK   # the unmoved pieces, as far as the walk needs
         while pieces or later:
             if not pieces:
-                pieces, later, fresh = later, 0, unmoved
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
+                pieces, later = later & SHORT_MASK, later >> SHORT_BITS
+                base += SHORT_BITS
+                fresh = unmoved
+            bit = pieces & -pieces
+            pieces ^= bit
+            frm = base + bit.bit_length() - 1
+            low = bit << base
             code = cells[frm]
             if wide and short_moves[code][frm]:
                 occ, takeable, promotion = short_occupied, short_prey, None
@@ -549,7 +553,7 @@ class Position:
                         gone = tbit
                         kind, extra = NORMAL, 0
                         if passed:
-                            extra = passed.get((frm, to), 0)
+                            extra = passed[frm].get(to, 0)
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
                         if attacked < 0 and map_tables is not None \
@@ -1026,7 +1030,7 @@ class Position:
                         if tbit & en_passant:
                             kind, extra = EN_PASSANT, game.ep_victim
                         else:
-                            extra = passed.get((frm, to), 0) if passed else 0
+                            extra = passed[frm].get(to, 0) if passed else 0
                             kind = DOUBLE if extra else NORMAL
                         if promotion and (tbit & promotion.region or low & promotion.start) \
                                 and not (promotion.capture_only and not tbit & enemy
@@ -1069,7 +1073,7 @@ class Position:
                 tbit = targets & -targets
                 targets ^= tbit
                 to = tbit.bit_length() - 1
-                extra = passed.get((royal, to), 0) if passed else 0
+                extra = passed[royal].get(to, 0) if passed else 0
                 game.make_internal((royal, to, 0, DOUBLE if extra else NORMAL, extra))
                 safe = not self.royal_attacked(us)
                 game.unmake_internal()
