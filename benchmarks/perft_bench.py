@@ -26,6 +26,8 @@ Run with `make bench` or `python benchmarks/perft_bench.py [--quick]`.
    count the last ply's moves without making them.  Skipped where the
    engine is not installed or /proc is missing.
 6. A markdown table of every row, ready to paste into benchmarks/README.md.
+
+`--native` runs section 5 alone (and its table).
 """
 
 from __future__ import annotations
@@ -410,14 +412,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="smoke run: 1 run per measurement, no depth-5 memory run")
     parser.add_argument("--runs", type=int, default=None,
                         help="runs per timing, best kept (default 3, 1 with --quick)")
+    parser.add_argument("--native", action="store_true",
+                        help="only perft beside native Fairy-Stockfish (section 5)")
     args = parser.parse_args(argv)
     runs = args.runs or (1 if args.quick else 3)
     depths = MEMORY_DEPTHS[:-1] if args.quick else MEMORY_DEPTHS
 
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"python-chess {chess.__version__}, variantkit {variantkit.__version__}, "
+          f"python-chess {chess.__version__}, variantkit {variantkit.__version__} "
+          f"({variantkit.BUILD} build), "
           f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs")
     print()
+    if args.native:   # the comparison alone, to measure the core's speed quickly
+        rows = bench_native(runs)
+        print()
+        print(markdown(rows))
+        return 0
     rows = bench_load(runs)
     print()
     chess_rows, ok = bench_chess(runs)
