@@ -373,7 +373,7 @@ class Engine:
         if in_check:
             depth += 1  # a check is searched a ply deeper: it may be the start of a mate
         if depth <= 0:
-            return self._quiesce(alpha, beta, ply, 0)
+            return self._quiesce(alpha, beta, ply, 0, in_check)
         entry = self._tt.get(key)
         tt_move: InternalMove | None = None
         if entry is not None:
@@ -427,22 +427,24 @@ class Engine:
                 # makes them too (out of check, in a game not ended).
                 # Those that lose material in the exchange on their cell
                 # wait until after the quiet moves.
+                # Each is judged by the exchange only when its turn comes:
+                # after the first cut-off the others are never looked at.
                 staged = [] if not self._own_captures or in_check \
                     or self._ended(position) else \
                     [m for m in self._winning(position.captures_unchecked()) if m != tt_move]
-                losing = {m for m in staged if self._losing(m, self._gain(m))}
-                if losing:
-                    staged = [m for m in staged if m not in losing]
             else:
                 # Every other legal move, ordered.
                 staged = position.legal_internal()
                 if not staged:
                     self._line.discard(key)
                     return self._terminal(ply)
-                self._order(staged, tt_move, killers, losing)
                 if searched:
                     staged = [m for m in staged if m not in searched]
+                self._order(staged, tt_move, killers, losing)
             for index, move in enumerate(staged):
+                if tested and self._losing(move, self._gain(move)):
+                    losing.add(move)
+                    continue
                 quiet = stage == 2 and not self._gain(move) and move not in killers
                 position.make_internal(move)
                 if tested and position.royal_attacked(1 - position.stm):
@@ -488,8 +490,10 @@ class Engine:
         self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
         return best_score
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
-        """Stand pat on the evaluation, or try the moves that gain material.
+    def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int, in_check: bool) -> int:
+        """Stand pat on the evaluation, or try the moves that gain material
+        (`in_check`: whether the side to move is in check, which the caller
+        has often found already).
         Nothing is generated where the evaluation already fails high, except
         in check, where a mate must be seen: unless the royal piece can step
         to safety, the legal moves.  Elsewhere the captures alone where
@@ -500,7 +504,7 @@ class Engine:
         if self._ended(position):
             return self._terminal(ply)
         moves: list[InternalMove] | None = None
-        if position.is_check() and not (self._own_evasions and position.royal_can_step()):
+        if in_check and not (self._own_evasions and position.royal_can_step()):
             moves = position.legal_internal()
             if not moves:
                 return self._terminal(ply)
@@ -524,7 +528,7 @@ class Engine:
             if tested and position.royal_attacked(mover):
                 position.unmake_internal()
                 continue
-            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1)
+            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1, position.is_check())
             position.unmake_internal()
             if score >= beta:
                 return score
