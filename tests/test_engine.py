@@ -15,7 +15,7 @@ from catalogue import on_both_builds, one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
-from variantkit.engine import Limits, SearchInfo, time_budget
+from variantkit.engine import CONTEMPT, Limits, SearchInfo, time_budget
 from variantkit.evaluation import (
     advancement,
     guarded,
@@ -199,6 +199,18 @@ def test_one_earlier_occurrence_is_no_draw() -> None:
     engine = Engine(game.variant)
     engine.best_move(game, depth=1)
     assert engine.info.score < -500
+
+
+@pytest.mark.parametrize("fen, score", [
+    ("8/8/8/4k3/8/8/8/1Q5K w - - 99 80", -CONTEMPT),  # a queen up: the draw is a loss of CONTEMPT
+    ("8/8/8/4k3/8/8/8/1Q5K b - - 99 80", 0),          # a queen down: the draw is worth a draw
+])
+def test_contempt_for_a_draw_when_ahead(fen: str, score: int) -> None:
+    # Every move reaches the move rule's hundredth ply.
+    game = variantkit.load("chess").new_game(fen)
+    engine = Engine(game.variant)
+    engine.best_move(game, depth=2)
+    assert engine.info.score == score
 
 
 def test_node_limit_and_info_callback() -> None:

@@ -104,6 +104,11 @@ MAX_MOVES = 1 << 30     # more moves than any position has
 # The root's first window around the last iteration's score, from depth 4.
 ASPIRATION = 40
 ASPIRATION_DEPTH = 4
+# Contempt: a side whose evaluation at the root is at least CONTEMPT_AHEAD
+# scores a draw as CONTEMPT below nothing, so that it does not let a won
+# game run into a repetition (a side behind takes the draw at its worth).
+CONTEMPT = 25
+CONTEMPT_AHEAD = 100
 # History scores are halved when one grows past this.
 HISTORY_LIMIT = 1 << 20
 EXACT, LOWER, UPPER = range(3)
@@ -248,6 +253,8 @@ class Engine:
         self._killers: list[list[InternalMove]] = []
         self._line: set[Key] = set()         # the positions of the current line
         self._game_twice: set[Key] = set()   # positions that occurred twice in the game
+        self._game_seen: set[Key] = set()    # ... and those that occurred at all
+        self._contempt = 0                   # what a draw costs the side to move at the root
         self._deadline: float | None = None
         self._node_limit = 0
         self._stop: threading.Event | None = None
@@ -302,7 +309,9 @@ class Engine:
         self._killers = [[] for _ in range(MAX_PLY)]
         self._age_history()
         self._line = set()
-        self._game_twice = _twice_played(position)
+        self._game_seen, self._game_twice = _played(position)
+        self._contempt = CONTEMPT \
+            if self.evaluation.evaluate(position) >= CONTEMPT_AHEAD else 0
         self._nodes = 0
         entry = self._tt.get(_key(position))
         best = entry[3] if entry is not None and entry[3] in moves else moves[0]
@@ -366,7 +375,7 @@ class Engine:
         key = _key(position)
         if ply and (key in self._line or key in self._game_twice
                     or (self._move_plies and position.halfmove >= self._move_plies)):
-            return 0  # a repetition or the move rule: a draw
+            return self._draw(ply)  # a repetition or the move rule
         if ply >= MAX_PLY - 1:
             return self.evaluation.evaluate(self._position)
         in_check = position.is_check()
@@ -378,7 +387,11 @@ class Engine:
         tt_move: InternalMove | None = None
         if entry is not None:
             e_depth, e_score, bound, tt_move = entry
-            if ply and e_depth >= depth:
+            # A position played before in the game is searched again: its
+            # score depends on the way there, as the next move may repeat
+            # it a third time, which a stored score from an earlier search
+            # does not tell.
+            if ply and e_depth >= depth and key not in self._game_seen:
                 score = _from_tt(e_score, ply)
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
@@ -601,8 +614,13 @@ class Engine:
         (mate, stalemate, or a declared end condition)."""
         result = outcome(self._position)
         if result is None or result.winner is None:
-            return 0
+            return self._draw(ply)
         return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
+
+    def _draw(self, ply: int) -> int:
+        """A draw's score for the side to move at `ply`: the contempt of the
+        side to move at the root, against it."""
+        return self._contempt if ply & 1 else -self._contempt
 
     # -- move ordering ---------------------------------------------------------
     def _winning(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -730,10 +748,10 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-def _twice_played(position: Position) -> set[Key]:
-    """Keys of the positions that occurred at least twice in the game,
-    the current one included: reaching one again in the search counts as a
-    draw by repetition."""
+def _played(position: Position) -> tuple[set[Key], set[Key]]:
+    """Keys of the positions that occurred in the game, the current one
+    included, and of those that occurred at least twice: reaching one of
+    these again in the search counts as a draw by repetition."""
     counts = Counter([_key(position)])
     replay: list[InternalMove] = []
     while position.history:
@@ -742,4 +760,4 @@ def _twice_played(position: Position) -> set[Key]:
         counts[_key(position)] += 1
     for move in reversed(replay):
         position.make_internal(move)
-    return {key for key, count in counts.items() if count >= 2}
+    return set(counts), {key for key, count in counts.items() if count >= 2}
