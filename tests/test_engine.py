@@ -375,6 +375,16 @@ def test_attackers_of_the_royal_neighbourhood_by_the_real_occupancy() -> None:
     assert rook_on("g3", "6PQ") == rook_on("a3", "6PQ")
 
 
+def test_a_cannon_attacks_the_palace_through_its_screen() -> None:
+    # A cannon reaches 17 cells from anywhere on the empty board; on e3,
+    # over the pawn on e6, it joins the rook's attack on the general's
+    # neighbourhood (the advisor on e9), though on the empty board it
+    # captures nothing.
+    def cannon_on(rank3: str) -> int:
+        return evaluate("xiangqi", f"4k4/4a4/9/9/4P4/9/9/{rank3}/9/3R1K3 w - - 0 1")
+    assert cannon_on("4C4") > cannon_on("C8")
+
+
 def test_pieces_in_the_enemy_hand_threaten_an_open_royal_piece() -> None:
     # What a pawn in White's hand adds is more where the black king's
     # neighbourhood has empty cells to drop on than where silvers fill it.

@@ -395,12 +395,11 @@ class Evaluation:
                     middle -= centre
                     endgame += centre
                     near = self._king_near[side][cell]
-                    shelter = defenders = 0
+                    shelter = 0
                     for code in self._promoting[side]:
                         shelter += (bb[code] & near).bit_count()
-                    for code in self._officers[side]:
-                        defenders += (bb[code] & near).bit_count()
-                    safety = SHIELD * shelter + DEFENDER * defenders
+                    beside = (side_bb[side] & near).bit_count()
+                    safety = SHIELD * shelter + DEFENDER * (beside - shelter)
                     # Pieces in the enemy's hand threaten the empty cells
                     # of the neighbourhood, in proportion to how many there are.
                     zone = zones[side]
