@@ -201,6 +201,29 @@ def test_one_earlier_occurrence_is_no_draw() -> None:
     assert engine.info.score < -500
 
 
+def test_a_repetition_claimed_ahead_is_avoided_when_ahead() -> None:
+    # Capablanca, a rook up; Black's checks and White's king have gone
+    # round, and the table holds the scores of the last searches.  Where a
+    # drawn repetition is claimed ahead, White's answer to e3g3, f4e5,
+    # would end the game: Black could repeat a position a third time.  Nor
+    # may a score stored earlier hide a repetition (e3e7, then f4f5).
+    game = variantkit.load("capablanca").new_game("10/10/10/5K4/9r/10/8k1/10 b - - 3 82")
+    for move in ("i2h3", "f5e5", "h3h4", "e5f4", "j4j6", "f4f5", "h4h3", "f5f4", "j6j5",
+                 "f4e3", "j5j7", "e3f4"):
+        game.push(move)
+    engine = Engine(game.variant)
+    for move in ("j7d7", "f4f5", "d7f7", "f5e6", "f7f3", "e6e5", "f3e3", "e5f4",
+                 "e3e7", "f4f5", "e7f7", "f5e6", "f7f3", "e6e5", "f3e3", "e5f4"):
+        if game.turn == "black":
+            engine.best_move(game, depth=6)
+        game.push(move)
+    game.push(engine.best_move(game, depth=4))
+    for answer in game.legal_moves:
+        game.push(answer)
+        assert game.outcome() is None, f"{answer} ends the game: {game.outcome()}"
+        game.pop()
+
+
 @pytest.mark.parametrize("fen, score", [
     ("8/8/8/4k3/8/8/8/1Q5K w - - 99 80", -CONTEMPT),  # a queen up: the draw is a loss of CONTEMPT
     ("8/8/8/4k3/8/8/8/1Q5K b - - 99 80", 0),          # a queen down: the draw is worth a draw
