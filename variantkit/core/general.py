@@ -160,7 +160,19 @@ class GeneralPosition(Position):
             and bool(self.variant.royal_codes[self.stm])
 
     def count_legal(self) -> int:
-        return len(self.legal_internal())   # the rules here filter the whole list
+        """`len(legal_internal())`, counted as `Position.count_legal`
+        counts where no rule here filters the generator's moves (one royal
+        piece, and no explosions, walls, flips, forced captures or forbidden
+        checks: counted endings, for one, only end the game), else the
+        length of the whole list."""
+        v = self.variant
+        if v.one_royal and not (v.blast or v.walling or v.flips is not None or v.must_capture
+                                or not v.may_give_check or v.end.board_full is not None
+                                or (v.end.conditions and ended_by_condition(self))):
+            counted = super().count_legal()
+            if counted or not v.pass_when_stuck:
+                return counted
+        return len(self.legal_internal())
 
     def legal_en_passant(self) -> list[InternalMove]:
         """As `Position.legal_en_passant`, the whole legal list made only

@@ -345,9 +345,11 @@ class Position:
         """How many legal moves there are: `len(legal_internal())`, but
         plain moves are counted, not built (perft's last ply)."""
         v = self.variant
-        if v.gate_regions[self.stm] or v.must_drop or v.facing_must_break \
-                or self.ended_by_pass():
-            return len(self.legal_internal())   # these rules filter the whole list
+        # These rules filter the whole list; the must-break rule only while
+        # the royal pieces face each other.
+        if v.gate_regions[self.stm] or v.must_drop or self.ended_by_pass() \
+                or (v.facing_must_break and self.royals_face()):
+            return len(self.legal_internal())
         moves: list[InternalMove] = []
         return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
 
