@@ -9,8 +9,12 @@ import random
 from typing import NamedTuple
 
 from variantkit.limits import MAX_HELD
+from variantkit.pieces import SHORT_BITS
 
 ZOBRIST_SEED = 0x5EED_C0DE
+# Keys of SHORT_BITS bits: the compiled core keeps the hash in a machine
+# word, where 64-bit keys made every make and unmake allocate.
+KEY_BITS = SHORT_BITS
 
 
 class Keys(NamedTuple):
@@ -29,17 +33,17 @@ class Keys(NamedTuple):
 def compile_keys(n_codes: int, size: int, check_limit: int | None, hands: bool) -> Keys:
     """The keys of a variant with `n_codes` piece codes on `size` cells."""
     rng = random.Random(ZOBRIST_SEED)
-    zobrist = [[rng.getrandbits(64) for _ in range(size)] for _ in range(n_codes)]
-    turn_key = rng.getrandbits(64)
-    right_keys = [rng.getrandbits(64) for _ in range(64)]
-    unmoved_keys = [rng.getrandbits(64) for _ in range(size)]
-    ep_keys = [rng.getrandbits(64) for _ in range(size)]
-    wall_keys = [rng.getrandbits(64) for _ in range(size)]
+    zobrist = [[rng.getrandbits(KEY_BITS) for _ in range(size)] for _ in range(n_codes)]
+    turn_key = rng.getrandbits(KEY_BITS)
+    right_keys = [rng.getrandbits(KEY_BITS) for _ in range(64)]
+    unmoved_keys = [rng.getrandbits(KEY_BITS) for _ in range(size)]
+    ep_keys = [rng.getrandbits(KEY_BITS) for _ in range(size)]
+    wall_keys = [rng.getrandbits(KEY_BITS) for _ in range(size)]
     rng = random.Random(ZOBRIST_SEED + 1)
-    check_keys = [[rng.getrandbits(64) for _ in range(check_limit + 1)]
+    check_keys = [[rng.getrandbits(KEY_BITS) for _ in range(check_limit + 1)]
                   for _ in range(2)] if check_limit else []
     rng = random.Random(ZOBRIST_SEED + 2)
-    hand_keys = [[rng.getrandbits(64) for _ in range(MAX_HELD * size + 1)]
+    hand_keys = [[rng.getrandbits(KEY_BITS) for _ in range(MAX_HELD * size + 1)]
                  for _ in range(n_codes)] if hands else []
     return Keys(zobrist, turn_key, right_keys, unmoved_keys, ep_keys, wall_keys, check_keys,
                 hand_keys)
