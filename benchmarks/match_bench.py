@@ -5,7 +5,7 @@ which build played (the compiled engine is about three times as fast).
 
     python benchmarks/match_bench.py [--games N] [--movetime S] [--variant V]
                                      [--opponent xboard:/usr/games/fairymax] [--grace S]
-                                     [--opponent-depth D]
+                                     [--opponent-depth D] [--seed N]
 
 `--opponent-depth D` limits a UCI opponent to D plies a move (the referee
 only gives times): this script runs between the referee and the engine,
@@ -66,6 +66,7 @@ def main() -> None:
     parser.add_argument("--variant", default="chess")
     parser.add_argument("--opponent", default=f"xboard:{found or 'fairymax'}")
     parser.add_argument("--opening-plies", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
     # Fairy-Max, told of a clock of one move in 0.2 s, sometimes takes
     # 0.7 s: the grace keeps the figures about play, not about its flag.
     parser.add_argument("--grace", type=float, default=1.0)
@@ -81,7 +82,7 @@ def main() -> None:
              *shlex.split(command)])
     variant = variantkit.load(args.variant)
     settings = Settings(games=args.games, movetime=args.movetime,
-                        opening_plies=args.opening_plies, seed=1, grace=args.grace)
+                        opening_plies=args.opening_plies, seed=args.seed, grace=args.grace)
     builtin, opponent = BuiltinPlayer(), player_for(opponent_spec)
     names = (builtin.name, opponent.name)
     # On a loaded machine an engine's move may come past its time and
