@@ -1041,6 +1041,15 @@ def random_position(rng: random.Random, side: str) -> str | None:
         return None
 
 
+def test_the_side_to_move_is_found_beyond_an_empty_plane() -> None:
+    # Black's pieces stand on plane C, plane B is empty: the move generator
+    # takes the pieces a machine word (62 cells) at a time, and an empty
+    # word between them must not hand it White's queen on plane A.
+    g = V.new_game(fen({"Af8": "Q", "Ac1": "B", "Ae1": "K",
+                        "Ca8": "r", "Ce8": "k", "Ch8": "r"}, "b", "kq"))
+    assert {move[:3] for move in moves(g)} == {"Ca8", "Ce8", "Ch8"}
+
+
 def test_reference_random_positions() -> None:
     rng = random.Random(99)
     count = checks = castlings = 0
