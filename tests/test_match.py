@@ -240,6 +240,15 @@ def test_a_file_variant_reaches_variantkit_as_its_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
+def test_an_ini_section_that_cannot_be_written_is_a_clear_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with pytest.raises(EngineFailure, match="does not play forced-capture, and its ini "
+                                            "section cannot be written to a temporary file"):
+        move_in_file_variant(tmp_path, f"uci:{FAIRY_STOCKFISH}")
+
+
+@pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
 def test_a_file_variant_that_fits_no_ini_section_is_refused_with_the_reason() -> None:
     engine = player_for(f"uci:{FAIRY_STOCKFISH}")
     try:

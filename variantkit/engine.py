@@ -220,7 +220,6 @@ class Engine:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.evaluation = Evaluation(variant)
-        self.values = self.evaluation.values
         # Centipawns per piece code, and what a piece counts as in an
         # exchange of captures on one cell.
         self._value = self.evaluation.value

@@ -448,10 +448,9 @@ class Position:
         pieces, later, base = own & SHORT_MASK, own >> SHORT_BITS, 0
         fresh = unmoved & SHORT_MASK   # the unmoved pieces, as far as the walk needs
         while pieces or later:
-            if not pieces:
-                while not pieces:   # the next word that holds a piece
-                    pieces, later = later & SHORT_MASK, later >> SHORT_BITS
-                    base += SHORT_BITS
+            while not pieces:   # the next word that holds a piece
+                pieces, later = later & SHORT_MASK, later >> SHORT_BITS
+                base += SHORT_BITS
                 fresh = unmoved
             bit = pieces & -pieces
             pieces ^= bit

@@ -202,11 +202,15 @@ class ExternalEngine:
         except ExportRefused as exc:
             raise EngineFailure(f"{cannot}, and its rules do not fit an ini section: "
                                 f"{'; '.join(exc.reasons)[:300]}") from None
-        if self._ini is None:
-            handle, path = tempfile.mkstemp(prefix="variantkit-", suffix=".ini")
-            os.close(handle)
-            self._ini = Path(path)
-        self._ini.write_text(section, encoding="utf-8")
+        try:
+            if self._ini is None:
+                handle, path = tempfile.mkstemp(prefix="variantkit-", suffix=".ini")
+                os.close(handle)
+                self._ini = Path(path)
+            self._ini.write_text(section, encoding="utf-8")
+        except OSError as exc:
+            raise EngineFailure(f"{cannot}, and its ini section cannot be written to a "
+                                f"temporary file: {exc.strerror or exc}") from None
         self.process.send(f"setoption name VariantPath value {self._ini}",
                           f"setoption name {VARIANT_OPTION} value {name}")
 
