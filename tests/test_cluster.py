@@ -257,12 +257,15 @@ def _wait_until(condition: object, limit: float = STARTUP) -> None:
 
 def test_a_killed_worker_loses_its_game_and_the_run_goes_on(tmp_path: Path) -> None:
     # No retries on the scheduler: the game on the killed worker is lost.
+    games = 8
     retries = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
     figures = tmp_path / "r.json"
     with live_cluster(2, retries) as live, Client(live.address, timeout=STARTUP) as client:
+        # Games long and many enough that w0 is surely seen playing one
+        # before they are all done (short ones could finish unseen).
         run = subprocess.Popen(
-            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", "4",
-             "--depth", "2", "--max-plies", "30", "--cluster", live.address,
+            [str(BIN / "variantkit"), "analyze", "losalamos", "--games", str(games),
+             "--depth", "3", "--max-plies", "60", "--cluster", live.address,
              "--json", str(figures)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLI_ENV)
         try:
@@ -279,12 +282,12 @@ def test_a_killed_worker_loses_its_game_and_the_run_goes_on(tmp_path: Path) -> N
     assert run.returncode == 1, err
     (summary,) = json.loads(figures.read_text())
     assert summary["lost"], err
-    assert summary["played"] + len(summary["lost"]) == 4
+    assert summary["played"] + len(summary["lost"]) == games
     for lost in summary["lost"]:
         assert lost["seed"] == f"0/{lost['game']}" and lost["error"] == "its worker died"
         assert f"lost game {lost['game']} (seed 0/{lost['game']}): its worker died" in out
-    assert f"{len(summary['lost'])} game(s) lost of 4" in out
-    assert err == (f"error: {len(summary['lost'])} of 4 games were lost (listed above): "
+    assert f"{len(summary['lost'])} game(s) lost of {games}" in out
+    assert err == (f"error: {len(summary['lost'])} of {games} games were lost (listed above): "
                    f"the report covers the other {summary['played']}\n")
 
 
