@@ -18,6 +18,11 @@ import variantkit
 from variantkit import Game, IllegalMoveError, Move
 from variantkit.san import MAX_TEXT, legal_san, name_parts, san_moves
 
+# On the pure build under `make oracle` only: SAN is not compiled, and the
+# pure core's moves on these boards are checked by the catalogue tests in
+# `make test` (this module's pure run cost `make test` a minute).
+pytestmark = pytest.mark.pure_in_oracle
+
 EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").glob("*.yaml"))
 TRICE_START_FEN = "rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1"
 # Our variant, the pyffish variant that plays the same game, its start position.
