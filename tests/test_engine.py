@@ -17,6 +17,7 @@ from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
 from variantkit.engine import CONTEMPT, Limits, SearchInfo, time_budget
 from variantkit.evaluation import (
+    Evaluation,
     advancement,
     guarded,
     mobility_values,
@@ -25,6 +26,7 @@ from variantkit.evaluation import (
     promotion_distances,
     stoppers,
 )
+from variantkit.loader import examples_dir
 
 
 def best(name: str, fen: str, depth: int = 2) -> tuple[variantkit.Game, Engine, str]:
@@ -427,3 +429,22 @@ def test_pieces_in_hand_keep_the_middlegame() -> None:
     edge, centre = (evaluate("shogi", f"4k4/9/9/9/{rank5}/9/9/9/{rank1}[GGgg] w - - 0 1")
                     for rank5, rank1 in (("9", "4K4"), ("4K4", "9")))
     assert edge > centre
+
+
+# -- the evaluation's cost: the attack gate ------------------------------
+
+@pytest.mark.parametrize("name", ["chess", "xiangqi", "shogi", "diplomat", "strato", "trice",
+                                  str(examples_dir() / "glinski.yaml")])
+def test_the_attack_gate_leaves_out_no_attacker(name: str) -> None:
+    # Only the pieces on the cells from which their captures may ever reach
+    # the enemy royal neighbourhood are read under the occupancy: reading
+    # every piece gives the same scores.
+    variant = variantkit.load(name)
+    evaluation = Evaluation(variant)
+    positions = [game.position for game in random_positions(name, 2, 30)]
+    gated = [evaluation.evaluate(position) for position in positions]
+    everywhere = (1 << variant.board.size) - 1
+    assert any(cells != everywhere for sources in evaluation.attack_sources for cells in sources)
+    for sources in evaluation.attack_sources:
+        sources[:] = [everywhere] * len(sources)
+    assert [evaluation.evaluate(position) for position in positions] == gated

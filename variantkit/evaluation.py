@@ -170,6 +170,27 @@ def full_span(tables: list[CellReach]) -> int:
     return found
 
 
+def attack_sources(spans: list[int], zones: list[int]) -> list[int]:
+    """For each cell's zone in `zones`, the cells whose span (`spans`, per
+    cell: every cell a piece standing there may ever capture on) meets it:
+    where a piece may stand to attack that zone."""
+    into = [0] * len(spans)  # per cell, the cells whose span holds it
+    for source, cells in enumerate(spans):
+        while cells:
+            low = cells & -cells
+            into[low.bit_length() - 1] |= 1 << source
+            cells ^= low
+    out = []
+    for zone in zones:
+        found = 0
+        while zone:
+            low = zone & -zone
+            found |= into[low.bit_length() - 1]
+            zone ^= low
+        out.append(found)
+    return out
+
+
 def guarded(variant: Variant, codes: list[int]) -> list[int]:
     """For each cell, the cells that a promoting piece of `codes` standing
     there may stand on or capture on, wherever it walks to on its way to
@@ -310,20 +331,25 @@ class Evaluation:
                     self._king_near[side] = [variant.empty_board_reach(code, cell, initial=False)
                                              for cell in range(size)]
         # The royal piece's safety: the cells its attackers aim at, and each
-        # valued piece's captures, every cell they may ever reach (the quick
-        # test: a hopper reaches none on the empty board) and as tables to
-        # read under the position's occupancy.
+        # valued piece's captures as tables to read under the position's
+        # occupancy.  `attack_sources[code]` gives, for each cell of the
+        # enemy's royal piece, the cells from which a piece of that code may
+        # ever capture in its neighbourhood, whatever stands between (a
+        # hopper reaches none on the empty board, but may through a
+        # screen): only the pieces on them are read under the occupancy,
+        # picked with one mask per code.
         self._king_zone = [[near | 1 << cell for cell, near in enumerate(self._king_near[side])]
                            for side in range(2)]
-        self._capture_span: list[list[int]] = [[] for _ in range(n_codes)]
         self._capture_tables: list[list[list[CellReach]]] = [[] for _ in range(n_codes)]
+        self.attack_sources: list[list[int]] = [[] for _ in range(n_codes)]
         for code in self._valued:
             tables = [g.tables for g in variant.generators[code]
                       if g.mode & CAPTURE and not g.initial]
-            if tables:
+            if tables and variant.one_royal:
                 self._capture_tables[code] = tables
-                self._capture_span[code] = [full_span([t[cell] for t in tables])
-                                            for cell in range(size)]
+                spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
+                self.attack_sources[code] = attack_sources(spans,
+                                                           self._king_zone[1 - (code & 1)])
 
     def evaluate(self, position: Position) -> int:
         """Material, placement, the advancement of promoting pieces (more
@@ -333,8 +359,8 @@ class Evaluation:
         material left besides promoting pieces, in hand too (all of it at
         the start: the middlegame)."""
         worth, advance, weight = self.worth, self._advance, self._phase_weight
-        spans, capture_tables, value = self._capture_span, self._capture_tables, self.value
-        bb, side_bb = position.bb, position.side_bb
+        sources, capture_tables, value = self.attack_sources, self._capture_tables, self.value
+        bb, side_bb, royal = position.bb, position.side_bb, position.royal
         occupied = side_bb[0] | side_bb[1]
         # The promoting pieces of each side, which may stop the other's.
         promoting = [0, 0]
@@ -346,35 +372,49 @@ class Evaluation:
         zones = [0, 0]
         if self._king_terms:
             for side in range(2):
-                if position.royal[side] >= 0:
-                    zones[side] = self._king_zone[side][position.royal[side]]
+                if royal[side] >= 0:
+                    zones[side] = self._king_zone[side][royal[side]]
         danger, attackers = [0, 0], [0, 0]
         score = middle = endgame = material = 0
         for code in self._valued:
             pieces = bb[code]
-            if pieces:
-                material += weight[code] * pieces.bit_count()
-                cell_worth, extra = worth[code], advance[code]
+            if not pieces:
+                continue
+            material += weight[code] * pieces.bit_count()
+            cell_worth, extra = worth[code], advance[code]
+            enemy = 1 - (code & 1)
+            if extra:
                 passed, stopped_by = self._passed[code], self._stoppers[code]
-                enemy = 1 - (code & 1)
-                zone, span, tables = zones[enemy], spans[code], capture_tables[code]
+                enemy_promoting = promoting[enemy]
                 while pieces:
                     low = pieces & -pieces
                     cell = low.bit_length() - 1
                     score += cell_worth[cell]
-                    if extra:
-                        endgame += extra[cell]
-                        if not stopped_by[cell] & promoting[enemy]:
-                            middle += passed[cell]
-                            endgame += 2 * passed[cell]
-                    if tables and span[cell] & zone:
-                        hits = 0
-                        for table in tables:
-                            hits |= reach(table[cell], occupied)
-                        if hits & zone:
-                            danger[enemy] += value[code]
-                            attackers[enemy] += 1
+                    endgame += extra[cell]
+                    if not stopped_by[cell] & enemy_promoting:
+                        middle += passed[cell]
+                        endgame += 2 * passed[cell]
                     pieces ^= low
+            else:
+                while pieces:
+                    low = pieces & -pieces
+                    score += cell_worth[low.bit_length() - 1]
+                    pieces ^= low
+            # Its pieces that may attack the enemy's royal neighbourhood,
+            # read under the occupancy.
+            if zones[enemy] and sources[code]:
+                near = bb[code] & sources[code][royal[enemy]]
+                zone, tables = zones[enemy], capture_tables[code]
+                while near:
+                    low = near & -near
+                    cell = low.bit_length() - 1
+                    hits = 0
+                    for table in tables:
+                        hits |= reach(table[cell], occupied)
+                    if hits & zone:
+                        danger[enemy] += value[code]
+                        attackers[enemy] += 1
+                    near ^= low
         hands, hand_worth = position.hands, self._hand_worth
         in_hand, hand_kinds = [0, 0], [0, 0]
         for code in self._hand_valued:
@@ -389,15 +429,13 @@ class Evaluation:
         if self._king_terms:
             shares, last = ATTACK_SHARES, len(ATTACK_SHARES) - 1
             for side in range(2):
-                cell = position.royal[side]
+                cell = royal[side]
                 if cell >= 0:
                     centre = self._king_centre[side][cell]
                     middle -= centre
                     endgame += centre
                     near = self._king_near[side][cell]
-                    shelter = 0
-                    for code in self._promoting[side]:
-                        shelter += (bb[code] & near).bit_count()
+                    shelter = (promoting[side] & near).bit_count()
                     beside = (side_bb[side] & near).bit_count()
                     safety = SHIELD * shelter + DEFENDER * (beside - shelter)
                     # Pieces in the enemy's hand threaten the empty cells
