@@ -431,7 +431,7 @@ def test_pieces_in_hand_keep_the_middlegame() -> None:
     assert edge > centre
 
 
-# -- the evaluation's cost: the attack gate ------------------------------
+# -- the evaluation's cost: the attack gate and the store of scores ---------
 
 @pytest.mark.parametrize("name", ["chess", "xiangqi", "shogi", "diplomat", "strato", "trice",
                                   str(examples_dir() / "glinski.yaml")])
@@ -442,9 +442,31 @@ def test_the_attack_gate_leaves_out_no_attacker(name: str) -> None:
     variant = variantkit.load(name)
     evaluation = Evaluation(variant)
     positions = [game.position for game in random_positions(name, 2, 30)]
-    gated = [evaluation.evaluate(position) for position in positions]
+    gated = [evaluation.score(position) for position in positions]
     everywhere = (1 << variant.board.size) - 1
     assert any(cells != everywhere for sources in evaluation.attack_sources for cells in sources)
     for sources in evaluation.attack_sources:
         sources[:] = [everywhere] * len(sources)
-    assert [evaluation.evaluate(position) for position in positions] == gated
+    assert [evaluation.score(position) for position in positions] == gated
+
+
+@pytest.mark.patches_compiled("variantkit.evaluation")  # tests/conftest.py
+def test_a_position_met_again_is_not_scored_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    chess = variantkit.load("chess")
+    evaluation = Evaluation(chess)
+    placement = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    white, black = (chess.new_game(f"{placement} {side} KQkq - 0 1").position
+                    for side in "wb")
+    # The side to move is part of what is kept: the same placement scores
+    # apart for each.
+    assert evaluation.evaluate(white) == evaluation.score(white) \
+        != evaluation.evaluate(black) == evaluation.score(black)
+    scored: list[object] = []
+    monkeypatch.setattr(evaluation, "score", lambda position: scored.append(position) or 0)
+    assert evaluation.evaluate(white.copy()) == evaluation.evaluate(white) != 0
+    assert not scored
+    # A full store is emptied: positions met before are scored again.
+    evaluation.cache_limit = 1
+    evaluation.evaluate(chess.new_game().position)
+    evaluation.evaluate(white)
+    assert len(scored) == 2

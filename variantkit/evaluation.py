@@ -60,6 +60,10 @@ IN_HAND = 0.1
 # Pawn-ish units per cell reached on the empty board, for estimated values
 # when no piece of the variant declares one (the chess pieces give about 0.4).
 MOBILITY_SCALE = 0.4
+# Positions whose scores are kept, per side to move: a search meets many
+# positions again (each iteration of its deepening, the next move's
+# search); the store is emptied when full.
+CACHE_LIMIT = 1 << 17
 
 
 def reach_counts(variant: Variant, code: int) -> list[int]:
@@ -350,8 +354,24 @@ class Evaluation:
                 spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
                 self.attack_sources[code] = attack_sources(spans,
                                                            self._king_zone[1 - (code & 1)])
+        # Scores of positions met before, per side to move, by placement
+        # and hands (the position's hash): all the evaluation reads.
+        self._cache: list[dict[int, int]] = [{}, {}]
+        self.cache_limit = CACHE_LIMIT
 
     def evaluate(self, position: Position) -> int:
+        """`score(position)`, kept for the next time the position is met."""
+        cache = self._cache[position.stm]
+        known = cache.get(position.hash)
+        if known is not None:
+            return known
+        found = self.score(position)
+        if len(cache) >= self.cache_limit:
+            cache.clear()
+        cache[position.hash] = found
+        return found
+
+    def score(self, position: Position) -> int:
         """Material, placement, the advancement of promoting pieces (more
         for passed ones), the royal piece's place, shelter and safety, and
         the tempo, in centipawns for the side to move.  The terms that
