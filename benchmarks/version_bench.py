@@ -4,13 +4,15 @@ default): progress where there is no outside opponent to measure it by.
 
     python benchmarks/version_bench.py REV [--variants V ...] [--games N]
                                            [--movetime S] [--opening-plies N]
-                                           [--max-plies N] [--grace S]
+                                           [--max-plies N] [--grace S] [--seed N]
 
 REV (a commit, tag or branch) is checked out into a temporary git worktree.
 Both versions play through UCI (`python -m variantkit uci`), each in its own
 process on the pure-Python build, so that neither gains from a compiled
 build the other lacks.  Prints each match's games, score and Elo difference
-with its 95% interval, the current version first.
+with its 95% interval, the current version first.  A match of a few games
+tells little: `--seed` gives other random openings, so that more matches
+add up to more games rather than replay the same ones.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def main() -> None:
     # A new process loads its variant on the first move: the grace keeps
     # the figures about play, not about start-up.
     parser.add_argument("--grace", type=float, default=2.0)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="variantkit-versions-") as scratch:
         folder = Path(scratch)
@@ -67,7 +70,7 @@ def main() -> None:
             scripts = (uci_script(folder, "current.sh", REPOSITORY),
                        uci_script(folder, "earlier.sh", old))
             settings = Settings(games=args.games, movetime=args.movetime,
-                                opening_plies=args.opening_plies, seed=1, grace=args.grace,
+                                opening_plies=args.opening_plies, seed=args.seed, grace=args.grace,
                                 max_plies=args.max_plies)
             for source in args.variants:
                 play(source, scripts, settings, args.rev)
