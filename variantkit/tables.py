@@ -9,13 +9,30 @@ and imports them from here; a compiled `Variant` holds them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, final
 
 from variantkit.pieces import CellReach, Component
 
-# (component, piece codes that have it, attacks only while unmoved,
-# piece codes that may not serve as its screens)
-AttackEntry = tuple[Component, list[int], bool, tuple[int, ...]]
+
+@final
+class AttackEntry:
+    """One component of a side's attacks, as check detection reads it: the
+    piece codes that have it, whether it attacks only while unmoved, the
+    piece codes that may not serve as its screens, and the component's
+    tables of that side.  A class, not a tuple: compiled, reading a field
+    is a struct read, where unpacking a tuple checks each item's type."""
+
+    def __init__(self, component: Component, side: int, codes: list[int], initial: bool,
+                 barred: tuple[int, ...]) -> None:
+        self.component = component
+        self.codes = codes
+        self.initial = initial
+        self.barred = barred
+        # The component's attack tables of `side` (see `Component`).
+        self.sources: list[int] = component.attack_sources[side]
+        self.xray_sources: list[int] = component.xray_sources[side]
+        self.xray_between: list[dict[int, int]] = component.xray_between[side]
+        self.xray_single: list[int] = component.xray_single[side]
 
 
 class Limits(NamedTuple):
@@ -42,8 +59,21 @@ class Generator(NamedTuple):
     limits: Limits | None      # piece types it may not hop over or capture
 
 
-# A generator as the move generator's loop reads it (`Variant.loop_generators`).
-LoopGenerator = tuple[list[CellReach], int, list[int] | None, Generator | None]
+@final
+class LoopGenerator:
+    """A generator as the move generator's loop reads it
+    (`Variant.loop_generators`): its tables and mode; `spans`, for one
+    that only captures or converts, per cell every cell it may reach (no
+    enemy piece there, nothing to do); `special`, the generator itself
+    when a first-move, en passant, check or type rule applies (None for a
+    plain one).  A class, not a tuple, for the reason `AttackEntry` gives."""
+
+    def __init__(self, tables: list[CellReach], mode: int, spans: list[int] | None,
+                 special: Generator | None) -> None:
+        self.tables = tables
+        self.mode = mode
+        self.spans = spans
+        self.special = special
 
 
 class DropRule(NamedTuple):

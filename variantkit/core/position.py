@@ -221,21 +221,27 @@ class Position:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
         bb = self.bb
         found = 0
-        for component, codes, initial, barred in self.variant.attack_components[side]:
+        for entry in self.variant.attack_components[side]:
+            # The side's pieces on the cells the component may attack from,
+            # first: where there is none, its pieces are never gathered.
+            near = entry.sources[target] \
+                & (side_mask & self.unmoved if entry.initial else side_mask)
+            if not near:
+                continue
             pieces = 0
-            for code in codes:
+            for code in entry.codes:
                 pieces |= bb[code]
-            pieces &= component.attack_sources[side][target] \
-                & (side_mask & self.unmoved if initial else side_mask)
+            pieces &= near
             if not pieces:
                 continue
-            if barred:
+            if entry.barred:
                 screens = 0
-                for code in barred:
+                for code in entry.barred:
                     screens |= bb[code]
-                found |= component.attackers(side, target, occupied, screens & occupied) & pieces
+                found |= entry.component.attackers(side, target, occupied,
+                                                   screens & occupied) & pieces
             else:
-                found |= component.attackers(side, target, occupied) & pieces
+                found |= entry.component.attackers(side, target, occupied) & pieces
         return found
 
     def _pin_risk(self, king: int, them: int, occupied: int, pinned: dict[int, int]) -> int:
@@ -249,17 +255,17 @@ class Position:
         enemy = self.side_bb[them]
         own = self.side_bb[1 - them]
         risk = 0
-        for component, codes, initial, _ in self.variant.slider_components[them]:
-            sources = component.xray_sources[them][king]
+        for entry in self.variant.slider_components[them]:
+            sources = entry.xray_sources[king]
             if not sources:
                 continue
             pieces = 0
-            for code in codes:
+            for code in entry.codes:
                 pieces |= bb[code]
             # The same attackers as `attackers` counts, so that no pin is false.
-            sources &= pieces & (enemy & self.unmoved if initial else enemy)
-            between = component.xray_between[them][king]
-            single = component.xray_single[them][king]
+            sources &= pieces & (enemy & self.unmoved if entry.initial else enemy)
+            between = entry.xray_between[king]
+            single = entry.xray_single[king]
             while sources:
                 low = sources & -sources
                 sources ^= low
@@ -309,15 +315,15 @@ class Position:
         that reach it on an empty board."""
         bb = self.bb
         risk = 0
-        for component, codes, _, _ in entries:
-            sources = component.xray_sources[them][king]
+        for entry in entries:
+            sources = entry.xray_sources[king]
             if not sources:
                 continue
             pieces = 0
-            for code in codes:
+            for code in entry.codes:
                 pieces |= bb[code]
             sources &= pieces & self.side_bb[them]
-            between = component.xray_between[them][king]
+            between = entry.xray_between[king]
             while sources:
                 low = sources & -sources
                 risk |= between[low]
@@ -415,22 +421,24 @@ class Position:
         # In check, some primitives may be restricted (`in-check`).
         generators = v.loop_check_generators if checkers else v.loop_generators
         # What a plain generator's mode may land on: empty cells (MOVE),
-        # enemy ones (CAPTURE), or both.  Three names, not a tuple indexed
-        # by the mode: compiled, that tuple is boxed at every read.
-        empty = ~occupied
-        either = enemy | empty
-        prey = enemy | self.ep_target   # what a capture (or a suborn) may take
-        # The same within SHORT_MASK, for the pieces `short_moves` marks (on
-        # a board within it, the masks are words already and go unchanged,
-        # and `short_moves` is empty).
+        # enemy ones (CAPTURE), or both; and what a capture (or a suborn)
+        # may take.  Separate names, not a tuple indexed by the mode:
+        # compiled, that tuple is boxed at every read.  These full masks are
+        # made when the first piece that needs them comes (`full`): on a
+        # board wider than SHORT_MASK most pieces take the short ones below,
+        # and compiled, each operation on a wider mask allocates.
+        empty = either = prey = 0
+        full = False
+        # The same within SHORT_MASK, for the pieces `short_moves` marks
+        # (on a board within it, `short_moves` is empty): two operations
+        # on wide masks, the rest on words.
         wide = v.wide
+        short_occupied = short_enemy = short_empty = short_either = short_prey = 0
         if wide:
-            short_occupied, short_prey = occupied & SHORT_MASK, prey & SHORT_MASK
-            short_empty, short_enemy, short_either = \
-                empty & SHORT_MASK, enemy & SHORT_MASK, either & SHORT_MASK
-        else:
-            short_occupied, short_prey = occupied, prey
-            short_empty, short_enemy, short_either = empty, enemy, either
+            short_occupied, short_enemy = occupied & SHORT_MASK, enemy & SHORT_MASK
+            short_empty = ~short_occupied & SHORT_MASK
+            short_either = short_enemy | short_empty
+            short_prey = short_enemy | self.ep_target & SHORT_MASK
         short_moves = v.short_moves
         typed_screens = v.typed_screens
         # Methods are called as `self.attackers(...)` and `out.append(...)`,
@@ -461,6 +469,9 @@ class Position:
                 occ, takeable, promotion = short_occupied, short_prey, None
                 to_empty, to_enemy, to_either = short_empty, short_enemy, short_either
             else:
+                if not full:
+                    empty, full = ~occupied, True
+                    either, prey = enemy | empty, enemy | self.ep_target
                 occ, takeable, promotion = occupied, prey, promotions.get(code)
                 to_empty, to_enemy, to_either = empty, enemy, either
             is_king = low == king_bit
@@ -474,7 +485,8 @@ class Position:
             # so it is always tested.
             line = pinned.get(low, -1) if pinned else -1
             kept = allowed & line
-            for tables, mode, spans, special in generators[code]:
+            for gen in generators[code]:
+                tables, mode, spans, special = gen.tables, gen.mode, gen.spans, gen.special
                 if spans is not None and not spans[frm] & takeable:
                     continue
                 if special is None:
@@ -938,9 +950,9 @@ class Position:
             return -1
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         cells = 0
-        for component, codes, _, _ in v.attack_components[us]:
-            if code in codes:
-                cells |= component.attackers(us, target, occupied)
+        for entry in v.attack_components[us]:
+            if code in entry.codes:
+                cells |= entry.component.attackers(us, target, occupied)
         if v.hop_components[us]:
             cells |= self._lines_to(target, us, v.hop_components[us])
         return cells

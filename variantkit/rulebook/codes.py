@@ -42,12 +42,8 @@ class Codes(NamedTuple):
     # The generators of a side in check: the same list, unless some
     # primitive is restricted then (`in-check`).
     check_generators: list[list[Generator]]
-    # The same lists for the move generator's loop: a plain generator
-    # (no first-move, en passant, check or type rule) as (tables, mode,
-    # spans, None), any other as (tables, mode, spans, itself); order
-    # kept, since the first primitive to reach a cell makes its move.
-    # `spans`, for a generator that only captures or converts: per cell,
-    # every cell it may reach (no enemy piece there, nothing to do).
+    # The same lists for the move generator's loop (`LoopGenerator`);
+    # order kept, since the first primitive to reach a cell makes its move.
     loop_generators: list[list[LoopGenerator]]
     loop_check_generators: list[list[LoopGenerator]]
     # Pieces whose "not moved yet" status changes their moves, and so
@@ -112,19 +108,19 @@ def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
                      if any(g.initial for g in generators[code])]
     comps = pieces.components
     attack_components: list[list[AttackEntry]] = [
-        [(comps[ci], codes, comps[ci].flags.initial, _barred(comps[ci]))
+        [AttackEntry(comps[ci], s, codes, comps[ci].flags.initial, _barred(comps[ci]))
          for ci, codes in attack[s].items()] for s in range(2)]
     if facing is not None and facing_rule == "forbidden":
         for s in range(2):
             royals = [piece_code(t.index, s) for t in pieces.types if t.royal]
-            attack_components[s].append((facing, royals, False, ()))
+            attack_components[s].append(AttackEntry(facing, s, royals, False, ()))
     slider_components = [
-        [entry for entry in attack_components[s] if any(entry[0].xray_sources[s])]
+        [entry for entry in attack_components[s] if any(entry.xray_sources)]
         for s in range(2)]
     hop_components = [
-        [entry for entry in slider_components[s] if entry[0].flags.hop is not None]
+        [entry for entry in slider_components[s] if entry.component.flags.hop is not None]
         for s in range(2)]
-    typed_screens = any(entry[3] for side in attack_components for entry in side)
+    typed_screens = any(entry.barred for side in attack_components for entry in side)
     attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None] = [
         None if hop_components[s] or len(attack_components[s]) != len(attack[s])
         else [[(g.tables, g.initial) for g in generators[code] if g.mode & CAPTURE]
@@ -185,11 +181,11 @@ def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal
 
 
 def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
-    return [[(g.tables, g.mode,
-              None if g.mode & MOVE else [span(table) for table in g.tables],
-              None if not g.initial and g.en_passant is None
-              and g.may_give_check and not g.passed and g.mode & CONVERT == 0
-              and g.limits is None else g) for g in gens] for gens in generators]
+    return [[LoopGenerator(g.tables, g.mode,
+                           None if g.mode & MOVE else [span(table) for table in g.tables],
+                           None if not g.initial and g.en_passant is None
+                           and g.may_give_check and not g.passed and g.mode & CONVERT == 0
+                           and g.limits is None else g) for g in gens] for gens in generators]
 
 
 def _in_check_generator(component: Component, generator: Generator) -> Generator:
