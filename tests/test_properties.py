@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError
+from variantkit.pieces import SHORT_BITS
 
 VARIANTS = {name: variantkit.load(name) for name in ("chess", "trice", "crazyhouse")}
 
@@ -70,6 +71,15 @@ def walk(data: st.DataObject, game: variantkit.Game, max_plies: int) -> list[str
     return played
 
 
+def assert_words_agree(game: variantkit.Game) -> None:
+    """The core's word masks (`bb_low`, `bb_high`) hold what its full masks do."""
+    position = game.position
+    shift = SHORT_BITS
+    for code, mask in enumerate(position.bb):
+        assert position.bb_low[code] == mask & ((1 << shift) - 1), code
+        assert position.bb_high[code] == mask >> shift, code
+
+
 @pytest.mark.parametrize(("name", "fen"), CASES)
 @SETTINGS
 @given(data=st.data())
@@ -77,6 +87,7 @@ def test_push_pop_restores_everything(name: str, fen: str | None, data: st.DataO
     game = new_game(name, fen)
     start_fen, start_moves = game.fen(), move_set(game)
     played = walk(data, game, 40)
+    assert_words_agree(game)
     here_fen, here_moves, here_check = game.fen(), move_set(game), game.is_check()
     for move in game.legal_moves():
         pushed = game.push(move)
@@ -99,6 +110,7 @@ def test_push_pop_restores_everything(name: str, fen: str | None, data: st.DataO
         assert str(game.pop()) == expected
     assert game.fen() == start_fen
     assert move_set(game) == start_moves
+    assert_words_agree(game)
     with pytest.raises(IndexError):
         game.pop()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, final
 
-from variantkit.pieces import CellReach, Component
+from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component
 
 
 @final
@@ -33,6 +33,23 @@ class AttackEntry:
         self.xray_sources: list[int] = component.xray_sources[side]
         self.xray_between: list[dict[int, int]] = component.xray_between[side]
         self.xray_single: list[int] = component.xray_single[side]
+        # The same sources split into machine words (cells below SHORT_BITS,
+        # and those from SHORT_BITS on, shifted down): check detection first
+        # looks for a piece there a word at a time, since compiled, each
+        # operation on a mask wider than SHORT_MASK allocates.
+        self.sources_low: list[int] = [cells & SHORT_MASK for cells in self.sources]
+        self.sources_high: list[int] = [cells >> SHORT_BITS for cells in self.sources]
+        self.xray_low: list[int] = [cells & SHORT_MASK for cells in self.xray_sources]
+        self.xray_high: list[int] = [cells >> SHORT_BITS for cells in self.xray_sources]
+        # Per target: whether every piece of this component on a source cell
+        # attacks it whatever stands between (a leap): then the pieces found
+        # there are the attackers, with no look-up.
+        other = component.reverse_side[side]
+        self.constant: list[bool] = [
+            not barred and other is not None and not component.shift
+            and not component.tables[other][target][1] and not component.tables[other][target][2]
+            and component.tables[other][target][0] == cells
+            for target, cells in enumerate(self.sources)]
 
 
 class Limits(NamedTuple):

@@ -66,6 +66,7 @@ from variantkit.tables import (
     FlipRule,
     Generator,
     LoopGenerator,
+    Promotion,
 )
 
 
@@ -144,11 +145,15 @@ class Variant:
         self.slider_components: list[list[AttackEntry]] = compiled.slider_components
         self.hop_components: list[list[AttackEntry]] = compiled.hop_components
         self.typed_screens = compiled.typed_screens
-        self.attack_tables = compiled.attack_tables
 
         promoting = promotion.compile_promotion(sink, data.get("promotion"), board, pieces,
                                                 self.forwards, self.one_royal, self.generators)
         self.promotions = promoting.promotions
+        # The same per piece code (None where it never promotes): the move
+        # generator reads it for each piece, and compiled, a list read costs
+        # less than a dictionary's `get`.
+        self.promotion_of: list[Promotion | None] = [
+            promoting.promotions[code & 1].get(code) for code in range(self.n_codes)]
         self.standing = promoting.standing
         self.promotion_limit = promoting.promotion_limit
         self.pawn_like = promoting.pawn_like

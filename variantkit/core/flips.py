@@ -65,6 +65,8 @@ def turn_over(position: Position, cells: int) -> None:
         board_cells[cell] = other
         bb[code] ^= bit
         bb[other] |= bit
+        position.toggle_word(code, cell)
+        position.toggle_word(other, cell)
         side_bb[0] ^= bit
         side_bb[1] ^= bit
         position.hash ^= zobrist[code][cell] ^ zobrist[other][cell]

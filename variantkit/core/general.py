@@ -368,28 +368,29 @@ class GeneralPosition(Position):
         if self.counting_limit:
             self.counting_ply += 1
         mover, to_move = 1 - self.stm, self.stm
-        pieces = (self.side_bb[0] | self.side_bb[1]).bit_count()
         # A bare side that has taken the last pawn counts from this ply on.
-        if counting.last_pawn and captured in counting.pawns and not self.non_royal(mover) \
-                and not any(self.bb[code] for code in counting.pawns):
+        if counting.last_pawn and captured in counting.pawns \
+                and not self.has_non_royal(mover) and not self.holds_any(counting.pawns):
             moves = self.count_limit(counting, mover)
             if moves:
-                self.counting_limit, self.counting_ply = 2 * moves, 2 * pieces - 1
+                self.counting_limit = 2 * moves
+                self.counting_ply = 2 * (self.side_bb[0] | self.side_bb[1]).bit_count() - 1
         # A count starts, or starts again for a side just left bare.
-        if not self.counting_limit or ((captured or promoted) and not self.non_royal(to_move)):
+        if not self.counting_limit or ((captured or promoted) and not self.has_non_royal(to_move)):
             moves = self.count_limit(counting, to_move)
             if moves:
                 self.counting_limit = 2 * moves
-                at_pieces = counting.start_at_pieces and not self.non_royal(to_move)
-                self.counting_ply = 2 * pieces if at_pieces else 0
+                at_pieces = counting.start_at_pieces and not self.has_non_royal(to_move)
+                self.counting_ply = 2 * (self.side_bb[0] | self.side_bb[1]).bit_count() \
+                    if at_pieces else 0
 
     def count_limit(self, counting: Counting, side: int) -> int:
         """The moves `side`'s count would allow in this position, 0 for none."""
         other = 1 - side
-        if not self.non_royal(other):
+        if not self.has_non_royal(other):
             return 0
-        pawns = any(self.bb[code] for code in counting.pawns)
-        if self.non_royal(side):
+        pawns = self.holds_any(counting.pawns)
+        if self.has_non_royal(side):
             if counting.board_moves is None or (pawns and not counting.board_with_pawns) or (
                     counting.board_most is not None
                     and self.side_bb[side].bit_count() > counting.board_most):

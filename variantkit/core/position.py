@@ -38,18 +38,6 @@ if TYPE_CHECKING:
     from variantkit.variant import Variant
 
 NO_PASSED: Final[list[dict[int, int]]] = []   # a plain generator passes no cells
-# Attacker tests (king moves, castling cells) a node needs before one map of
-# the enemy's attacks costs less than they do.
-MAP_TESTS: Final = 3
-
-
-def has_bits(mask: int, count: int) -> bool:
-    """Whether `mask` (not negative) has `count` set bits or more: counted in
-    a loop, since compiled, `int.bit_count()` is a Python call."""
-    while mask and count > 0:
-        mask &= mask - 1
-        count -= 1
-    return count <= 0
 
 
 def position_of(game: object, caller: str) -> Position:
@@ -70,6 +58,12 @@ class Position:
         n_codes = variant.n_codes
         self.cells: list[int] = [0] * variant.board.size
         self.bb: list[int] = [0] * n_codes
+        # The same masks split into machine words: the cells below
+        # SHORT_BITS, and those from SHORT_BITS on (shifted down), kept with
+        # `bb` by `toggle_word`.  Compiled, an operation on a mask wider
+        # than SHORT_MASK allocates, so check detection looks at these first.
+        self.bb_low: list[int] = [0] * n_codes
+        self.bb_high: list[int] = [0] * n_codes
         self.side_bb = [0, 0]
         self.stm = 0  # side to move: 0 White, 1 Black
         self.unmoved = 0
@@ -139,8 +133,30 @@ class Position:
     def non_royal(self, side: int) -> int:
         """How many non-royal pieces `side` has."""
         royal = self.variant.royal_code
-        return sum(self.bb[code].bit_count() for code in range(2 + side, len(self.bb), 2)
-                   if not royal[code])
+        bb = self.bb
+        count = 0
+        # A loop, not sum() over a generator: compiled, the generator is an
+        # object made at every call, and counted endings ask at every move.
+        for code in range(2 + side, len(bb), 2):
+            if not royal[code]:
+                count += bb[code].bit_count()
+        return count
+
+    def has_non_royal(self, side: int) -> bool:
+        """Whether `side` has a piece besides its royal ones."""
+        pieces = self.side_bb[side]
+        for code in self.variant.royal_codes[side]:
+            pieces &= ~self.bb[code]
+        return pieces != 0
+
+    def holds_any(self, codes: tuple[int, ...]) -> bool:
+        """Whether a piece of one of `codes` stands on the board."""
+        bb = self.bb
+        # A loop, not any() over a generator (as `non_royal`).
+        for code in codes:  # noqa: SIM110
+            if bb[code]:
+                return True
+        return False
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is in check and has no legal move."""
@@ -170,7 +186,7 @@ class Position:
     def copy(self) -> Position:
         """An independent position, history included."""
         other = type(self)(self.variant)
-        for name in ("cells", "bb", "side_bb", "royal", "hands"):
+        for name in ("cells", "bb", "bb_low", "bb_high", "side_bb", "royal", "hands"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
                      "fullmove", "hash", "castlings", "castlings_by_side", "chess960"):
@@ -190,10 +206,19 @@ class Position:
         bit = 1 << cell
         self.cells[cell] = code
         self.bb[code] |= bit
+        self.toggle_word(code, cell)
         self.side_bb[code & 1] |= bit
         self.hash ^= self.variant.zobrist[code][cell]
         if self.variant.royal_code[code]:
             self.royal[code & 1] = cell
+
+    def toggle_word(self, code: int, cell: int) -> None:
+        """Put `cell` into the word masks of `code` (`bb_low`, `bb_high`),
+        or take it out: whatever changes `bb[code]` at `cell` calls this."""
+        if cell < SHORT_BITS:
+            self.bb_low[code] ^= 1 << cell
+        else:
+            self.bb_high[code] ^= 1 << (cell - SHORT_BITS)
 
     def add_to_hand(self, code: int, count: int = 1) -> None:
         """Put `count` pieces of `code` into the hand of side `code & 1`."""
@@ -219,30 +244,46 @@ class Position:
     # -- move generation ----------------------------------------------------
     def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
-        bb = self.bb
-        found = 0
+        bb_low, bb_high = self.bb_low, self.bb_high
+        # The pieces a component may attack from are looked for a word at a
+        # time (see `bb_low`); only a component with a piece there, that
+        # is not a leap, goes on to full-width masks.
+        mask_low, mask_high = side_mask & SHORT_MASK, side_mask >> SHORT_BITS
+        found = found_low = found_high = 0
         for entry in self.variant.attack_components[side]:
-            # The side's pieces on the cells the component may attack from,
-            # first: where there is none, its pieces are never gathered.
-            near = entry.sources[target] \
-                & (side_mask & self.unmoved if entry.initial else side_mask)
-            if not near:
+            near_low = entry.sources_low[target] & mask_low
+            near_high = entry.sources_high[target] & mask_high
+            if not (near_low or near_high):
                 continue
-            pieces = 0
+            pieces_low = pieces_high = 0
             for code in entry.codes:
-                pieces |= bb[code]
-            pieces &= near
-            if not pieces:
+                pieces_low |= bb_low[code]
+                pieces_high |= bb_high[code]
+            pieces_low &= near_low
+            pieces_high &= near_high
+            if not (pieces_low or pieces_high):
                 continue
+            if entry.initial:
+                pieces = (pieces_high << SHORT_BITS | pieces_low) & self.unmoved
+                if not pieces:
+                    continue
+            elif entry.constant[target]:
+                found_low |= pieces_low
+                found_high |= pieces_high
+                continue
+            else:
+                pieces = pieces_high << SHORT_BITS | pieces_low if pieces_high else pieces_low
             if entry.barred:
                 screens = 0
                 for code in entry.barred:
-                    screens |= bb[code]
+                    screens |= self.bb[code]
                 found |= entry.component.attackers(side, target, occupied,
                                                    screens & occupied) & pieces
             else:
                 found |= entry.component.attackers(side, target, occupied) & pieces
-        return found
+        if found_high:
+            found |= found_high << SHORT_BITS
+        return found | found_low
 
     def _pin_risk(self, king: int, them: int, occupied: int, pinned: dict[int, int]) -> int:
         """Cells whose vacating might expose `king` in a way only a test of
@@ -251,19 +292,27 @@ class Position:
         path, an own piece that is its only blocker is pinned: `pinned` gets
         its bit, mapped to the cells it may still move to (the line and the
         attacker's cell; several pins intersect)."""
-        bb = self.bb
+        bb_low, bb_high = self.bb_low, self.bb_high
         enemy = self.side_bb[them]
         own = self.side_bb[1 - them]
         risk = 0
         for entry in self.variant.slider_components[them]:
-            sources = entry.xray_sources[king]
-            if not sources:
+            # The enemy pieces of the component on its lines to `king`,
+            # looked for a word at a time first (as in `attackers`).
+            sources_low, sources_high = entry.xray_low[king], entry.xray_high[king]
+            if not (sources_low or sources_high):
                 continue
-            pieces = 0
+            pieces_low = pieces_high = 0
             for code in entry.codes:
-                pieces |= bb[code]
+                pieces_low |= bb_low[code]
+                pieces_high |= bb_high[code]
+            sources_low &= pieces_low
+            sources_high &= pieces_high
+            if not (sources_low or sources_high):
+                continue
             # The same attackers as `attackers` counts, so that no pin is false.
-            sources &= pieces & (enemy & self.unmoved if entry.initial else enemy)
+            sources = (sources_high << SHORT_BITS | sources_low if sources_high else sources_low) \
+                & (enemy & self.unmoved if entry.initial else enemy)
             between = entry.xray_between[king]
             single = entry.xray_single[king]
             while sources:
@@ -284,31 +333,6 @@ class Position:
         also the occupied ones (a capture there changes the screen's type)."""
         lines = self._lines_to(king, them, self.variant.hop_components[them])
         return lines if self.variant.typed_screens else lines & ~occupied
-
-    def _attack_map(self, them: int, occupied: int) -> int:
-        """Cells `them` attacks under `occupied` with the other side's royal
-        piece and castling pieces lifted (so a superset of what it attacks
-        after any king move or castling), from the pieces' own tables
-        (variants whose `attack_tables` exist only)."""
-        tables = self.variant.attack_tables[them]
-        assert tables is not None
-        us = 1 - them
-        lifted = 1 << self.royal[us] if self.royal[us] >= 0 else 0
-        for _, c in self.castlings_by_side[us]:
-            lifted |= 1 << c.king_from | 1 << c.rook_from
-        occupied &= ~lifted
-        cells = self.cells
-        unmoved = self.unmoved
-        found = 0
-        pieces = self.side_bb[them]
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
-            for per_cell, initial in tables[cells[frm]]:
-                if not initial or unmoved & low:
-                    found |= reach(per_cell[frm], occupied)
-        return found
 
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
@@ -413,11 +437,6 @@ class Position:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
-        # The cells the enemy attacks (`_attack_map`), computed once king
-        # moves or castlings need MAP_TESTS attacker tests or more; -1 (every
-        # cell) until then.  A cell outside it is safe; one inside is tested.
-        map_tables = v.attack_tables[them]
-        attacked = -1
         # In check, some primitives may be restricted (`in-check`).
         generators = v.loop_check_generators if checkers else v.loop_generators
         # What a plain generator's mode may land on: empty cells (MOVE),
@@ -447,7 +466,7 @@ class Position:
         cells = self.cells
         unmoved = self.unmoved
         counted = 0
-        promotions = v.promotions[us]
+        promotion_of = v.promotion_of
         first_move = v.first_move_rule and unmoved
         # The own pieces a word at a time, so that taking each one off stays
         # in machine words: `pieces` holds the cells from `base` on (within
@@ -472,7 +491,7 @@ class Position:
                 if not full:
                     empty, full = ~occupied, True
                     either, prey = enemy | empty, enemy | self.ep_target
-                occ, takeable, promotion = occupied, prey, promotions.get(code)
+                occ, takeable, promotion = occupied, prey, promotion_of[code]
                 to_empty, to_enemy, to_either = empty, enemy, either
             is_king = low == king_bit
             # Destinations whose legality needs a test: all of them for a
@@ -570,10 +589,7 @@ class Position:
                             extra = passed[frm].get(to, 0)
                             kind = DOUBLE if extra else NORMAL
                     if is_king:
-                        if attacked < 0 and map_tables is not None \
-                                and has_bits(targets, MAP_TESTS - 1):
-                            attacked = self._attack_map(them, occupied)
-                        if (tbit & attacked or gone != tbit) and self.attackers(
+                        if self.attackers(
                                 to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
                             continue
                     elif (tbit & tested or gone != tbit) and king >= 0 and (
@@ -601,7 +617,7 @@ class Position:
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
-            self._castlings(us, them, occupied, enemy, out, attacked)
+            self._castlings(us, them, occupied, enemy, out)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
@@ -695,10 +711,8 @@ class Position:
         return other_planes | checkers if is_king else -1
 
     def _castlings(self, us: int, them: int, occupied: int, enemy: int,
-                   out: list[InternalMove], attacked: int = -1) -> None:
-        """The castlings whose king passes no attacked cell.  A cell outside
-        `attacked` (`_attack_map`; -1 for none yet, computed here when the
-        castlings need MAP_TESTS attacker tests or more) needs no test."""
+                   out: list[InternalMove]) -> None:
+        """The castlings whose king passes no attacked cell."""
         v = self.variant
         possible = [(index, c) for index, c in self.castlings_by_side[us]
                     if not occupied & c.empty and c.in_place(self)
@@ -706,9 +720,6 @@ class Position:
                              and v.same_plane[c.king_from] >> c.king_to & 1)]
         if not possible:
             return
-        if attacked < 0 and v.attack_tables[them] is not None \
-                and sum(len(c.safe) for _, c in possible) >= MAP_TESTS:
-            attacked = self._attack_map(them, occupied)
         blast = v.blast
         enemy_royals = 0
         if blast:
@@ -723,7 +734,7 @@ class Position:
             # The king's cell is tested as it stands too (not out of check:
             # a rook landing between would hide the check from the test
             # after the move).
-            if any(attacked >> cell & 1 and not (blast and blast[cell] & enemy_royals)
+            if any(not (blast and blast[cell] & enemy_royals)
                    and (self.attackers(cell, them, after, enemy)
                         or (cell == c.king_from and self.attackers(cell, them, occupied, enemy)))
                    for cell in c.safe):
@@ -997,7 +1008,7 @@ class Position:
         own, enemy = game.side_bb[us], game.side_bb[1 - us]
         occupied = own | enemy | game.walls
         cells, bb, unmoved = game.cells, game.bb, game.unmoved
-        promotions = v.promotions[us]
+        promotion_of = v.promotion_of
         out: list[InternalMove] = []
         pieces = own
         while pieces:
@@ -1005,7 +1016,7 @@ class Position:
             pieces ^= low
             frm = low.bit_length() - 1
             code = cells[frm]
-            promotion = promotions.get(code)
+            promotion = promotion_of[code]
             # Cells a move without capture may go to: those where it promotes.
             promoting = 0 if promotion is None or promotion.capture_only else \
                 ~occupied & (-1 if low & promotion.start else promotion.region)
@@ -1158,6 +1169,8 @@ class Position:
             new_code = promo or code
             cells[to] = new_code
             bb[new_code] |= tbit
+            self.toggle_word(code, frm)
+            self.toggle_word(new_code, to)
             self.hash ^= zobrist[code][frm] ^ zobrist[new_code][to]
             if v.royal_code[code]:
                 self.royal[us] = to
@@ -1263,6 +1276,7 @@ class Position:
         bit = 1 << cell
         self.cells[cell] = 0
         self.bb[code] ^= bit
+        self.toggle_word(code, cell)
         self.side_bb[code & 1] ^= bit
         self.hash ^= self.variant.zobrist[code][cell]
 
@@ -1310,6 +1324,8 @@ class Position:
             cells[frm] = code
             bb[code] |= fbit
             side_bb[us] ^= fbit | tbit
+            self.toggle_word(new_code, to)
+            self.toggle_word(code, frm)
             if captured:
                 self.place(extra if kind == EN_PASSANT else to, captured)
                 if self.variant.has_hands and self.variant.to_hand[captured] >= 0:

@@ -14,7 +14,6 @@ from variantkit.pieces import (
     CONVERT,
     MOVE,
     SHORT_MASK,
-    CellReach,
     Component,
     Flags,
     PieceSet,
@@ -56,12 +55,6 @@ class Codes(NamedTuple):
     # Whether a screen's piece type matters: then the legality of a move
     # is tested on the position after it, where every piece's type is known.
     typed_screens: bool
-    # Per side: the capture tables of each piece code (and whether they
-    # hold only while the piece is unmoved), when they are all of the
-    # side's attacks and none is a hop.  Then the cells the side attacks
-    # under fewer occupied cells are a superset of those it attacks under
-    # more, and one map per node clears most king moves and castlings.
-    attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None]
 
 
 def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
@@ -121,15 +114,10 @@ def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
         [entry for entry in slider_components[s] if entry.component.flags.hop is not None]
         for s in range(2)]
     typed_screens = any(entry.barred for side in attack_components for entry in side)
-    attack_tables: list[list[list[tuple[list[CellReach], bool]]] | None] = [
-        None if hop_components[s] or len(attack_components[s]) != len(attack[s])
-        else [[(g.tables, g.initial) for g in generators[code] if g.mode & CAPTURE]
-              if code >= 2 and code & 1 == s else [] for code in range(n_codes)]
-        for s in range(2)]
     return Codes(n_codes, royal_code, royal_codes, resets_clock, pass_codes, generators,
                  clock_kept, check_generators, loop_generators, loop_check_generators,
                  unmoved_codes, attack_components, slider_components, hop_components,
-                 typed_screens, attack_tables)
+                 typed_screens)
 
 
 def empty_board_reach(generators: list[list[Generator]], code: int, cell: int,
