@@ -23,8 +23,8 @@ NAMES = fsf_variants()
 
 
 # The sample gives every rule its depth-3 tree in make test; the depth-3
-# trees of the 49 variants outside it cost make test about 90 s of CPU,
-# their depth-2 trees a twentieth of that.
+# trees of the 49 variants outside it cost make test about 70 s of CPU,
+# their depth-2 trees a sixteenth of that.
 QUICK_DEPTH = 2
 
 
