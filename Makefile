@@ -50,7 +50,10 @@ test: lint docs
 docs: $(VENV)/.test-deps
 	$(BIN)/mkdocs build --strict --quiet --site-dir .site
 
-# Deeper comparisons against the oracles (minutes, not part of `make test`).
+# Deeper comparisons against the oracles (minutes, not part of `make test`):
+# marker `oracle`, the deeper perft trees, the more and longer random games
+# and the rest of each sweep of which `make test` keeps a quick sample; then
+# on the pure build, the tests `make test` runs there for a sample only.
 oracle: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -m oracle
 	VARIANTKIT_PURE=1 $(BIN)/python -m pytest -n auto -m "pure_in_oracle and not oracle"
