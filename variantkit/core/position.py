@@ -242,9 +242,17 @@ class Position:
         self.hash ^= self.variant.wall_keys[cell]
 
     # -- move generation ----------------------------------------------------
+    def pieces_within(self, codes: list[int], low: int, high: int) -> tuple[int, int]:
+        """The cells of the pieces of `codes` within the low word `low` and
+        the high word `high` (see `bb_low`)."""
+        pieces_low = pieces_high = 0
+        for code in codes:
+            pieces_low |= self.bb_low[code]
+            pieces_high |= self.bb_high[code]
+        return pieces_low & low, pieces_high & high
+
     def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
-        bb_low, bb_high = self.bb_low, self.bb_high
         # The pieces a component may attack from are looked for a word at a
         # time (see `bb_low`); only a component with a piece there, that
         # is not a leap, goes on to full-width masks.
@@ -255,12 +263,7 @@ class Position:
             near_high = entry.sources_high[target] & mask_high
             if not (near_low or near_high):
                 continue
-            pieces_low = pieces_high = 0
-            for code in entry.codes:
-                pieces_low |= bb_low[code]
-                pieces_high |= bb_high[code]
-            pieces_low &= near_low
-            pieces_high &= near_high
+            pieces_low, pieces_high = self.pieces_within(entry.codes, near_low, near_high)
             if not (pieces_low or pieces_high):
                 continue
             if entry.initial:
@@ -292,7 +295,6 @@ class Position:
         path, an own piece that is its only blocker is pinned: `pinned` gets
         its bit, mapped to the cells it may still move to (the line and the
         attacker's cell; several pins intersect)."""
-        bb_low, bb_high = self.bb_low, self.bb_high
         enemy = self.side_bb[them]
         own = self.side_bb[1 - them]
         risk = 0
@@ -302,12 +304,7 @@ class Position:
             sources_low, sources_high = entry.xray_low[king], entry.xray_high[king]
             if not (sources_low or sources_high):
                 continue
-            pieces_low = pieces_high = 0
-            for code in entry.codes:
-                pieces_low |= bb_low[code]
-                pieces_high |= bb_high[code]
-            sources_low &= pieces_low
-            sources_high &= pieces_high
+            sources_low, sources_high = self.pieces_within(entry.codes, sources_low, sources_high)
             if not (sources_low or sources_high):
                 continue
             # The same attackers as `attackers` counts, so that no pin is false.
