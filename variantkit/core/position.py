@@ -203,6 +203,7 @@ class Position:
 
     # -- placing pieces (used by the position-string reader) -----------------
     def place(self, cell: int, code: int) -> None:
+        """Put a piece of `code` on `cell`, an empty cell."""
         bit = 1 << cell
         self.cells[cell] = code
         self.bb[code] |= bit
@@ -250,6 +251,15 @@ class Position:
             pieces_low |= self.bb_low[code]
             pieces_high |= self.bb_high[code]
         return pieces_low & low, pieces_high & high
+
+    def xray_pieces(self, entry: AttackEntry, king: int) -> int:
+        """The pieces of `entry`'s codes on its lines to `king` (empty
+        board), looked for a word at a time first (as in `attackers`)."""
+        low, high = entry.xray_low[king], entry.xray_high[king]
+        if not (low or high):
+            return 0
+        low, high = self.pieces_within(entry.codes, low, high)
+        return high << SHORT_BITS | low if high else low
 
     def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
@@ -299,17 +309,11 @@ class Position:
         own = self.side_bb[1 - them]
         risk = 0
         for entry in self.variant.slider_components[them]:
-            # The enemy pieces of the component on its lines to `king`,
-            # looked for a word at a time first (as in `attackers`).
-            sources_low, sources_high = entry.xray_low[king], entry.xray_high[king]
-            if not (sources_low or sources_high):
-                continue
-            sources_low, sources_high = self.pieces_within(entry.codes, sources_low, sources_high)
-            if not (sources_low or sources_high):
+            sources = self.xray_pieces(entry, king)
+            if not sources:
                 continue
             # The same attackers as `attackers` counts, so that no pin is false.
-            sources = (sources_high << SHORT_BITS | sources_low if sources_high else sources_low) \
-                & (enemy & self.unmoved if entry.initial else enemy)
+            sources &= enemy & self.unmoved if entry.initial else enemy
             between = entry.xray_between[king]
             single = entry.xray_single[king]
             while sources:
@@ -334,16 +338,9 @@ class Position:
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
         that reach it on an empty board."""
-        bb = self.bb
         risk = 0
         for entry in entries:
-            sources = entry.xray_sources[king]
-            if not sources:
-                continue
-            pieces = 0
-            for code in entry.codes:
-                pieces |= bb[code]
-            sources &= pieces & self.side_bb[them]
+            sources = self.xray_pieces(entry, king) & self.side_bb[them]
             between = entry.xray_between[king]
             while sources:
                 low = sources & -sources
