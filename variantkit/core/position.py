@@ -369,10 +369,9 @@ class Position:
         """How many legal moves there are: `len(legal_internal())`, but
         plain moves are counted, not built (perft's last ply)."""
         v = self.variant
-        # These rules filter the whole list; the must-break rule only while
-        # the royal pieces face each other.
-        if v.gate_regions[self.stm] or v.must_drop or self.ended_by_pass() \
-                or (v.facing_must_break and self.royals_face()):
+        # These rules filter the whole list (the must-break rule, while the
+        # royal pieces face each other, is `_generate`'s own).
+        if v.gate_regions[self.stm] or v.must_drop or self.ended_by_pass():
             return len(self.legal_internal())
         moves: list[InternalMove] = []
         return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
@@ -431,6 +430,11 @@ class Position:
                 if v.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
+        # Under the must-break rule, with the royal pieces facing, only the
+        # moves that break it are legal: every move is built to be tested.
+        facing = v.facing_must_break and self.royals_face()
+        if facing:
+            counting = False
         # In check, some primitives may be restricted (`in-check`).
         generators = v.loop_check_generators if checkers else v.loop_generators
         # What a plain generator's mode may land on: empty cells (MOVE),
@@ -614,10 +618,9 @@ class Position:
             self._castlings(us, them, occupied, enemy, out)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
-        if v.pass_codes[cells[king]] and (not checkers or (v.facing_must_break
-                                                           and self.royals_face())):
+        if v.pass_codes[cells[king]] and (not checkers or facing):
             out.append((king, king, 0, PASS, 0))
-        if v.facing_must_break and self.royals_face():
+        if facing:
             out[:] = self._breaking_facing(out)
         return counted
 
