@@ -708,7 +708,7 @@ class Engine:
         if move[3] > DOUBLE:  # drops, castling ...: only killers
             return
         row = self._history[self._position.cells[move[0]]]
-        row[move[1]] += depth * depth
+        row[move[1]] = row[move[1]] + depth * depth
         if row[move[1]] > HISTORY_LIMIT:
             self._age_history()
 

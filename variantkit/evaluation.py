@@ -386,7 +386,7 @@ class Evaluation:
         promoting = [0, 0]
         for side in range(2):
             for code in self._promoting[side]:
-                promoting[side] |= bb[code]
+                promoting[side] = promoting[side] | bb[code]
         # Each side's royal neighbourhood, and the worth and number of the
         # enemy pieces that attack it.
         zones = [0, 0]
@@ -432,8 +432,8 @@ class Evaluation:
                     for table in tables:
                         hits |= reach(table[cell], occupied)
                     if hits & zone:
-                        danger[enemy] += value[code]
-                        attackers[enemy] += 1
+                        danger[enemy] = danger[enemy] + value[code]
+                        attackers[enemy] = attackers[enemy] + 1
                     near ^= low
         hands, hand_worth = position.hands, self._hand_worth
         in_hand, hand_kinds = [0, 0], [0, 0]
@@ -442,8 +442,8 @@ class Evaluation:
             if held:
                 score += hand_worth[code] * held
                 material += weight[code] * held
-                in_hand[code & 1] += value[code] * held
-                hand_kinds[code & 1] += 1
+                in_hand[code & 1] = in_hand[code & 1] + value[code] * held
+                hand_kinds[code & 1] = hand_kinds[code & 1] + 1
         total = self._phase_total
         phase = min(material, total)
         if self._king_terms:

@@ -50,6 +50,36 @@ class AttackEntry:
             and not component.tables[other][target][1] and not component.tables[other][target][2]
             and component.tables[other][target][0] == cells
             for target, cells in enumerate(self.sources)]
+        # Per target, for a component that is not a hop, where its attack
+        # is read without its move tables: the source cells it attacks from
+        # with no cell between (`adjacent`), and those it attacks from along
+        # one path (`single`, adjacent ones left out), whose piece attacks
+        # when the cells between are empty; `between` gives those cells by
+        # the attacker's cell, in words.  Compiled, a piece or two tested
+        # so cost far less than reading the component's reach under the
+        # full-width occupancy.
+        self.lines = component.flags.hop is None and not barred
+        self.adjacent_low: list[int] = []
+        self.adjacent_high: list[int] = []
+        self.single_low: list[int] = []
+        self.single_high: list[int] = []
+        self.between: list[dict[int, tuple[int, int]]] = []
+        if self.lines:
+            for target, pairs in enumerate(component.attack_pairs[side]):
+                adjacent = 0
+                for cells, between, _ in pairs:
+                    if not between:
+                        adjacent |= cells
+                single = self.xray_single[target] & ~adjacent
+                self.adjacent_low.append(adjacent & SHORT_MASK)
+                self.adjacent_high.append(adjacent >> SHORT_BITS)
+                self.single_low.append(single & SHORT_MASK)
+                self.single_high.append(single >> SHORT_BITS)
+                paths: dict[int, tuple[int, int]] = {}
+                for bit, cells in self.xray_between[target].items():
+                    if bit & single:
+                        paths[bit.bit_length() - 1] = (cells & SHORT_MASK, cells >> SHORT_BITS)
+                self.between.append(paths)
 
 
 class Limits(NamedTuple):

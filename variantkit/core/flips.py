@@ -63,12 +63,12 @@ def turn_over(position: Position, cells: int) -> None:
         code = board_cells[cell]
         other = code ^ 1
         board_cells[cell] = other
-        bb[code] ^= bit
-        bb[other] |= bit
+        bb[code] = bb[code] ^ bit
+        bb[other] = bb[other] | bit
         position.toggle_word(code, cell)
         position.toggle_word(other, cell)
-        side_bb[0] ^= bit
-        side_bb[1] ^= bit
+        side_bb[0] = side_bb[0] ^ bit
+        side_bb[1] = side_bb[1] ^ bit
         position.hash ^= zobrist[code][cell] ^ zobrist[other][cell]
 
 

@@ -39,6 +39,12 @@ CASTLE_GATE: Final = 9
 WALLED: Final = 16
 WALL_BITS: Final = 20   # room for any cell: limits.MAX_CELLS is far below 2**20
 InternalMove = tuple[int, int, int, int, int]
+# What taking back a move needs (`Position.history`): the move, the code of
+# the piece that moved, the captured code (0: none), then the unmoved
+# pieces, en passant target and victim, half-move clock, hash and the
+# mover's royal cell as they were before it.  Typed item by item: compiled,
+# a record of `Any` is unpacked and used through Python's generic protocol.
+UndoRecord = tuple[InternalMove, int, int, int, int, int, int, int, int]
 # Side 0 is White, side 1 Black.
 SIDES = ("white", "black")
 

@@ -9,7 +9,7 @@ on integers only; `public_move` turns an internal move into a `Move`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from variantkit.core.moves import (
     CASTLE,
@@ -26,6 +26,7 @@ from variantkit.core.moves import (
     WALL_BITS,
     WALLED,
     InternalMove,
+    UndoRecord,
     castle_gate,
     gate_parts,
     wall_parts,
@@ -91,7 +92,7 @@ class Position:
         self.chess960 = variant.free_castling
         # One undo record per move played, oldest first; its first item is
         # the internal move (read by the engine, outcome rules and drawing).
-        self.history: list[tuple[Any, ...]] = []
+        self.history: list[UndoRecord] = []
         # Repetition keys of the positions before each move on the stack,
         # filled by the outcome rules as they need them; an entry stays valid
         # while the moves before it stay on the stack.
@@ -206,9 +207,9 @@ class Position:
         """Put a piece of `code` on `cell`, an empty cell."""
         bit = 1 << cell
         self.cells[cell] = code
-        self.bb[code] |= bit
+        self.bb[code] = self.bb[code] | bit
         self.toggle_word(code, cell)
-        self.side_bb[code & 1] |= bit
+        self.side_bb[code & 1] = self.side_bb[code & 1] | bit
         self.hash ^= self.variant.zobrist[code][cell]
         if self.variant.royal_code[code]:
             self.royal[code & 1] = cell
@@ -216,10 +217,13 @@ class Position:
     def toggle_word(self, code: int, cell: int) -> None:
         """Put `cell` into the word masks of `code` (`bb_low`, `bb_high`),
         or take it out: whatever changes `bb[code]` at `cell` calls this."""
+        # Written `a[i] = a[i] ^ x`, here and wherever the core changes a
+        # list's item: compiled, `a[i] ^= x` goes through Python's generic
+        # in-place operator, boxing both operands.
         if cell < SHORT_BITS:
-            self.bb_low[code] ^= 1 << cell
+            self.bb_low[code] = self.bb_low[code] ^ (1 << cell)
         else:
-            self.bb_high[code] ^= 1 << (cell - SHORT_BITS)
+            self.bb_high[code] = self.bb_high[code] ^ (1 << (cell - SHORT_BITS))
 
     def add_to_hand(self, code: int, count: int = 1) -> None:
         """Put `count` pieces of `code` into the hand of side `code & 1`."""
@@ -268,6 +272,7 @@ class Position:
         # is not a leap, goes on to full-width masks.
         mask_low, mask_high = side_mask & SHORT_MASK, side_mask >> SHORT_BITS
         found = found_low = found_high = 0
+        occupied_low, occupied_high = 0, -1   # `occupied` in words, made when first needed
         for entry in self.variant.attack_components[side]:
             near_low = entry.sources_low[target] & mask_low
             near_high = entry.sources_high[target] & mask_high
@@ -284,6 +289,37 @@ class Position:
                 found_low |= pieces_low
                 found_high |= pieces_high
                 continue
+            elif entry.lines:
+                # A piece beside the target attacks it, one on a single path
+                # when the cells between are empty (see `AttackEntry`): only
+                # the pieces on several paths go on to the tables.
+                hit_low = pieces_low & entry.adjacent_low[target]
+                hit_high = pieces_high & entry.adjacent_high[target]
+                one_low = pieces_low & entry.single_low[target]
+                one_high = pieces_high & entry.single_high[target]
+                rest_low = pieces_low ^ hit_low ^ one_low
+                rest_high = pieces_high ^ hit_high ^ one_high
+                if one_low or one_high:
+                    if occupied_high < 0:
+                        occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
+                    between = entry.between[target]
+                    while one_low:
+                        bit = one_low & -one_low
+                        one_low ^= bit
+                        low_cells, high_cells = between[bit.bit_length() - 1]
+                        if not (low_cells & occupied_low or high_cells & occupied_high):
+                            hit_low |= bit
+                    while one_high:
+                        bit = one_high & -one_high
+                        one_high ^= bit
+                        low_cells, high_cells = between[SHORT_BITS + bit.bit_length() - 1]
+                        if not (low_cells & occupied_low or high_cells & occupied_high):
+                            hit_high |= bit
+                found_low |= hit_low
+                found_high |= hit_high
+                if not (rest_low or rest_high):
+                    continue
+                pieces = rest_high << SHORT_BITS | rest_low if rest_high else rest_low
             else:
                 pieces = pieces_high << SHORT_BITS | pieces_low if pieces_high else pieces_low
             if entry.barred:
@@ -305,27 +341,71 @@ class Position:
         path, an own piece that is its only blocker is pinned: `pinned` gets
         its bit, mapped to the cells it may still move to (the line and the
         attacker's cell; several pins intersect)."""
-        enemy = self.side_bb[them]
         own = self.side_bb[1 - them]
         risk = 0
+        # `occupied` and `own` in words, made when first needed: the lines
+        # with one path are read a word at a time (see `AttackEntry.between`).
+        occupied_low = occupied_high = own_low = own_high = -1
         for entry in self.variant.slider_components[them]:
-            sources = self.xray_pieces(entry, king)
-            if not sources:
+            low, high = entry.xray_low[king], entry.xray_high[king]
+            if not (low or high):
                 continue
-            # The same attackers as `attackers` counts, so that no pin is false.
-            sources &= enemy & self.unmoved if entry.initial else enemy
+            low, high = self.pieces_within(entry.codes, low, high)
+            if not (low or high):
+                continue
             between = entry.xray_between[king]
+            if entry.lines and not entry.initial:
+                one_low, one_high = low & entry.single_low[king], high & entry.single_high[king]
+                low ^= one_low
+                high ^= one_high
+                if one_low or one_high:
+                    if occupied_high < 0:
+                        occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
+                        own_low, own_high = own & SHORT_MASK, own >> SHORT_BITS
+                    paths = entry.between[king]
+                    word, ones = 0, one_low
+                    while True:   # the low word, then the high one
+                        while ones:
+                            bit = ones & -ones
+                            ones ^= bit
+                            cells_low, cells_high = paths[word + bit.bit_length() - 1]
+                            blockers_low = cells_low & occupied_low
+                            blockers_high = cells_high & occupied_high
+                            # One blocker, and an own piece: pinned.
+                            if blockers_low and not blockers_high \
+                                    and not blockers_low & (blockers_low - 1) \
+                                    and blockers_low & own_low:
+                                blocker = blockers_low
+                            elif blockers_high and not blockers_low \
+                                    and not blockers_high & (blockers_high - 1) \
+                                    and blockers_high & own_high:
+                                blocker = blockers_high << SHORT_BITS
+                            else:
+                                continue
+                            source = bit << word
+                            pinned[blocker] = pinned.get(blocker, -1) & (between[source] | source)
+                        if word:
+                            break
+                        word, ones = SHORT_BITS, one_high
+                if not (low or high):
+                    continue
+            # What is left: the lines with several paths, the hoppers' and
+            # the pieces that attack only while unmoved, at full width.
+            sources = high << SHORT_BITS | low if high else low
+            # The same attackers as `attackers` counts, so that no pin is false.
+            if entry.initial:
+                sources &= self.unmoved
             single = entry.xray_single[king]
             while sources:
-                low = sources & -sources
-                sources ^= low
-                line = between[low]
-                if not low & single:
+                source = sources & -sources
+                sources ^= source
+                line = between[source]
+                if not source & single:
                     risk |= line
                     continue
                 blockers = line & occupied
                 if blockers & own and not blockers & (blockers - 1):
-                    pinned[blockers] = pinned.get(blockers, -1) & (line | low)
+                    pinned[blockers] = pinned.get(blockers, -1) & (line | source)
         return risk & occupied
 
     def _screen_risk(self, king: int, them: int, occupied: int) -> int:
@@ -615,7 +695,7 @@ class Position:
         if v.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
-            self._castlings(us, them, occupied, enemy, out)
+            self._castlings(king, us, them, occupied, enemy, out)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
         if v.pass_codes[cells[king]] and (not checkers or facing):
@@ -707,36 +787,41 @@ class Position:
             return other_planes
         return other_planes | checkers if is_king else -1
 
-    def _castlings(self, us: int, them: int, occupied: int, enemy: int,
+    def _castlings(self, king: int, us: int, them: int, occupied: int, enemy: int,
                    out: list[InternalMove]) -> None:
-        """The castlings whose king passes no attacked cell."""
+        """The castlings whose king passes no attacked cell; called only
+        when the royal piece on `king` (-1: none) is not in check."""
         v = self.variant
-        possible = [(index, c) for index, c in self.castlings_by_side[us]
-                    if not occupied & c.empty and c.in_place(self)
-                    and not (v.first_move_rule and not v.first_move_castling
-                             and v.same_plane[c.king_from] >> c.king_to & 1)]
-        if not possible:
-            return
         blast = v.blast
-        enemy_royals = 0
-        if blast:
-            # As for a king's own move under explosions: a royal piece never
-            # captures, and one beside an enemy royal piece cannot be taken
-            # (the blast would take both), so kings may pass side by side.
-            for code in v.royal_codes[them]:
-                enemy_royals |= self.bb[code]
-            enemy &= ~enemy_royals
-        for index, c in possible:
-            after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            # The king's cell is tested as it stands too (not out of check:
-            # a rook landing between would hide the check from the test
-            # after the move).
-            if any(not (blast and blast[cell] & enemy_royals)
-                   and (self.attackers(cell, them, after, enemy)
-                        or (cell == c.king_from and self.attackers(cell, them, occupied, enemy)))
-                   for cell in c.safe):
+        enemy_royals = -1   # under explosions: found with the first castling that needs it
+        for index, c in self.castlings_by_side[us]:
+            if occupied & c.empty or not c.in_place(self) \
+                    or (v.first_move_rule and not v.first_move_castling
+                        and v.same_plane[c.king_from] >> c.king_to & 1):
                 continue
-            out.append((c.king_from, c.king_to, 0, CASTLE, index))
+            if blast and enemy_royals < 0:
+                # As for a king's own move under explosions: a royal piece
+                # never captures, and one beside an enemy royal piece cannot
+                # be taken (the blast would take both), so kings may pass
+                # side by side.
+                enemy_royals = 0
+                for code in v.royal_codes[them]:
+                    enemy_royals |= self.bb[code]
+                enemy &= ~enemy_royals
+            after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
+            # No cell of the passage may be attacked: each as it will be
+            # (`after`), and the king's cell also as it stands, since a rook
+            # landing between would hide a check from the test after the
+            # move -- unless that cell is the royal piece's, not in check.
+            for cell in c.safe:
+                if blast and blast[cell] & enemy_royals:
+                    continue
+                if self.attackers(cell, them, after, enemy) or (
+                        cell == c.king_from and cell != king
+                        and self.attackers(cell, them, occupied, enemy)):
+                    break
+            else:
+                out.append((c.king_from, c.king_to, 0, CASTLE, index))
 
     def _standing_promotions(self, king: int, occupied: int, out: list[InternalMove]) -> None:
         """`promotion: {standing: ...}`: each piece standing in its region
@@ -1161,11 +1246,11 @@ class Position:
                 if v.has_hands and v.to_hand[captured] >= 0:
                     self.add_to_hand(v.to_hand[captured])
             cells[frm] = 0
-            bb[code] ^= fbit
-            side_bb[us] ^= fbit | tbit
+            bb[code] = bb[code] ^ fbit
+            side_bb[us] = side_bb[us] ^ (fbit | tbit)
             new_code = promo or code
             cells[to] = new_code
-            bb[new_code] |= tbit
+            bb[new_code] = bb[new_code] | tbit
             self.toggle_word(code, frm)
             self.toggle_word(new_code, to)
             self.hash ^= zobrist[code][frm] ^ zobrist[new_code][to]
@@ -1196,8 +1281,10 @@ class Position:
         go away (the duck moves).  The stack holds the walled move."""
         plain, cell = wall_parts(move)
         self.make_internal(plain)
-        record = self.history[-1]
-        self.history[-1] = (move, *record[1:])
+        _, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_, royal = \
+            self.history[-1]
+        self.history[-1] = (move, code, captured, unmoved, ep_target, ep_victim, halfmove,
+                            hash_, royal)
         self.walls_before.append(self.walls)
         walling = self.variant.walling
         if walling is not None and walling.kind == "duck":
@@ -1205,13 +1292,16 @@ class Position:
                 self.place_wall(old)
         self.place_wall(cell)
 
-    def _unmake_walled(self, move: InternalMove, *record: Any) -> None:
-        """Take back a walled move: its walls as they were, then its plain
-        move (with every rule of the position's class)."""
+    def _unmake_walled(self, record: UndoRecord) -> None:
+        """Take back a walled move (its record just taken off the stack):
+        its walls as they were, then its plain move (with every rule of
+        the position's class)."""
+        move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_, royal = record
         walls = self.walls_before.pop()
         for cell in self.variant.board.cells_of(self.walls ^ walls):
             self.place_wall(cell)
-        self.history.append((wall_parts(move)[0], *record))
+        self.history.append((wall_parts(move)[0], code, captured, unmoved, ep_target, ep_victim,
+                             halfmove, hash_, royal))
         self.unmake_internal()
 
     def walled_moves(self, moves: list[InternalMove]) -> list[InternalMove]:
@@ -1272,20 +1362,19 @@ class Position:
         code = self.cells[cell]
         bit = 1 << cell
         self.cells[cell] = 0
-        self.bb[code] ^= bit
+        self.bb[code] = self.bb[code] ^ bit
         self.toggle_word(code, cell)
-        self.side_bb[code & 1] ^= bit
+        self.side_bb[code & 1] = self.side_bb[code & 1] ^ bit
         self.hash ^= self.variant.zobrist[code][cell]
 
     def unmake_internal(self) -> None:
-        (move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_,
-         royal) = self.history.pop()
+        record = self.history.pop()
         if len(self.repetition_keys) > len(self.history) + 1:
             del self.repetition_keys[len(self.history) + 1:]
+        move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_, royal = record
         frm, to, _, kind, extra = move
         if kind >= WALLED:
-            self._unmake_walled(move, code, captured, unmoved, ep_target, ep_victim, halfmove,
-                                hash_, royal)
+            self._unmake_walled(record)
             return
         self.stm = us = 1 - self.stm
         if us:
@@ -1293,7 +1382,7 @@ class Position:
         if kind >= GATE:
             kind, extra, gate_cell, gate_code = gate_parts(move)
             self._lift(gate_cell)
-            self.hands[gate_code] += 1
+            self.hands[gate_code] = self.hands[gate_code] + 1
         if kind == CASTLE:
             c = self.castlings[extra]
             self._lift(c.king_to)
@@ -1311,22 +1400,23 @@ class Position:
         elif kind == DROP:
             self._lift(to)
             if self.variant.has_hands:
-                self.hands[move[2]] += 1
+                self.hands[move[2]] = self.hands[move[2]] + 1
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
             new_code = cells[to]
             fbit, tbit = 1 << frm, 1 << to
             cells[to] = 0
-            bb[new_code] ^= tbit
+            bb[new_code] = bb[new_code] ^ tbit
             cells[frm] = code
-            bb[code] |= fbit
-            side_bb[us] ^= fbit | tbit
+            bb[code] = bb[code] | fbit
+            side_bb[us] = side_bb[us] ^ (fbit | tbit)
             self.toggle_word(new_code, to)
             self.toggle_word(code, frm)
             if captured:
                 self.place(extra if kind == EN_PASSANT else to, captured)
                 if self.variant.has_hands and self.variant.to_hand[captured] >= 0:
-                    self.hands[self.variant.to_hand[captured]] -= 1
+                    held = self.variant.to_hand[captured]
+                    self.hands[held] = self.hands[held] - 1
         self.unmoved, self.ep_target, self.ep_victim = unmoved, ep_target, ep_victim
         self.halfmove, self.hash = halfmove, hash_
         self.royal[us] = royal
