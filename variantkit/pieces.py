@@ -217,6 +217,74 @@ def reach(table: CellReach, occupied: int) -> int:
     return bits
 
 
+class _WordTable(dict[int, tuple[int, int]]):
+    """A line table read a word at a time (see `WordReach`): keyed by the
+    blocking cells of the low word and those of the high word shifted left
+    by `shift` into bits the low ones leave free; an entry is the reached
+    cells split into the two words, found in the full-width table the
+    first time it is asked for."""
+
+    __slots__ = ("high_mask", "lines", "low_mask", "shift")
+
+    def __init__(self, lines: _LineTable, low_mask: int, high_mask: int, shift: int) -> None:
+        super().__init__()
+        self.lines = lines
+        self.low_mask = low_mask
+        self.high_mask = high_mask
+        self.shift = shift
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        high = (key & self.high_mask << self.shift) >> self.shift
+        bits = self.lines[key & self.low_mask | high << SHORT_BITS]
+        value = (bits & SHORT_MASK, bits >> SHORT_BITS)
+        if self.lines.cached:
+            self[key] = value
+        return value
+
+
+# A cell's table (`CellReach`) split into machine words, for a board of up
+# to twice SHORT_BITS cells: the cells always reached, low word and high
+# word; per line table the blocking cells in each word, the shift of the
+# high ones in the key, and the table; per chained part the same after its
+# guard's two words.  Compiled, reading one allocates nothing, where every
+# operation on a full-width mask does.
+WordGroup = tuple[int, int, int, _WordTable]
+WordChain = tuple[int, int, int, int, int, _WordTable]
+WordReach = tuple[int, int, tuple[WordGroup, ...], tuple[WordChain, ...]]
+
+
+def word_reach(table: CellReach) -> WordReach | None:
+    """`table` read a word at a time, or None where the blocking cells of
+    one of its line tables leave no room in one word for a key."""
+    const, groups, chained = table
+    word_groups: list[WordGroup] = []
+    for mask, lines in groups:
+        group = _word_group(mask, lines)
+        if group is None:
+            return None
+        word_groups.append(group)
+    word_chained: list[WordChain] = []
+    for guard, mask, lines in chained:
+        group = _word_group(mask, lines)
+        if group is None:
+            return None
+        low, high, shift, words = group
+        word_chained.append((guard & SHORT_MASK, guard >> SHORT_BITS, low, high, shift, words))
+    return const & SHORT_MASK, const >> SHORT_BITS, tuple(word_groups), tuple(word_chained)
+
+
+def _word_group(mask: int, lines: _LineTable) -> WordGroup | None:
+    """A line table's key split into words: the smallest shift that puts
+    the high word's blocking cells beside the low word's within a word."""
+    low, high = mask & SHORT_MASK, mask >> SHORT_BITS
+    if lines.shift or high >> SHORT_BITS:   # keys with screen types, or beyond two words
+        return None
+    for shift in range(SHORT_BITS - high.bit_length() + 1):
+        if not high << shift & low:
+            return low, high, shift, _WordTable(lines, low, high, shift)
+    return None
+
+
 def span(table: CellReach) -> int:
     """Every cell a cell's table may reach, whatever the occupancy."""
     bits, groups, chained = table

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, final
 
-from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component
+from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component, WordReach
 
 
 @final
@@ -113,14 +113,20 @@ class LoopGenerator:
     that only captures or converts, per cell every cell it may reach (no
     enemy piece there, nothing to do); `special`, the generator itself
     when a first-move, en passant, check or type rule applies (None for a
-    plain one).  A class, not a tuple, for the reason `AttackEntry` gives."""
+    plain one); for a plain one on a board of up to twice SHORT_BITS cells,
+    `words`, its tables read a word at a time (None at a cell where they
+    cannot be), and `spans` split the same way.  A class, not a tuple, for
+    the reason `AttackEntry` gives."""
 
     def __init__(self, tables: list[CellReach], mode: int, spans: list[int] | None,
-                 special: Generator | None) -> None:
+                 special: Generator | None, words: list[WordReach | None] | None) -> None:
         self.tables = tables
         self.mode = mode
         self.spans = spans
         self.special = special
+        self.words: list[WordReach | None] = words or []
+        self.spans_low: list[int] = [cells & SHORT_MASK for cells in spans or []]
+        self.spans_high: list[int] = [cells >> SHORT_BITS for cells in spans or []]
 
 
 class DropRule(NamedTuple):

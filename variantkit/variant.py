@@ -35,7 +35,15 @@ from variantkit.game import Game
 from variantkit.limits import Budget
 from variantkit.loader import Document, load_document, load_document_text
 from variantkit.notation import parse_placement, placement, read_fen
-from variantkit.pieces import SHORT_BITS, Component, Context, PieceSet, compile_pieces, piece_code
+from variantkit.pieces import (
+    SHORT_BITS,
+    SHORT_MASK,
+    Component,
+    Context,
+    PieceSet,
+    compile_pieces,
+    piece_code,
+)
 from variantkit.rulebook import (
     aims,
     captures,
@@ -154,6 +162,9 @@ class Variant:
         # less than a dictionary's `get`.
         self.promotion_of: list[Promotion | None] = [
             promoting.promotions[code & 1].get(code) for code in range(self.n_codes)]
+        # Their regions in words, for the pieces read a word at a time.
+        self.promotion_low = [p.region & SHORT_MASK if p else 0 for p in self.promotion_of]
+        self.promotion_high = [p.region >> SHORT_BITS if p else 0 for p in self.promotion_of]
         self.standing = promoting.standing
         self.promotion_limit = promoting.promotion_limit
         self.pawn_like = promoting.pawn_like
@@ -236,6 +247,10 @@ class Variant:
         self.same_plane = first.same_plane
         self.first_move_castling = first.castling
         self.first_move_evasion = first.evasion
+        # Pieces whose moves are read a word at a time (`codes.word_moves`);
+        # not under the first-move rule, whose targets that path leaves alone.
+        self.word_moves = codes.word_moves(compiled) \
+            if self.wide and board.size <= 2 * SHORT_BITS and not self.first_move_rule else []
         written = data.get("position-string", {})
         self.moved_field = bool(written.get("moved-field", False))
         self.initial_rights = first_moves.compile_initial_rights(

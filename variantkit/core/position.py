@@ -537,7 +537,11 @@ class Position:
             short_either = short_enemy | short_empty
             short_prey = short_enemy | self.ep_target & SHORT_MASK
         short_moves = v.short_moves
-        typed_screens = v.typed_screens
+        # The same words for the pieces `word_moves` marks, made when the
+        # first one comes.
+        word_moves = v.word_moves
+        words_ready = False
+        high_occupied = high_enemy = high_empty = high_either = landing_low = landing_high = 0
         # Methods are called as `self.attackers(...)` and `out.append(...)`,
         # never through a local alias: compiled, an alias is a Python call
         # that boxes its arguments.
@@ -562,6 +566,106 @@ class Position:
             frm = base + bit.bit_length() - 1
             low = bit << base
             code = cells[frm]
+            if word_moves and not short_moves[code][frm] and word_moves[code][frm]:
+                # Moves that span both words, read a word at a time
+                # (`LoopGenerator.words`): nothing below allocates.
+                if not words_ready:
+                    words_ready = True
+                    high_occupied, high_enemy = occupied >> SHORT_BITS, enemy >> SHORT_BITS
+                    high_empty = ~high_occupied
+                    high_either = high_enemy | high_empty
+                    landing_low = landing_risk & SHORT_MASK
+                    landing_high = landing_risk >> SHORT_BITS
+                is_king = low == king_bit
+                tested_low, tested_high = (-1, -1) if low & risk else (landing_low, landing_high)
+                # Where a move promotes: all of them leaving the region's start.
+                promotion = promotion_of[code]
+                if promotion is None:
+                    region_low = region_high = 0
+                elif low & promotion.start:
+                    region_low = region_high = -1
+                else:
+                    region_low, region_high = v.promotion_low[code], v.promotion_high[code]
+                keep_low = keep_high = -1
+                if pinned:
+                    line = pinned.get(low, -1)
+                    if line != -1:
+                        keep_low, keep_high = line & SHORT_MASK, line >> SHORT_BITS
+                done_low = done_high = 0
+                for gen in generators[code]:
+                    if gen.spans is not None and not (gen.spans_low[frm] & short_enemy
+                                                      or gen.spans_high[frm] & high_enemy):
+                        continue
+                    word_table = gen.words[frm]
+                    assert word_table is not None   # `word_moves` marks only cells that have one
+                    reached_low, reached_high, word_groups, word_chained = word_table
+                    for mask_low, mask_high, shift, word_lines in word_groups:
+                        part_low, part_high = word_lines[short_occupied & mask_low
+                                                         | (high_occupied & mask_high) << shift]
+                        reached_low |= part_low
+                        reached_high |= part_high
+                    for guard_low, guard_high, mask_low, mask_high, shift, word_lines \
+                            in word_chained:
+                        if not (short_occupied & guard_low or high_occupied & guard_high):
+                            part_low, part_high = word_lines[short_occupied & mask_low
+                                                             | (high_occupied & mask_high) << shift]
+                            reached_low |= part_low
+                            reached_high |= part_high
+                    mode = gen.mode
+                    if mode == MOVE | CAPTURE:
+                        targets_low, targets_high = reached_low & short_either, \
+                            reached_high & high_either
+                    elif mode == MOVE:
+                        targets_low, targets_high = reached_low & short_empty, \
+                            reached_high & high_empty
+                    else:
+                        targets_low, targets_high = reached_low & short_enemy, \
+                            reached_high & high_enemy
+                    targets_low &= keep_low & ~done_low
+                    targets_high &= keep_high & ~done_high
+                    # Each word: the moves that need no test counted (or
+                    # built), the others tested one by one.
+                    word, targets, tested, region, prey_word = 0, targets_low, tested_low, \
+                        region_low, short_enemy
+                    while True:
+                        if not (is_king or targets & tested or targets & region):
+                            if word:
+                                done_high |= targets
+                            else:
+                                done_low |= targets
+                            if counting:
+                                while targets:
+                                    targets &= targets - 1
+                                    counted += 1
+                            while targets:
+                                tbit = targets & -targets
+                                targets ^= tbit
+                                out.append((frm, word + tbit.bit_length() - 1, 0, NORMAL, 0))
+                        while targets:
+                            tbit = targets & -targets
+                            targets ^= tbit
+                            to = word + tbit.bit_length() - 1
+                            if is_king or tbit & tested:
+                                full_bit = tbit << word
+                                if self._unsafe(frm, to, NORMAL, 0, low, full_bit, full_bit,
+                                                king, is_king, occupied, enemy):
+                                    continue
+                            if word:
+                                done_high |= tbit
+                            else:
+                                done_low |= tbit
+                            if promotion is not None and tbit & region \
+                                    and not (promotion.capture_only and not tbit & prey_word):
+                                self._promotions((frm, to, 0, NORMAL, 0), promotion, out)
+                            elif counting:
+                                counted += 1
+                            else:
+                                out.append((frm, to, 0, NORMAL, 0))
+                        if word:
+                            break
+                        word, targets, tested, region, prey_word = SHORT_BITS, targets_high, \
+                            tested_high, region_high, high_enemy
+                continue
             if wide and short_moves[code][frm]:
                 occ, takeable, promotion = short_occupied, short_prey, None
                 to_empty, to_enemy, to_either = short_empty, short_enemy, short_either
@@ -666,14 +770,9 @@ class Position:
                         if passed:
                             extra = passed[frm].get(to, 0)
                             kind = DOUBLE if extra else NORMAL
-                    if is_king:
-                        if self.attackers(
-                                to, them, ((occupied ^ low) & ~gone) | tbit, enemy & ~gone):
-                            continue
-                    elif (tbit & tested or gone != tbit) and king >= 0 and (
-                            self._exposes((frm, to, 0, kind, extra)) if typed_screens
-                            else self.attackers(king, them, ((occupied ^ low) & ~gone) | tbit,
-                                                enemy & ~gone)):
+                    if (is_king or ((tbit & tested or gone != tbit) and king >= 0)) \
+                            and self._unsafe(frm, to, kind, extra, low, tbit, gone, king,
+                                             is_king, occupied, enemy):
                         continue
                     if promotion is not None and (tbit & promotion.region
                                                   or low & promotion.start) \
@@ -746,6 +845,20 @@ class Position:
         if limits.checkers_only:
             enemy &= checkers if checkers & (checkers - 1) == 0 else 0
         return reach(table, key), enemy
+
+    def _unsafe(self, frm: int, to: int, kind: int, extra: int, low: int, tbit: int, gone: int,
+                king: int, is_king: bool, occupied: int, enemy: int) -> bool:
+        """Whether the move of the piece on `frm` (its bit `low`) to `to`
+        (bit `tbit`), taking the piece on `gone` (`tbit`, or an en passant
+        victim's), leaves a royal piece attacked: the mover, when
+        `is_king`, else the one on `king`."""
+        them = 1 - self.stm
+        after = ((occupied ^ low) & ~gone) | tbit
+        if is_king:
+            return bool(self.attackers(to, them, after, enemy & ~gone))
+        if self.variant.typed_screens:
+            return self._exposes((frm, to, 0, kind, extra))
+        return bool(self.attackers(king, them, after, enemy & ~gone))
 
     def _exposes(self, move: InternalMove) -> bool:
         """Whether `move` leaves the mover's royal piece attacked, tested on

@@ -13,14 +13,17 @@ from variantkit.pieces import (
     CAPTURE,
     CONVERT,
     MOVE,
+    SHORT_BITS,
     SHORT_MASK,
     Component,
     Flags,
     PieceSet,
+    WordReach,
     piece_code,
     reach,
     span,
     type_of,
+    word_reach,
 )
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import AttackEntry, Generator, Limits, LoopGenerator, Promotion
@@ -155,6 +158,20 @@ def _short_moves(codes: Codes, size: int, promotions: list[dict[int, Promotion]]
     return [0 <= bits <= SHORT_MASK for bits in touched]
 
 
+def word_moves(codes: Codes) -> list[list[bool]]:
+    """Per piece code and cell: whether the piece's moves from there are
+    read a word at a time (`LoopGenerator.words`): each of its generators,
+    in check too, is a plain one with such tables there."""
+    modes = []
+    for code in range(codes.n_codes):
+        gens = codes.loop_generators[code] + codes.loop_check_generators[code]
+        size = len(gens[0].tables) if gens else 0
+        modes.append([bool(gens) and all(g.special is None and g.words
+                                         and g.words[cell] is not None for g in gens)
+                      for cell in range(size)])
+    return modes
+
+
 def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal: bool,
                    explosions: bool) -> None:
     """`in-check` needs the side's check to be one royal piece's, read
@@ -169,11 +186,21 @@ def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal
 
 
 def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
-    return [[LoopGenerator(g.tables, g.mode,
-                           None if g.mode & MOVE else [span(table) for table in g.tables],
-                           None if not g.initial and g.en_passant is None
-                           and g.may_give_check and not g.passed and g.mode & CONVERT == 0
-                           and g.limits is None else g) for g in gens] for gens in generators]
+    # Tables read a word at a time, once per table list (codes share them).
+    words: dict[int, list[WordReach | None]] = {}
+    loops: list[list[LoopGenerator]] = []
+    for gens in generators:
+        loops.append([])
+        for g in gens:
+            plain = not g.initial and g.en_passant is None and g.may_give_check \
+                and not g.passed and g.mode & CONVERT == 0 and g.limits is None
+            if plain and SHORT_BITS < len(g.tables) <= 2 * SHORT_BITS \
+                    and id(g.tables) not in words:
+                words[id(g.tables)] = [word_reach(table) for table in g.tables]
+            loops[-1].append(LoopGenerator(
+                g.tables, g.mode, None if g.mode & MOVE else [span(table) for table in g.tables],
+                None if plain else g, words.get(id(g.tables)) if plain else None))
+    return loops
 
 
 def _in_check_generator(component: Component, generator: Generator) -> Generator:
