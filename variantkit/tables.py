@@ -115,8 +115,8 @@ class LoopGenerator:
     when a first-move, en passant, check or type rule applies (None for a
     plain one); for a plain one on a board of up to twice SHORT_BITS cells,
     `words`, its tables read a word at a time (None at a cell where they
-    cannot be), and `spans` split the same way.  A class, not a tuple, for
-    the reason `AttackEntry` gives."""
+    cannot be); `spans_low` and `spans_high`, `spans` split into words.  A
+    class, not a tuple, for the reason `AttackEntry` gives."""
 
     def __init__(self, tables: list[CellReach], mode: int, spans: list[int] | None,
                  special: Generator | None, words: list[WordReach | None] | None) -> None:

@@ -163,8 +163,10 @@ class Variant:
         self.promotion_of: list[Promotion | None] = [
             promoting.promotions[code & 1].get(code) for code in range(self.n_codes)]
         # Their regions in words, for the pieces read a word at a time.
-        self.promotion_low = [p.region & SHORT_MASK if p else 0 for p in self.promotion_of]
-        self.promotion_high = [p.region >> SHORT_BITS if p else 0 for p in self.promotion_of]
+        self.promotion_low = [0 if p is None else p.region & SHORT_MASK
+                              for p in self.promotion_of]
+        self.promotion_high = [0 if p is None else p.region >> SHORT_BITS
+                               for p in self.promotion_of]
         self.standing = promoting.standing
         self.promotion_limit = promoting.promotion_limit
         self.pawn_like = promoting.pawn_like
@@ -249,7 +251,7 @@ class Variant:
         self.first_move_evasion = first.evasion
         # Pieces whose moves are read a word at a time (`codes.word_moves`);
         # not under the first-move rule, whose targets that path leaves alone.
-        self.word_moves = codes.word_moves(compiled) \
+        self.word_moves = codes.word_moves(compiled, board.size) \
             if self.wide and board.size <= 2 * SHORT_BITS and not self.first_move_rule else []
         written = data.get("position-string", {})
         self.moved_field = bool(written.get("moved-field", False))

@@ -158,14 +158,14 @@ def _short_moves(codes: Codes, size: int, promotions: list[dict[int, Promotion]]
     return [0 <= bits <= SHORT_MASK for bits in touched]
 
 
-def word_moves(codes: Codes) -> list[list[bool]]:
+def word_moves(codes: Codes, size: int) -> list[list[bool]]:
     """Per piece code and cell: whether the piece's moves from there are
     read a word at a time (`LoopGenerator.words`): each of its generators,
-    in check too, is a plain one with such tables there."""
+    in check too, is a plain one with such tables there (a piece with no
+    move at all has nothing to read)."""
     modes = []
     for code in range(codes.n_codes):
         gens = codes.loop_generators[code] + codes.loop_check_generators[code]
-        size = len(gens[0].tables) if gens else 0
         modes.append([bool(gens) and all(g.special is None and g.words
                                          and g.words[cell] is not None for g in gens)
                       for cell in range(size)])
