@@ -57,8 +57,12 @@ class AttackEntry:
         # when the cells between are empty; `between` gives those cells by
         # the attacker's cell, in words.  Compiled, a piece or two tested
         # so cost far less than reading the component's reach under the
-        # full-width occupancy.
-        self.lines = component.flags.hop is None and not barred
+        # full-width occupancy.  Only on a board of up to two words: on a
+        # larger one the high word is no machine word, and building these
+        # for every target made the 512-cell disk of benchmarks/boards load
+        # a fifth slower.
+        self.lines = component.flags.hop is None and not barred \
+            and len(self.sources) <= 2 * SHORT_BITS
         self.adjacent_low: list[int] = []
         self.adjacent_high: list[int] = []
         self.single_low: list[int] = []
