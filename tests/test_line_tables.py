@@ -112,3 +112,44 @@ def test_short_moves_mark_the_pieces_whose_moves_stay_in_a_word() -> None:
     knight = chess.generators[code["N"]]
     assert all(short[code["N"]][cell] == all(span(g.tables[cell]) <= SHORT_MASK for g in knight)
                for cell in range(64))
+
+
+def test_word_tables_reach_what_the_full_tables_reach() -> None:
+    """`pieces.word_reach`: on a board of two words (xiangqi's 90 cells, with
+    its cannon's hops), each plain generator's table read a word at a time,
+    its key built from the two words of the occupancy, gives the cells the
+    full-width table gives, split at SHORT_BITS."""
+    xiangqi = variantkit.load("xiangqi")
+    size = xiangqi.board.size
+    assert SHORT_BITS < size <= 2 * SHORT_BITS
+    rng = random.Random(90)
+    read = 0
+    for gens in xiangqi.loop_generators:
+        for gen in gens:
+            for cell, words in enumerate(gen.words):
+                if words is None:
+                    continue
+                for _ in range(8):
+                    occupied = 0
+                    for _ in range(rng.randrange(0, 40)):
+                        occupied |= 1 << rng.randrange(size)
+                    low, high = occupied & SHORT_MASK, occupied >> SHORT_BITS
+                    reached_low, reached_high, groups, chained = words
+                    for mask_low, mask_high, shift, lines in groups:
+                        part_low, part_high = lines[low & mask_low | (high & mask_high) << shift]
+                        reached_low |= part_low
+                        reached_high |= part_high
+                    for guard_low, guard_high, mask_low, mask_high, shift, lines in chained:
+                        if not (low & guard_low or high & guard_high):
+                            part_low, part_high = lines[low & mask_low
+                                                        | (high & mask_high) << shift]
+                            reached_low |= part_low
+                            reached_high |= part_high
+                    assert reached_high << SHORT_BITS | reached_low \
+                        == reach(gen.tables[cell], occupied), (cell, occupied)
+                    read += 1
+    assert read > 1000
+    # The rook on a1 reaches both words; xiangqi's pieces there are read so.
+    rook = xiangqi.code_of_letter("R") or 0
+    a1 = xiangqi.board.index["a1"]
+    assert not xiangqi.short_moves[rook][a1] and xiangqi.word_moves[rook][a1]
