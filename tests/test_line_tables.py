@@ -6,7 +6,15 @@ from __future__ import annotations
 import random
 
 import variantkit
-from variantkit.pieces import MAX_GROUP_BITS, SHORT_BITS, SHORT_MASK, Component, reach, span
+from variantkit.pieces import (
+    MAX_GROUP_BITS,
+    SHORT_BITS,
+    SHORT_MASK,
+    Component,
+    reach,
+    reach_words,
+    span,
+)
 
 # A 24x24 board: a rook's line runs up to 23 cells, a key over every cell
 # but the last would be 22 bits wide (tables of up to 4M entries).
@@ -115,10 +123,11 @@ def test_short_moves_mark_the_pieces_whose_moves_stay_in_a_word() -> None:
 
 
 def test_word_tables_reach_what_the_full_tables_reach() -> None:
-    """`pieces.word_reach`: on a board of two words (xiangqi's 90 cells, with
-    its cannon's hops), each plain generator's table read a word at a time,
-    its key built from the two words of the occupancy, gives the cells the
-    full-width table gives, split at SHORT_BITS."""
+    """`pieces.word_reach` and `reach_words`: on a board of two words
+    (xiangqi's 90 cells, with its cannon's hops), each plain generator's
+    table read a word at a time, its key built from the two words of the
+    occupancy, gives the cells the full-width table gives, split at
+    SHORT_BITS."""
     xiangqi = variantkit.load("xiangqi")
     size = xiangqi.board.size
     assert SHORT_BITS < size <= 2 * SHORT_BITS
@@ -133,18 +142,8 @@ def test_word_tables_reach_what_the_full_tables_reach() -> None:
                     occupied = 0
                     for _ in range(rng.randrange(0, 40)):
                         occupied |= 1 << rng.randrange(size)
-                    low, high = occupied & SHORT_MASK, occupied >> SHORT_BITS
-                    reached_low, reached_high, groups, chained = words
-                    for mask_low, mask_high, shift, lines in groups:
-                        part_low, part_high = lines[low & mask_low | (high & mask_high) << shift]
-                        reached_low |= part_low
-                        reached_high |= part_high
-                    for guard_low, guard_high, mask_low, mask_high, shift, lines in chained:
-                        if not (low & guard_low or high & guard_high):
-                            part_low, part_high = lines[low & mask_low
-                                                        | (high & mask_high) << shift]
-                            reached_low |= part_low
-                            reached_high |= part_high
+                    reached_low, reached_high = reach_words(
+                        words, occupied & SHORT_MASK, occupied >> SHORT_BITS)
                     assert reached_high << SHORT_BITS | reached_low \
                         == reach(gen.tables[cell], occupied), (cell, occupied)
                     read += 1

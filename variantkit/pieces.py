@@ -273,6 +273,23 @@ def word_reach(table: CellReach) -> WordReach | None:
     return const & SHORT_MASK, const >> SHORT_BITS, tuple(word_groups), tuple(word_chained)
 
 
+def reach_words(table: WordReach, low: int, high: int) -> tuple[int, int]:
+    """`reach` for a table read a word at a time: the cells reached under
+    the occupancy whose low and high words are `low` and `high`, in the
+    same two words (the move generator inlines it)."""
+    reached_low, reached_high, groups, chained = table
+    for mask_low, mask_high, shift, lines in groups:
+        part_low, part_high = lines[low & mask_low | (high & mask_high) << shift]
+        reached_low |= part_low
+        reached_high |= part_high
+    for guard_low, guard_high, mask_low, mask_high, shift, lines in chained:
+        if not (low & guard_low or high & guard_high):
+            part_low, part_high = lines[low & mask_low | (high & mask_high) << shift]
+            reached_low |= part_low
+            reached_high |= part_high
+    return reached_low, reached_high
+
+
 def _word_group(mask: int, lines: _LineTable) -> WordGroup | None:
     """A line table's key split into words: the smallest shift that puts
     the high word's blocking cells beside the low word's within a word."""

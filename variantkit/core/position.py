@@ -598,6 +598,7 @@ class Position:
                         continue
                     word_table = gen.words[frm]
                     assert word_table is not None   # `word_moves` marks only cells that have one
+                    # `reach_words`, inlined
                     reached_low, reached_high, word_groups, word_chained = word_table
                     for mask_low, mask_high, shift, word_lines in word_groups:
                         part_low, part_high = word_lines[short_occupied & mask_low
