@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, Final, final
 
 from variantkit.betza import moves_of
 from variantkit.board import Board, Ray
@@ -300,6 +301,101 @@ def _word_group(mask: int, lines: _LineTable) -> WordGroup | None:
         if not high << shift & low:
             return low, high, shift, _WordTable(lines, low, high, shift)
     return None
+
+
+# Rays each way a `RayReach` holds (a queen's on a square grid).
+RAY_SLOTS: Final = 4
+
+
+@final
+class RayReach:
+    """A cell's table (`CellReach`) read with no look-up, where each of its
+    lines is one ray whose cells run up or down the cell numbering (any
+    straight line of a grid): the ray's first occupied cell is then the
+    lowest or the highest of its occupied cells, a bit found in machine
+    words.  Compiled, a table look-up boxes its key, hashes it and unboxes
+    the entry; this reads the rays from the object's own fields.  At most
+    RAY_SLOTS rays each way; `land`, the cells where a move may end (a
+    ray's cells from its landing index on, and the cells always reached)."""
+
+    def __init__(self, const: int, up: list[int], down: list[int], land: int) -> None:
+        self.const = const
+        self.up0, self.up1, self.up2, self.up3 = up + [0] * (RAY_SLOTS - len(up))
+        self.down0, self.down1, self.down2, self.down3 = down + [0] * (RAY_SLOTS - len(down))
+        self.land = land
+
+    def reach(self, occupied: int) -> int:
+        """`reach` of the table under `occupied`: the rays are filled in
+        order, so an empty slot ends each way."""
+        reached = self.const
+        ray = self.up0
+        if ray:
+            reached |= _reach_up(ray, occupied)
+            ray = self.up1
+            if ray:
+                reached |= _reach_up(ray, occupied)
+                ray = self.up2
+                if ray:
+                    reached |= _reach_up(ray, occupied) | _reach_up(self.up3, occupied)
+        ray = self.down0
+        if ray:
+            reached |= _reach_down(ray, occupied)
+            ray = self.down1
+            if ray:
+                reached |= _reach_down(ray, occupied)
+                ray = self.down2
+                if ray:
+                    reached |= _reach_down(ray, occupied) | _reach_down(self.down3, occupied)
+        return reached & self.land
+
+
+def _reach_up(ray: int, occupied: int) -> int:
+    """The cells of a ray running up the numbering up to its first occupied
+    cell: `blockers ^ (blockers - 1)` keeps the bits up to the lowest one
+    (all of them when there is none)."""
+    blockers = occupied & ray
+    return ray & (blockers ^ (blockers - 1))
+
+
+def _reach_down(ray: int, occupied: int) -> int:
+    """The same for a ray running down the numbering: its cells from the
+    highest occupied one on."""
+    blockers = occupied & ray
+    if not blockers:
+        return ray
+    shift = blockers.bit_length() - 1
+    return ray >> shift << shift
+
+
+def ray_reach(table: CellReach) -> RayReach | None:
+    """`table` as a `RayReach`, or None where it cannot be: a hop, a key
+    with screen types, a line cut into parts, a ray that does not run
+    straight up or down the numbering or shares a cell, more than
+    RAY_SLOTS rays a way, or a cell beyond SHORT_MASK (each operation on
+    such a mask would allocate, compiled)."""
+    const, groups, chained = table
+    if chained:
+        return None
+    up: list[int] = []
+    down: list[int] = []
+    seen = land = const
+    for _, lines in groups:
+        if lines.hop is not None or lines.shift:
+            return None
+        for cells, first in lines.rays:
+            steps = {b > a for a, b in pairwise(cells)}
+            mask = 0
+            for c in cells:
+                mask |= 1 << c
+            if len(steps) > 1 or mask & seen or mask > SHORT_MASK:
+                return None
+            seen |= mask
+            for c in cells[first:]:
+                land |= 1 << c
+            (up if steps == {True} or len(cells) == 1 else down).append(mask)
+    if len(up) > RAY_SLOTS or len(down) > RAY_SLOTS:
+        return None
+    return RayReach(const, up, down, land)
 
 
 def span(table: CellReach) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, final
 
-from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component, WordReach
+from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component, RayReach, WordReach
 
 
 @final
@@ -119,12 +119,16 @@ class LoopGenerator:
     when a first-move, en passant, check or type rule applies (None for a
     plain one); for a plain one on a board of up to twice SHORT_BITS cells,
     `words`, its tables read a word at a time (None at a cell where they
-    cannot be); `spans_low` and `spans_high`, `spans` split into words.  A
-    class, not a tuple, for the reason `AttackEntry` gives."""
+    cannot be); `spans_low` and `spans_high`, `spans` split into words; `rays`, per
+    cell its tables read with no look-up (`pieces.RayReach`; None where
+    they cannot be).  A class, not a tuple, for the reason `AttackEntry`
+    gives."""
 
     def __init__(self, tables: list[CellReach], mode: int, spans: list[int] | None,
-                 special: Generator | None, words: list[WordReach | None] | None) -> None:
+                 special: Generator | None, words: list[WordReach | None] | None,
+                 rays: list[RayReach | None]) -> None:
         self.tables = tables
+        self.rays = rays
         self.mode = mode
         self.spans = spans
         self.special = special

@@ -267,12 +267,19 @@ class Position:
 
     def attackers(self, target: int, side: int, occupied: int, side_mask: int) -> int:
         """Cells of `side`'s pieces (within `side_mask`) attacking `target`."""
+        return self.attackers_words(target, side, occupied & SHORT_MASK, occupied >> SHORT_BITS,
+                                    side_mask & SHORT_MASK, side_mask >> SHORT_BITS)
+
+    def attackers_words(self, target: int, side: int, occupied_low: int, occupied_high: int,
+                        mask_low: int, mask_high: int) -> int:
+        """`attackers`, given the occupied cells and the side's mask a word
+        at a time (below SHORT_BITS, and the rest shifted down by it; see
+        `bb_low`), as the move generator has them: compiled, each operation
+        on a mask wider than a word allocates."""
         # The pieces a component may attack from are looked for a word at a
-        # time (see `bb_low`); only a component with a piece there, that
-        # is not a leap, goes on to full-width masks.
-        mask_low, mask_high = side_mask & SHORT_MASK, side_mask >> SHORT_BITS
+        # time; only a component with a piece there, that is not a leap,
+        # goes on to full-width masks.
         found = found_low = found_high = 0
-        occupied_low, occupied_high = 0, -1   # `occupied` in words, made when first needed
         for entry in self.variant.attack_components[side]:
             near_low = entry.sources_low[target] & mask_low
             near_high = entry.sources_high[target] & mask_high
@@ -300,8 +307,6 @@ class Position:
                 rest_low = pieces_low ^ hit_low ^ one_low
                 rest_high = pieces_high ^ hit_high ^ one_high
                 if one_low or one_high:
-                    if occupied_high < 0:
-                        occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
                     between = entry.between[target]
                     while one_low:
                         bit = one_low & -one_low
@@ -322,6 +327,9 @@ class Position:
                 pieces = rest_high << SHORT_BITS | rest_low if rest_high else rest_low
             else:
                 pieces = pieces_high << SHORT_BITS | pieces_low if pieces_high else pieces_low
+            # The tables read the full-width occupancy.
+            occupied = occupied_high << SHORT_BITS | occupied_low if occupied_high \
+                else occupied_low
             if entry.barred:
                 screens = 0
                 for code in entry.barred:
@@ -498,11 +506,20 @@ class Position:
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy | self.walls
+        # The same a word at a time (see `bb_low`), for the legality tests:
+        # compiled, each operation on a mask wider than a word allocates.
+        wide = v.wide
+        if wide:
+            occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
+            enemy_low, enemy_high = enemy & SHORT_MASK, enemy >> SHORT_BITS
+        else:
+            occupied_low, occupied_high, enemy_low, enemy_high = occupied, 0, enemy, 0
         # Pinned pieces: the cells each may move to (see `_pin_risk`).
         pinned: dict[int, int] = {}
         if king >= 0:
             king_bit = 1 << king
-            checkers = self.attackers(king, them, occupied, enemy)
+            checkers = self.attackers_words(king, them, occupied_low, occupied_high,
+                                            enemy_low, enemy_high)
             risk = -1 if checkers else self._pin_risk(king, them, occupied, pinned)
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
@@ -529,10 +546,9 @@ class Position:
         # The same within SHORT_MASK, for the pieces `short_moves` marks
         # (on a board within it, `short_moves` is empty): two operations
         # on wide masks, the rest on words.
-        wide = v.wide
         short_occupied = short_enemy = short_empty = short_either = short_prey = 0
         if wide:
-            short_occupied, short_enemy = occupied & SHORT_MASK, enemy & SHORT_MASK
+            short_occupied, short_enemy = occupied_low, enemy_low
             short_empty = ~short_occupied & SHORT_MASK
             short_either = short_enemy | short_empty
             short_prey = short_enemy | self.ep_target & SHORT_MASK
@@ -541,7 +557,7 @@ class Position:
         # first one comes.
         word_moves = v.word_moves
         words_ready = False
-        high_occupied = high_enemy = high_empty = high_either = landing_low = landing_high = 0
+        high_empty = high_either = landing_low = landing_high = 0
         # Methods are called as `self.attackers(...)` and `out.append(...)`,
         # never through a local alias: compiled, an alias is a Python call
         # that boxes its arguments.
@@ -571,9 +587,8 @@ class Position:
                 # (`LoopGenerator.words`): nothing below allocates.
                 if not words_ready:
                     words_ready = True
-                    high_occupied, high_enemy = occupied >> SHORT_BITS, enemy >> SHORT_BITS
-                    high_empty = ~high_occupied
-                    high_either = high_enemy | high_empty
+                    high_empty = ~occupied_high
+                    high_either = enemy_high | high_empty
                     landing_low = landing_risk & SHORT_MASK
                     landing_high = landing_risk >> SHORT_BITS
                 is_king = low == king_bit
@@ -594,7 +609,7 @@ class Position:
                 done_low = done_high = 0
                 for gen in generators[code]:
                     if gen.spans is not None and not (gen.spans_low[frm] & short_enemy
-                                                      or gen.spans_high[frm] & high_enemy):
+                                                      or gen.spans_high[frm] & enemy_high):
                         continue
                     word_table = gen.words[frm]
                     assert word_table is not None   # `word_moves` marks only cells that have one
@@ -602,14 +617,14 @@ class Position:
                     reached_low, reached_high, word_groups, word_chained = word_table
                     for mask_low, mask_high, shift, word_lines in word_groups:
                         part_low, part_high = word_lines[short_occupied & mask_low
-                                                         | (high_occupied & mask_high) << shift]
+                                                         | (occupied_high & mask_high) << shift]
                         reached_low |= part_low
                         reached_high |= part_high
                     for guard_low, guard_high, mask_low, mask_high, shift, word_lines \
                             in word_chained:
-                        if not (short_occupied & guard_low or high_occupied & guard_high):
+                        if not (short_occupied & guard_low or occupied_high & guard_high):
                             part_low, part_high = word_lines[short_occupied & mask_low
-                                                             | (high_occupied & mask_high) << shift]
+                                                             | (occupied_high & mask_high) << shift]
                             reached_low |= part_low
                             reached_high |= part_high
                     mode = gen.mode
@@ -621,7 +636,7 @@ class Position:
                             reached_high & high_empty
                     else:
                         targets_low, targets_high = reached_low & short_enemy, \
-                            reached_high & high_enemy
+                            reached_high & enemy_high
                     targets_low &= keep_low & ~done_low
                     targets_high &= keep_high & ~done_high
                     # Each word: the moves that need no test counted (or
@@ -646,11 +661,11 @@ class Position:
                             tbit = targets & -targets
                             targets ^= tbit
                             to = word + tbit.bit_length() - 1
-                            if is_king or tbit & tested:
-                                full_bit = tbit << word
-                                if self._unsafe(frm, to, NORMAL, 0, low, full_bit, full_bit,
-                                                king, is_king, occupied, enemy):
-                                    continue
+                            if (is_king or tbit & tested) \
+                                    and self._unsafe(frm, to, NORMAL, 0, to, king, is_king,
+                                                     occupied_low, occupied_high, enemy_low,
+                                                     enemy_high):
+                                continue
                             if word:
                                 done_high |= tbit
                             else:
@@ -665,7 +680,7 @@ class Position:
                         if word:
                             break
                         word, targets, tested, region, prey_word = SHORT_BITS, targets_high, \
-                            tested_high, region_high, high_enemy
+                            tested_high, region_high, enemy_high
                 continue
             if wide and short_moves[code][frm]:
                 occ, takeable, promotion = short_occupied, short_prey, None
@@ -692,12 +707,16 @@ class Position:
                 if spans is not None and not spans[frm] & takeable:
                     continue
                 if special is None:
-                    reached, groups, chained = tables[frm]   # `reach`, inlined
-                    for mask, lines in groups:
-                        reached |= lines[occ & mask]
-                    for guard, mask, lines in chained:
-                        if not occ & guard:
+                    rays = gen.rays[frm]
+                    if rays is not None:
+                        reached = rays.reach(occ)
+                    else:
+                        reached, groups, chained = tables[frm]   # `reach`, inlined
+                        for mask, lines in groups:
                             reached |= lines[occ & mask]
+                        for guard, mask, lines in chained:
+                            if not occ & guard:
+                                reached |= lines[occ & mask]
                     targets = reached & (to_either if mode == MOVE | CAPTURE
                                          else to_empty if mode == MOVE
                                          else to_enemy if mode == CAPTURE else 0)
@@ -738,7 +757,8 @@ class Position:
                     if initial and not fresh & low:
                         continue
                     if limits is None:
-                        reached = reach(tables[frm], occ)
+                        rays = gen.rays[frm]
+                        reached = reach(tables[frm], occ) if rays is None else rays.reach(occ)
                         capturable = to_enemy
                     else:
                         reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
@@ -763,17 +783,18 @@ class Position:
                     # The cell whose piece is captured: the target, or the
                     # en passant victim's, which may open a line.
                     if tbit & en_passant:
-                        gone = 1 << self.ep_victim
-                        kind, extra = EN_PASSANT, self.ep_victim
+                        gone_cell = self.ep_victim
+                        gone = 1 << gone_cell
+                        kind, extra = EN_PASSANT, gone_cell
                     else:
-                        gone = tbit
+                        gone, gone_cell = tbit, to
                         kind, extra = NORMAL, 0
                         if passed:
                             extra = passed[frm].get(to, 0)
                             kind = DOUBLE if extra else NORMAL
                     if (is_king or ((tbit & tested or gone != tbit) and king >= 0)) \
-                            and self._unsafe(frm, to, kind, extra, low, tbit, gone, king,
-                                             is_king, occupied, enemy):
+                            and self._unsafe(frm, to, kind, extra, gone_cell, king, is_king,
+                                             occupied_low, occupied_high, enemy_low, enemy_high):
                         continue
                     if promotion is not None and (tbit & promotion.region
                                                   or low & promotion.start) \
@@ -847,19 +868,33 @@ class Position:
             enemy &= checkers if checkers & (checkers - 1) == 0 else 0
         return reach(table, key), enemy
 
-    def _unsafe(self, frm: int, to: int, kind: int, extra: int, low: int, tbit: int, gone: int,
-                king: int, is_king: bool, occupied: int, enemy: int) -> bool:
-        """Whether the move of the piece on `frm` (its bit `low`) to `to`
-        (bit `tbit`), taking the piece on `gone` (`tbit`, or an en passant
-        victim's), leaves a royal piece attacked: the mover, when
-        `is_king`, else the one on `king`."""
-        them = 1 - self.stm
-        after = ((occupied ^ low) & ~gone) | tbit
-        if is_king:
-            return bool(self.attackers(to, them, after, enemy & ~gone))
-        if self.variant.typed_screens:
+    def _unsafe(self, frm: int, to: int, kind: int, extra: int, gone: int, king: int,
+                is_king: bool, occupied_low: int, occupied_high: int, enemy_low: int,
+                enemy_high: int) -> bool:
+        """Whether the move of the piece on `frm` to `to`, taking the piece
+        on `gone` (`to`, or an en passant victim's cell), leaves a royal
+        piece attacked: the mover, when `is_king`, else the one on `king`.
+        The occupied and the enemy cells come a word at a time, as
+        `attackers_words` takes them."""
+        if self.variant.typed_screens and not is_king:
             return self._exposes((frm, to, 0, kind, extra))
-        return bool(self.attackers(king, them, after, enemy & ~gone))
+        # The occupied cells after the move and the enemy's left, in words.
+        if frm < SHORT_BITS:
+            occupied_low &= ~(1 << frm)
+        else:
+            occupied_high &= ~(1 << (frm - SHORT_BITS))
+        if gone < SHORT_BITS:
+            occupied_low &= ~(1 << gone)
+            enemy_low &= ~(1 << gone)
+        else:
+            occupied_high &= ~(1 << (gone - SHORT_BITS))
+            enemy_high &= ~(1 << (gone - SHORT_BITS))
+        if to < SHORT_BITS:
+            occupied_low |= 1 << to
+        else:
+            occupied_high |= 1 << (to - SHORT_BITS)
+        return bool(self.attackers_words(to if is_king else king, 1 - self.stm, occupied_low,
+                                         occupied_high, enemy_low, enemy_high))
 
     def _exposes(self, move: InternalMove) -> bool:
         """Whether `move` leaves the mover's royal piece attacked, tested on

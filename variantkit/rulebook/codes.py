@@ -18,8 +18,10 @@ from variantkit.pieces import (
     Component,
     Flags,
     PieceSet,
+    RayReach,
     WordReach,
     piece_code,
+    ray_reach,
     reach,
     span,
     type_of,
@@ -186,8 +188,10 @@ def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal
 
 
 def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerator]]:
-    # Tables read a word at a time, once per table list (codes share them).
+    # Tables read a word at a time, and with no look-up, once per table
+    # list (codes share them).
     words: dict[int, list[WordReach | None]] = {}
+    rays: dict[int, list[RayReach | None]] = {}
     loops: list[list[LoopGenerator]] = []
     for gens in generators:
         loops.append([])
@@ -197,9 +201,12 @@ def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerat
             if plain and SHORT_BITS < len(g.tables) <= 2 * SHORT_BITS \
                     and id(g.tables) not in words:
                 words[id(g.tables)] = [word_reach(table) for table in g.tables]
+            if id(g.tables) not in rays:
+                rays[id(g.tables)] = [ray_reach(table) for table in g.tables]
             loops[-1].append(LoopGenerator(
                 g.tables, g.mode, None if g.mode & MOVE else [span(table) for table in g.tables],
-                None if plain else g, words.get(id(g.tables)) if plain else None))
+                None if plain else g, words.get(id(g.tables)) if plain else None,
+                rays[id(g.tables)]))
     return loops
 
 
