@@ -4,6 +4,7 @@ however long a line, and the same cells reached as walking the lines."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import variantkit
 from variantkit.pieces import (
@@ -152,3 +153,38 @@ def test_word_tables_reach_what_the_full_tables_reach() -> None:
     rook = xiangqi.code_of_letter("R") or 0
     a1 = xiangqi.board.index["a1"]
     assert not xiangqi.short_moves[rook][a1] and xiangqi.word_moves[rook][a1]
+
+
+def test_straight_rays_reach_what_the_tables_reach() -> None:
+    """`pieces.RayReach`, a table read with no look-up: wherever a
+    generator has one, on chess's 64 cells (a pawn's double step landing
+    past its first cell), capablanca's 80 and a hexagonal board's, it
+    reaches under random occupancies what the look-up tables reach; a
+    rook of chess is read so, a cannon of xiangqi (a hop) never is."""
+    read = 0
+    rng = random.Random(64)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for name in ("chess", "capablanca", str(examples / "glinski.yaml")):
+        variant = variantkit.load(name)
+        size = variant.board.size
+        for gens in variant.loop_generators:
+            for gen in gens:
+                for cell, table in enumerate(gen.tables):
+                    rays = gen.rays[cell]
+                    for _ in range(8 if rays is not None else 0):
+                        occupied = 0
+                        for _ in range(rng.randrange(0, 40)):
+                            occupied |= 1 << rng.randrange(size)
+                        assert rays is not None
+                        assert rays.reach(occupied) == reach(table, occupied), \
+                            (name, cell, occupied)
+                        read += 1
+    assert read > 5000
+    chess = variantkit.load("chess")
+    rook = chess.code_of_letter("R") or 0
+    assert all(gen.rays[chess.board.index["a1"]] is not None
+               for gen in chess.loop_generators[rook])
+    xiangqi = variantkit.load("xiangqi")
+    cannon = xiangqi.code_of_letter("C") or 0
+    assert any(gen.rays[xiangqi.board.index["b3"]] is None
+               for gen in xiangqi.loop_generators[cannon])

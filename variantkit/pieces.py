@@ -7,6 +7,9 @@ their modifiers are merged into one `Component`, and identical components of
 different pieces are shared.  A component then answers, for a cell and a board
 occupancy, "which cells can this piece reach" with one or two dictionary
 look-ups: `Reach` tables keyed by the occupancy of the cells that can block.
+Where every line of a cell's table is a straight ray of the cell numbering,
+the move generator reads it with no look-up (`RayReach`): a ray's first
+occupied cell is its lowest or highest occupied bit.
 
 Three primitives change what a line's occupancy means, never the table shape:
 a `hop` lands only after passing exactly N occupied cells (its screens), a
@@ -325,54 +328,51 @@ class RayReach:
         self.land = land
 
     def reach(self, occupied: int) -> int:
-        """`reach` of the table under `occupied`: the rays are filled in
-        order, so an empty slot ends each way."""
-        reached = self.const
-        ray = self.up0
-        if ray:
-            reached |= _reach_up(ray, occupied)
-            ray = self.up1
-            if ray:
-                reached |= _reach_up(ray, occupied)
-                ray = self.up2
-                if ray:
-                    reached |= _reach_up(ray, occupied) | _reach_up(self.up3, occupied)
-        ray = self.down0
-        if ray:
-            reached |= _reach_down(ray, occupied)
-            ray = self.down1
-            if ray:
-                reached |= _reach_down(ray, occupied)
-                ray = self.down2
-                if ray:
-                    reached |= _reach_down(ray, occupied) | _reach_down(self.down3, occupied)
-        return reached & self.land
+        """`reach` of the table under `occupied`."""
+        return (self.const
+                | _reach_way(self.up0, self.up1, self.up2, self.up3, occupied, False)
+                | _reach_way(self.down0, self.down1, self.down2, self.down3, occupied, True)) \
+            & self.land
 
 
-def _reach_up(ray: int, occupied: int) -> int:
-    """The cells of a ray running up the numbering up to its first occupied
-    cell: `blockers ^ (blockers - 1)` keeps the bits up to the lowest one
-    (all of them when there is none)."""
+def _reach_way(first: int, second: int, third: int, fourth: int, occupied: int,
+               down: bool) -> int:
+    """The cells reached along up to four rays running one way, filled in
+    order (an empty one ends them)."""
+    if not first:
+        return 0
+    reached = _reach_ray(first, occupied, down)
+    if second:
+        reached |= _reach_ray(second, occupied, down)
+        if third:
+            reached |= _reach_ray(third, occupied, down) | _reach_ray(fourth, occupied, down)
+    return reached
+
+
+def _reach_ray(ray: int, occupied: int, down: bool) -> int:
+    """The cells of a ray up to its first occupied cell.  Running up the
+    numbering, `blockers ^ (blockers - 1)` keeps the bits up to the lowest
+    occupied one (all of them when there is none); running down, the
+    cells from the highest occupied one on are kept."""
     blockers = occupied & ray
-    return ray & (blockers ^ (blockers - 1))
-
-
-def _reach_down(ray: int, occupied: int) -> int:
-    """The same for a ray running down the numbering: its cells from the
-    highest occupied one on."""
-    blockers = occupied & ray
+    if not down:
+        return ray & (blockers ^ (blockers - 1))
     if not blockers:
         return ray
     shift = blockers.bit_length() - 1
     return ray >> shift << shift
 
 
-def ray_reach(table: CellReach) -> RayReach | None:
-    """`table` as a `RayReach`, or None where it cannot be: a hop, a key
-    with screen types, a line cut into parts, a ray that does not run
-    straight up or down the numbering or shares a cell, more than
-    RAY_SLOTS rays a way, or a cell beyond SHORT_MASK (each operation on
-    such a mask would allocate, compiled)."""
+# A table's straight rays (`RayReach`): the cells always reached, the rays
+# up and down the numbering, where a move may end, and every cell of them.
+StraightRays = tuple[int, list[int], list[int], int, int]
+
+
+def _straight_rays(table: CellReach) -> StraightRays | None:
+    """`table`'s rays where each runs straight up or down the cell
+    numbering, or None where one cannot be read so: a hop, a key with
+    screen types, a line cut into parts, a ray that turns or shares a
+    cell with another."""
     const, groups, chained = table
     if chained:
         return None
@@ -387,13 +387,25 @@ def ray_reach(table: CellReach) -> RayReach | None:
             mask = 0
             for c in cells:
                 mask |= 1 << c
-            if len(steps) > 1 or mask & seen or mask > SHORT_MASK:
+            if len(steps) > 1 or mask & seen:
                 return None
             seen |= mask
             for c in cells[first:]:
                 land |= 1 << c
             (up if steps == {True} or len(cells) == 1 else down).append(mask)
-    if len(up) > RAY_SLOTS or len(down) > RAY_SLOTS:
+    return const, up, down, land, seen
+
+
+def ray_reach(table: CellReach) -> RayReach | None:
+    """`table` as a `RayReach`, or None where it cannot be (see
+    `_straight_rays`), where it has more than RAY_SLOTS rays a way, or
+    where it reaches beyond SHORT_MASK (each operation on such a mask
+    would allocate, compiled)."""
+    rays = _straight_rays(table)
+    if rays is None:
+        return None
+    const, up, down, land, cells = rays
+    if len(up) > RAY_SLOTS or len(down) > RAY_SLOTS or cells > SHORT_MASK:
         return None
     return RayReach(const, up, down, land)
 

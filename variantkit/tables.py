@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, final
 
-from variantkit.pieces import SHORT_BITS, SHORT_MASK, CellReach, Component, RayReach, WordReach
+from variantkit.pieces import (
+    SHORT_BITS,
+    SHORT_MASK,
+    CellReach,
+    Component,
+    RayReach,
+    WordReach,
+)
 
 
 @final

@@ -145,10 +145,15 @@ class Position:
 
     def has_non_royal(self, side: int) -> bool:
         """Whether `side` has a piece besides its royal ones."""
-        pieces = self.side_bb[side]
-        for code in self.variant.royal_codes[side]:
-            pieces &= ~self.bb[code]
-        return pieces != 0
+        royal = self.variant.royal_code
+        bb = self.bb
+        # Each mask only tested, never combined: compiled, an operation on
+        # a mask wider than a word allocates, and counted endings ask at
+        # every move.  A loop, not any() over a generator (as `non_royal`).
+        for code in range(2 + side, len(bb), 2):  # noqa: SIM110
+            if bb[code] and not royal[code]:
+                return True
+        return False
 
     def holds_any(self, codes: tuple[int, ...]) -> bool:
         """Whether a piece of one of `codes` stands on the board."""
@@ -342,18 +347,20 @@ class Position:
             found |= found_high << SHORT_BITS
         return found | found_low
 
-    def _pin_risk(self, king: int, them: int, occupied: int, pinned: dict[int, int]) -> int:
+    def _pin_risk(self, king: int, them: int, occupied_low: int, occupied_high: int,
+                  pinned: dict[int, int]) -> int:
         """Cells whose vacating might expose `king` in a way only a test of
         the position tells: those between it and an enemy hopper, or a piece
         whose attack on it may run along several paths.  On a line with one
         path, an own piece that is its only blocker is pinned: `pinned` gets
         its bit, mapped to the cells it may still move to (the line and the
-        attacker's cell; several pins intersect)."""
+        attacker's cell; several pins intersect).  The occupied cells come
+        a word at a time, as `attackers_words` takes them."""
         own = self.side_bb[1 - them]
         risk = 0
-        # `occupied` and `own` in words, made when first needed: the lines
-        # with one path are read a word at a time (see `AttackEntry.between`).
-        occupied_low = occupied_high = own_low = own_high = -1
+        # `own` in words, made when first needed: the lines with one path
+        # are read a word at a time (see `AttackEntry.between`).
+        own_low = own_high = -1
         for entry in self.variant.slider_components[them]:
             low, high = entry.xray_low[king], entry.xray_high[king]
             if not (low or high):
@@ -367,8 +374,7 @@ class Position:
                 low ^= one_low
                 high ^= one_high
                 if one_low or one_high:
-                    if occupied_high < 0:
-                        occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
+                    if own_high < 0:
                         own_low, own_high = own & SHORT_MASK, own >> SHORT_BITS
                     paths = entry.between[king]
                     word, ones = 0, one_low
@@ -400,6 +406,8 @@ class Position:
             # What is left: the lines with several paths, the hoppers' and
             # the pieces that attack only while unmoved, at full width.
             sources = high << SHORT_BITS | low if high else low
+            occupied = occupied_high << SHORT_BITS | occupied_low if occupied_high \
+                else occupied_low
             # The same attackers as `attackers` counts, so that no pin is false.
             if entry.initial:
                 sources &= self.unmoved
@@ -414,7 +422,9 @@ class Position:
                 blockers = line & occupied
                 if blockers & own and not blockers & (blockers - 1):
                     pinned[blockers] = pinned.get(blockers, -1) & (line | source)
-        return risk & occupied
+        if risk > SHORT_MASK:
+            return (risk >> SHORT_BITS & occupied_high) << SHORT_BITS | risk & occupied_low
+        return risk & occupied_low
 
     def _screen_risk(self, king: int, them: int, occupied: int) -> int:
         """Cells where a piece would become the screen of an enemy hopper
@@ -520,7 +530,8 @@ class Position:
             king_bit = 1 << king
             checkers = self.attackers_words(king, them, occupied_low, occupied_high,
                                             enemy_low, enemy_high)
-            risk = -1 if checkers else self._pin_risk(king, them, occupied, pinned)
+            risk = -1 if checkers else self._pin_risk(king, them, occupied_low, occupied_high,
+                                                      pinned)
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
             landing_risk = self._screen_risk(king, them, occupied) \
