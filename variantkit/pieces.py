@@ -328,35 +328,41 @@ class RayReach:
         self.land = land
 
     def reach(self, occupied: int) -> int:
-        """`reach` of the table under `occupied`."""
-        return (self.const
-                | _reach_way(self.up0, self.up1, self.up2, self.up3, occupied, False)
-                | _reach_way(self.down0, self.down1, self.down2, self.down3, occupied, True)) \
-            & self.land
+        """`reach` of the table under `occupied`.  Unrolled: compiled, a
+        helper called per way cost 7% more instructions in perft."""
+        reached = self.const
+        # Rays up the numbering, filled in order (an empty one ends them):
+        # `blockers ^ (blockers - 1)` keeps the bits up to the lowest
+        # occupied one, all of them when there is none.
+        ray = self.up0
+        if ray:
+            blockers = occupied & ray
+            reached |= ray & (blockers ^ (blockers - 1))
+            ray = self.up1
+            if ray:
+                blockers = occupied & ray
+                reached |= ray & (blockers ^ (blockers - 1))
+                ray = self.up2
+                if ray:
+                    blockers = occupied & ray
+                    reached |= ray & (blockers ^ (blockers - 1))
+                    blockers = occupied & self.up3
+                    reached |= self.up3 & (blockers ^ (blockers - 1))
+        # Rays down, the same way.
+        if self.down0:
+            reached |= _reach_down(self.down0, occupied)
+            if self.down1:
+                reached |= _reach_down(self.down1, occupied)
+                if self.down2:
+                    reached |= _reach_down(self.down2, occupied) \
+                        | _reach_down(self.down3, occupied)
+        return reached & self.land
 
 
-def _reach_way(first: int, second: int, third: int, fourth: int, occupied: int,
-               down: bool) -> int:
-    """The cells reached along up to four rays running one way, filled in
-    order (an empty one ends them)."""
-    if not first:
-        return 0
-    reached = _reach_ray(first, occupied, down)
-    if second:
-        reached |= _reach_ray(second, occupied, down)
-        if third:
-            reached |= _reach_ray(third, occupied, down) | _reach_ray(fourth, occupied, down)
-    return reached
-
-
-def _reach_ray(ray: int, occupied: int, down: bool) -> int:
-    """The cells of a ray up to its first occupied cell.  Running up the
-    numbering, `blockers ^ (blockers - 1)` keeps the bits up to the lowest
-    occupied one (all of them when there is none); running down, the
-    cells from the highest occupied one on are kept."""
+def _reach_down(ray: int, occupied: int) -> int:
+    """The cells of a ray running down the numbering up to its first
+    occupied cell: those from the highest occupied one on."""
     blockers = occupied & ray
-    if not down:
-        return ray & (blockers ^ (blockers - 1))
     if not blockers:
         return ray
     shift = blockers.bit_length() - 1
