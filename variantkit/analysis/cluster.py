@@ -4,8 +4,11 @@ With an address (`--cluster tcp://host:8786`, or Dask's own
 `DASK_SCHEDULER_ADDRESS` / `scheduler-address` setting) the tasks go to a
 running cluster; without one a local cluster of this machine's cores is
 started for the run and stopped after it.  Each task is one function call on
-a worker; the data every task shares (the variant's text) is sent to each
-worker once.
+a worker; the data every task shares (the variant's text) goes to the
+cluster once, as the result of a task of its own, and each worker fetches it
+once.  (Not scattered: the scheduler makes a task's result again when the
+workers that held it die, but not scattered data, and Dask keeps no promise
+to leave a scattered copy on every worker.)
 
 Every wait on the network is bounded, so that a wrong address is a clear
 error within seconds, never a hang: the address is checked first
@@ -57,6 +60,11 @@ WORDS = 200                # characters of a message from Dask or the network sh
 LOCAL_PER_CORE = 2         # more local worker processes than this only share the cores
 WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"   # Dask's setting of its log level
 ADDRESS_SETTING = "Dask's scheduler-address setting (DASK_SCHEDULER_ADDRESS)"
+
+
+def _shared(data: Any) -> Any:
+    """The task whose result is the data every task of a run shares."""
+    return data
 
 
 class ClusterError(Exception):
@@ -216,11 +224,7 @@ class Cluster:
         finished: queue.SimpleQueue[Any] = queue.SimpleQueue()
         running: dict[Any, int] = {}
         try:
-            sent = self.client.scatter(shared, broadcast=True, hash=False,
-                                       timeout=self.worker_wait)
-        except TimeoutError:
-            raise ClusterLost(f"{self.where} has had no worker for "
-                              f"{self.worker_wait:g} s") from None
+            sent = self.client.submit(_shared, shared, pure=False)
         except Exception as exc:  # the scheduler went away before the data left
             raise self._lost(exc) from None
 
@@ -271,10 +275,6 @@ class Cluster:
             # Dask cancels every task when the client loses its scheduler.
             if self.client.status != "running":
                 raise self._lost()
-            if sent.status != "finished":  # so every later task would be cancelled too
-                raise ClusterLost(f"the data every task needs is gone from {self.where} "
-                                  "(the workers that held it died, or the scheduler "
-                                  "restarted)")
             return Lost("it was cancelled on the cluster")
         try:
             error = future.exception()
@@ -282,6 +282,9 @@ class Cluster:
             if self.client.status != "running":
                 raise self._lost() from None
             error = None
+        if sent.status == "error":  # every later task would fail the same way
+            raise ClusterLost(f"the data every task needs could not be placed on "
+                              f"{self.where}: {_why(error)}")
         return Lost(_why(error))
 
     def _check_workers(self, idle_since: float | None) -> float | None:
