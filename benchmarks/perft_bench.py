@@ -21,9 +21,9 @@ Run with `make bench` or `python benchmarks/perft_bench.py [--quick]`.
 5. Perft beside native Fairy-Stockfish (Debian's `/usr/games/fairy-stockfish`,
    UCI `go perft N`) on positions of eight games, each engine timed by its
    own CPU time (the machine is shared: wall time would count the others'
-   work), best of N runs, the two engines' runs interleaved.  Where its run
-   would be too short to time, Fairy-Stockfish searches one ply deeper; both
-   count the last ply's moves without making them.  Skipped where the
+   work), best of N runs, the two engines' runs interleaved.  Both count the
+   same tree (a shallower one runs faster a node: fewer leaves a move made),
+   and both count the last ply's moves without making them.  Skipped where the
    engine is not installed or /proc is missing.
 6. A markdown table of every row, ready to paste into benchmarks/README.md.
 
@@ -69,17 +69,17 @@ HAND_CASES: list[tuple[str, str, str | None, int]] = [
 MEMORY_DEPTHS = (3, 4, 5)
 FAIRY_STOCKFISH = Path("/usr/games/fairy-stockfish")
 # (case, variant as both engines name it, position string or None for the
-# start, variantkit's depth, Fairy-Stockfish's depth: one ply deeper where
-# its run would otherwise be too short to time).
-NATIVE_CASES: list[tuple[str, str, str | None, int, int]] = [
-    ("chess start", "chess", None, 5, 5),
-    ("Kiwipete", "chess", KIWIPETE, 4, 4),
-    ("capablanca start", "capablanca", None, 4, 5),
-    ("xiangqi start", "xiangqi", None, 4, 4),
-    ("shogi start", "shogi", None, 4, 5),
-    ("crazyhouse start", "crazyhouse", None, 5, 5),
-    ("janggi start", "janggi", None, 4, 5),
-    ("makruk start", "makruk", None, 4, 5),
+# start, depth: the same tree for both, deep enough that Fairy-Stockfish's
+# run is long to time, at least 0.25 s).
+NATIVE_CASES: list[tuple[str, str, str | None, int]] = [
+    ("chess start", "chess", None, 5),
+    ("Kiwipete", "chess", KIWIPETE, 4),
+    ("capablanca start", "capablanca", None, 5),
+    ("xiangqi start", "xiangqi", None, 4),
+    ("shogi start", "shogi", None, 5),
+    ("crazyhouse start", "crazyhouse", None, 5),
+    ("janggi start", "janggi", None, 5),
+    ("makruk start", "makruk", None, 5),
 ]
 ROOT = Path(__file__).resolve().parent.parent
 # (case, variant, board): each generated board, then the same game on a graph.
@@ -365,34 +365,38 @@ def cpu_perft(game: variantkit.Game, depth: int) -> tuple[int, float]:
     return nodes, time.process_time() - start
 
 
-def bench_native(runs: int) -> list[Row]:
-    """variantkit's perft speed beside native Fairy-Stockfish's, in CPU time."""
+def bench_native(runs: int) -> tuple[list[Row], bool]:
+    """variantkit's perft speed beside native Fairy-Stockfish's, in CPU time;
+    and whether the two engines' node counts agree."""
     if not FAIRY_STOCKFISH.exists() or not Path("/proc/self/stat").exists():
         print(f"native Fairy-Stockfish: {FAIRY_STOCKFISH} or /proc missing, skipped")
-        return []
+        return [], True
     print("beside native Fairy-Stockfish (CPU time, best of runs)")
     engine = UciPerft(FAIRY_STOCKFISH)
     rows: list[Row] = []
+    agree = True
     try:
-        for case, name, fen, depth, native_depth in NATIVE_CASES:
+        for case, name, fen, depth in NATIVE_CASES:
             game = variantkit.load(name).new_game(fen=fen)
             best = {"variantkit": (0, float("inf")), "fairy-stockfish": (0, float("inf"))}
             for _ in range(runs):   # interleaved, so load from other processes hits both alike
                 for label, measured in (("variantkit", cpu_perft(game, depth)),
-                                        ("fairy-stockfish", engine.perft(name, fen, native_depth))):
+                                        ("fairy-stockfish", engine.perft(name, fen, depth))):
                     if measured[1] < best[label][1]:
                         best[label] = measured
             (vk_nodes, vk_secs), (fsf_nodes, fsf_secs) = best["variantkit"], best["fairy-stockfish"]
             slower = (fsf_nodes / fsf_secs) / (vk_nodes / vk_secs)
-            pair = [Row(case, "fairy-stockfish", str(native_depth), fsf_nodes, fsf_secs, "1.00x"),
+            agree = agree and vk_nodes == fsf_nodes
+            pair = [Row(case, "fairy-stockfish", str(depth), fsf_nodes, fsf_secs, "1.00x"),
                     Row(case, "variantkit", str(depth), vk_nodes, vk_secs,
-                        f"{slower:.2f}x slower than fairy-stockfish")]
+                        f"{slower:.2f}x slower than fairy-stockfish"
+                        + ("" if vk_nodes == fsf_nodes else ", NODE COUNTS DIFFER"))]
             for row in pair:
                 print_row(row)
             rows += pair
     finally:
         engine.close()
-    return rows
+    return rows, agree
 
 
 def markdown(rows: list[Row]) -> str:
@@ -424,10 +428,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs")
     print()
     if args.native:   # the comparison alone, to measure the core's speed quickly
-        rows = bench_native(runs)
+        rows, ok = bench_native(runs)
         print()
         print(markdown(rows))
-        return 0
+        return _status(ok, "Fairy-Stockfish")
     rows = bench_load(runs)
     print()
     chess_rows, ok = bench_chess(runs)
@@ -441,13 +445,19 @@ def main(argv: list[str] | None = None) -> int:
     print()
     rows += bench_board_loads(runs)
     print()
-    rows += bench_native(runs)
+    native_rows, native_ok = bench_native(runs)
+    rows += native_rows
     print()
     print(markdown(rows))
-    if not ok:
-        print("\nERROR: variantkit and python-chess node counts differ", file=sys.stderr)
-        return 1
-    return 0
+    return _status(ok, "python-chess") or _status(native_ok, "Fairy-Stockfish")
+
+
+def _status(agree: bool, oracle: str) -> int:
+    """The exit status: 1 (said on stderr) when a node count differed."""
+    if agree:
+        return 0
+    print(f"\nERROR: variantkit and {oracle} node counts differ", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
