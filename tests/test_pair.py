@@ -313,9 +313,54 @@ def test_bpgn_reading_skips_clock_comments() -> None:
     assert [str(m) for _, m in read_bpgn(text).move_stack] == ["e2e4", "g1f3", "e7e5"]
 
 
+def test_bpgn_numbers_agree_with_the_boards_over_a_long_random_game() -> None:
+    # Whatever the order of the two boards' moves, and from a position whose
+    # move number is not 1, what write_bpgn numbers read_bpgn accepts.
+    rng = random.Random(7)
+    start = ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 12 | "
+             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1")
+    pair = Pair(variantkit.load("bughouse"), start)
+    while len(pair.move_stack) < 120 and pair.outcome() is None:
+        board = rng.choice([b for b in "AB" if pair.legal_moves(b)])
+        pair.push(board, rng.choice(pair.legal_moves(board)))
+    text = write_bpgn(pair)
+    assert "12a. " in text and "1B. " in text and "12A. " not in text
+    assert read_bpgn(text).move_stack == pair.move_stack
+
+
+@pytest.mark.parametrize(("movetext", "message"), [
+    # Each number is the move its board is at, whatever the other board did.
+    ("1A. e4 3a. e5 *", r"move 3a\. \(the game's move 2\): board A's next move is black's "
+     r"move 1, numbered 1a\.$"),
+    ("5A. e4 *", r"move 5A\. \(the game's move 1\): .* white's move 1, numbered 1A\.$"),
+    ("1A. e4 1B. d4 1a. e5 2A. Nf3 1B. c4 *", r"move 1B\. \(the game's move 5\): board B's "
+     r"next move is black's move 1, numbered 1b\.$"),
+    ("1A. e4 1a. e5 1A. Nf3 *", r"the game's move 3\): .* white's move 2, numbered 2A\.$"),
+    # A number with no move after it.
+    ("1A. 1B. d4 *", r"move 1A\. \(the game's move 1\) has no move after its number"),
+    ("1A. e4 1a. *", r"move 1a\. \(the game's move 2\) has no move after its number"),
+    # A number of 5,000 digits is compared, not converted, and quoted cut.
+    ("9" * 5000 + "A. e4 *", r"move 9+\.\.\.9+ \(5,000 characters\)A\. \(the game's move 1\)"),
+])
+def test_bpgn_move_numbers_are_checked(movetext: str, message: str) -> None:
+    with pytest.raises(PgnError, match=message):
+        read_bpgn(f'[Variant "bughouse"]\n\n{movetext}\n')
+
+
+def test_bpgn_numbers_count_from_the_fen_tag_and_may_have_leading_zeros() -> None:
+    start = ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 7 | "
+             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1")
+    head = f'[SetUp "1"]\n[FEN "{start}"]\n\n'
+    pair = read_bpgn(head + "7A. e4 07a. e5 1B. d4 8A. Nf3 *")
+    assert [(b, str(m)) for b, m in pair.move_stack] == [
+        ("A", "e2e4"), ("A", "e7e5"), ("B", "d2d4"), ("A", "g1f3")]
+    with pytest.raises(PgnError, match="white's move 7, numbered 7A"):
+        read_bpgn(head + "1A. e4 *")
+
+
 @pytest.mark.parametrize(("text", "message"), [
-    ("1A. e4 e5 *", "move e5 has no board and number"),
-    ("1a. e5 *", "it is white's move on board A"),
+    ("1A. e4 e5 *", r"move e5 \(the game's move 2\) has no board and number"),
+    ("1a. e5 *", "board A's next move is white's move 1, numbered 1A"),
     ("1A. e5 *", "move 1A. e5"),
     ('[Variant "chess"]\n\n1A. e4 *', "chess is played on one board"),
     ('[Variant "nosuch"]\n\n1A. e4 *', "cannot load the variant"),

@@ -342,8 +342,7 @@ def write_bpgn(pair: Pair, **tags: str) -> str:
     tokens = []
     for board, move in pair.move_stack:
         game = start.game(board)
-        letter = board if game.position.stm == 0 else board.lower()
-        tokens += [f"{game.position.fullmove}{letter}.", game.san(move)]
+        tokens += [_move_number(game, board), game.san(move)]
         start.push(board, move)
     if ended is not None:
         tokens.append(f"{{{ended}}}")
@@ -356,7 +355,9 @@ def write_bpgn(pair: Pair, **tags: str) -> str:
 def read_bpgn(text: str, variant: Variant | None = None) -> Pair:
     """The first game of bughouse PGN text, replayed on `variant`, or on the
     bundled variant its Variant tag names (bughouse when there is none).
-    Comments (a move's clock time, `{178.2}`) are skipped."""
+    Comments (a move's clock time, `{178.2}`) are skipped.  Every move's
+    number must be the one its board is at (`1A.`, then `1a.`, `2A.` on
+    board A): a wrong one is refused, with the game's move it was read at."""
     records = parse_pgn(text)
     if not records:
         raise PgnError("no game in the PGN text")
@@ -373,28 +374,48 @@ def read_bpgn(text: str, variant: Variant | None = None) -> Pair:
         raise PgnError(f"bad FEN tag: {exc}") from exc
     except ValueError as exc:
         raise PgnError(str(exc)) from exc
-    board: str | None = None
-    number = ""
+    board: str | None = None  # the board of the number just read, until its move
+    label = ""                # that number as written, for messages: `12b.`
+    played = 0                # moves replayed, to say where an error is
     for token in record.moves:
         numbered = _NUMBERED.fullmatch(token)
         if numbered is not None:
+            if board is not None:
+                raise PgnError(f"move {label} (the game's move {played + 1}) has no move "
+                               "after its number")
             number, letter, token = numbered[1], numbered[2], numbered[3]
-            board = letter.upper()
-            side = 0 if letter.isupper() else 1
-            if pair.game(board).position.stm != side:
-                raise PgnError(f"move {number}{letter}.: it is "
-                               f"{pair.game(board).turn}'s move on board {board}")
+            board, label = letter.upper(), f"{shorten(number)}{letter}."
+            game = pair.game(board)
+            expected = _move_number(game, board)
+            # Compared as text: a number of thousands of digits is no int.
+            if f"{number.lstrip('0') or '0'}{letter}." != expected:
+                raise PgnError(f"move {label} (the game's move {played + 1}): board {board}'s "
+                               f"next move is {game.turn}'s move {game.position.fullmove}, "
+                               f"numbered {expected}")
             if not token:
                 continue
         if board is None:
-            raise PgnError(f"move {shorten(token)} has no board and number before it "
-                           "(1A. for White on board A, 1a. for Black, 1B., 1b.)")
+            raise PgnError(f"move {shorten(token)} (the game's move {played + 1}) has no board "
+                           "and number before it (1A. for White on board A, 1a. for Black, "
+                           "1B., 1b.)")
         try:
             pair.push_san(board, token)
         except IllegalMoveError as exc:
-            raise PgnError(f"move {number}{board}. {shorten(token)}: {exc}") from exc
+            raise PgnError(f"move {label} {shorten(token)} (the game's move {played + 1}): "
+                           f"{exc}") from exc
         board = None
+        played += 1
+    if board is not None:
+        raise PgnError(f"move {label} (the game's move {played + 1}) has no move after its "
+                       "number")
     return pair
+
+
+def _move_number(game: Game, board: str) -> str:
+    """How BPGN numbers the next move on `board`: the board's move number,
+    then its letter, upper case for White and lower case for Black (`12b.`)."""
+    letter = board if game.position.stm == 0 else board.lower()
+    return f"{game.position.fullmove}{letter}."
 
 
 def _tag_line(name: str, value: str) -> str:
