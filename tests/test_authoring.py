@@ -41,13 +41,13 @@ pieces:
 
 
 def test_a_dropped_pawn_double_steps_only_when_the_step_is_tied_to_the_cell() -> None:
-    """The README's figures: crazyhouse's `from-region` double step gives
+    """The tutorial's figures: crazyhouse's `from-region` double step gives
     Fairy-Stockfish's 54,578; `initial: true` loses the dropped pawns' steps."""
     house = variantkit.load("crazyhouse").new_game(HOUSE_FEN)
     assert variantkit.perft(house, 3) == 54_578
     assert variantkit.perft(variantkit.load_text(INITIAL_HOUSE).new_game(HOUSE_FEN), 3) == 54_558
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "54,558" in readme and "54,578" in readme
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    assert "54,558" in tutorial and "54,578" in tutorial
 
 
 # -- forward on a graph board ---------------------------------------------------------
@@ -194,16 +194,16 @@ def test_bundled_games_keep_quiet(name: str) -> None:
 
 # -- rules pages --------------------------------------------------------------------------
 
-def test_every_game_of_the_readmes_first_table_has_a_rules_page() -> None:
+def test_every_game_of_the_games_pages_first_table_has_a_rules_page() -> None:
     """No game's rules live only in a comment of its YAML file."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("| name | game | rules |"):]
+    games = (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
+    table = games[games.index("| name | game | rules |"):]
     table = table[:table.index("\n\n")]
     rows = [line for line in table.splitlines()[2:] if line.startswith("| `")]
     assert len(rows) >= 14
     for row in rows:
         rules = row.rstrip(" |").rsplit("|", 1)[1]
-        assert re.search(r"\]\(docs/rules/[a-z0-9-]+\.md(#[a-z0-9-]+)?\)", rules), row
+        assert re.search(r"\]\(rules/[a-z0-9-]+\.md(#[a-z0-9-]+)?\)", rules), row
 
 
 # -- drawing a graph board ------------------------------------------------------------------
