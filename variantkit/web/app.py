@@ -19,6 +19,7 @@ all is `door`'s business.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -37,7 +38,7 @@ from variantkit.errors import quote
 from variantkit.web.door import Guard, Reply, read_json, refusal, status_of, unless_gone
 from variantkit.web.sources import catalogue
 from variantkit.web.tasks import TASKS, failure, unknown_fields
-from variantkit.web.workers import Pool, Searches
+from variantkit.web.workers import WORKERS, Pool, Searches, tidy_forever
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -88,7 +89,7 @@ def answered_while_stopping(endpoint: Endpoint) -> Endpoint:
     return answering
 
 
-def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
+def create_app(host: str = "127.0.0.1", workers: int = WORKERS) -> Starlette:
     """The application.  Bound to a local address, it answers only requests
     addressed to a local host name (a page elsewhere cannot reach it by
     rebinding a name of its own to 127.0.0.1); whatever the address, only
@@ -99,9 +100,13 @@ def create_app(host: str = "127.0.0.1", workers: int = 2) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await run_in_threadpool(pool.warm)
+        tidying = asyncio.create_task(tidy_forever(pool, searches))
         try:
             yield
         finally:
+            tidying.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await tidying
             searches.close()
             pool.close()
 

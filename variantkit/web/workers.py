@@ -7,6 +7,13 @@ and gigabytes.  A `Pool` of `Worker` processes answers the quick tasks
 each engine search runs in a `Search` process of its own, which reports every
 depth it completes and can be stopped at any time.  Every child caps its
 own address space, so a runaway allocation fails inside the child only.
+
+The children are bounded: WORKERS workers, at most MAX_SEARCHES searches and
+multiprocessing's resource tracker (MAX_CHILDREN in all).  A stopped
+search's process is killed and reaped before the stop is answered, and
+`tidy_forever` reaps, without waiting for any client, the processes of
+searches that ended (or ran past their time) and of workers that died idle,
+so that no child is left running or a zombie.
 """
 
 from __future__ import annotations
@@ -43,6 +50,13 @@ GRACE_SECONDS = 0.5
 SEARCH_SECONDS = 20.0
 MAX_SEARCHES = 2        # running at once
 KEEP_FINISHED = 60.0    # seconds a finished search's answer stays readable
+WORKERS = 2             # the pool's workers, unless the server is told otherwise
+# Every child process at once: the workers, the searches and the resource
+# tracker that multiprocessing's spawn start method runs beside them.
+MAX_CHILDREN = WORKERS + MAX_SEARCHES + 1
+# How often searches that ended with nobody asking are reaped, and workers
+# that died idle replaced: a zombie lasts no longer than this.
+REAP_SECONDS = 1.0
 
 # A fresh interpreter for each child: forking a threaded server is unsafe.
 _context = multiprocessing.get_context("spawn")
@@ -162,6 +176,12 @@ class Worker:
         except BaseException:  # too slow, dead, or the server is stopping
             self.restart()
 
+    def revive(self) -> None:
+        """Reap a child that has died while idle (killed from outside) and
+        start another; a live child, or none, is left as it is."""
+        if self._process is not None and not self.alive:
+            self.restart()
+
     def restart(self) -> None:
         """End the child, whatever it is doing, and start a fresh one, so that
         the next task does not wait for it to start (none once closed)."""
@@ -189,7 +209,7 @@ class Pool:
     (perft) may hold only some of the workers at once, so that the board's own
     requests always find one soon."""
 
-    def __init__(self, size: int = 2, memory: int = MEMORY_LIMIT) -> None:
+    def __init__(self, size: int = WORKERS, memory: int = MEMORY_LIMIT) -> None:
         self._workers = [Worker(memory) for _ in range(size)]
         self._idle = collections.deque(self._workers)  # the longest idle first: warm
         self._free = asyncio.Semaphore(size)
@@ -235,6 +255,12 @@ class Pool:
             if slow:
                 self._slow.release()
             raise
+
+    def reap(self) -> None:
+        """Replace the idle workers whose process has died (a busy one is
+        replaced by the task it was doing)."""
+        for worker in self._idle:
+            worker.revive()
 
     def close(self) -> None:
         for worker in self._workers:
@@ -339,10 +365,27 @@ class Searches:
                 search.stop()
             self._searches.clear()
 
+    def tidy(self) -> None:
+        """End the searches past their time and reap the processes of those
+        that ended; forget old answers."""
+        with self._lock:
+            self._tidy()
+
     def _tidy(self) -> None:
-        """Poll every search (ending those past their time); forget old answers."""
+        """`tidy`, the lock held: poll every search (a search that ended is
+        reaped as its answer is read), and forget old answers."""
         now = time.monotonic()
         for key, search in list(self._searches.items()):
             search.poll()
             if search.finished is not None and now - search.finished > KEEP_FINISHED:
                 del self._searches[key]
+
+
+async def tidy_forever(pool: Pool, searches: Searches) -> None:
+    """Every REAP_SECONDS, until cancelled: tidy the searches and replace
+    the workers that died idle.  Without it a search that ended with nobody
+    asking would stay a zombie (or, hung, run on) until the next request."""
+    while True:
+        await asyncio.sleep(REAP_SECONDS)
+        await run_in_threadpool(searches.tidy)
+        pool.reap()
