@@ -34,7 +34,7 @@ from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.loader import examples_dir
 from variantkit.pgn import result_token
-from variantkit.protocols.driver import RESIGN, Clock, EngineFailure
+from variantkit.protocols.driver import RESIGN, Clock, EngineFailure, MatchRefused
 from variantkit.variant import Variant
 
 SEARCH_PATH = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
@@ -243,7 +243,7 @@ def test_a_file_variant_reaches_variantkit_as_its_file(tmp_path: Path) -> None:
 def test_an_ini_section_that_cannot_be_written_is_a_clear_failure(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
-    with pytest.raises(EngineFailure, match="does not play forced-capture, and its ini "
+    with pytest.raises(MatchRefused, match="does not play forced-capture, and its ini "
                                             "section cannot be written to a temporary file"):
         move_in_file_variant(tmp_path, f"uci:{FAIRY_STOCKFISH}")
 
@@ -252,7 +252,7 @@ def test_an_ini_section_that_cannot_be_written_is_a_clear_failure(
 def test_a_file_variant_that_fits_no_ini_section_is_refused_with_the_reason() -> None:
     engine = player_for(f"uci:{FAIRY_STOCKFISH}")
     try:
-        with pytest.raises(EngineFailure, match="does not play glinski, and its rules do not "
+        with pytest.raises(MatchRefused, match="does not play glinski, and its rules do not "
                                                 "fit an ini section: board: a hex board"):
             engine.new_game(variantkit.load(examples_dir() / "glinski.yaml"))
     finally:
@@ -264,6 +264,7 @@ ILLEGAL_UCI_ENGINE = """import sys
 for line in sys.stdin:
     word = line.split()[:1]
     if word == ["uci"]:
+        print("option name UCI_Variant type combo default chess var capablanca", flush=True)
         print("uciok", flush=True)
     elif word == ["isready"]:
         print("readyok", flush=True)

@@ -2,9 +2,9 @@
 external ones, in any variant: seeded opening plies, colours alternating
 (each opening played once with each colour), the clocks kept, and every
 game judged by variantkit's own rules.  An illegal or missing move, a
-fallen flag, a resignation and an engine that fails lose, with the
-reason; the results are scored with the Elo difference and its 95%
-interval."""
+fallen flag, a resignation and an engine that fails (at the start of a
+game too) lose, with the reason; the results are scored with the Elo
+difference and its 95% interval."""
 
 from __future__ import annotations
 
@@ -19,7 +19,13 @@ from variantkit.engine import Engine, Limits
 from variantkit.errors import IllegalMoveError
 from variantkit.game import SIDES, Game
 from variantkit.pgn import result_token, write_pgn
-from variantkit.protocols.driver import RESIGN, Clock, EngineFailure, ExternalEngine
+from variantkit.protocols.driver import (
+    RESIGN,
+    Clock,
+    EngineFailure,
+    ExternalEngine,
+    UnreadableMove,
+)
 from variantkit.variant import Variant
 
 BUILTIN = "builtin"
@@ -131,9 +137,14 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
               settings: Settings, index: int) -> GameResult:
     """Game `index`, `players[white]` playing White, judged here."""
     game = opening(variant, settings.opening_plies, settings.seed * 100_003 + index // 2)
-    for player in players:
-        player.new_game(variant)
-        player.set_clock(settings.base, settings.increment)
+    for seat, player in enumerate(players):
+        try:
+            player.new_game(variant)
+            player.set_clock(settings.base, settings.increment)
+        except EngineFailure as exc:
+            side = 0 if seat == white else 1
+            return GameResult(index, white, result_token(SIDES[1 - side]),
+                              f"{SIDES[side]}'s engine failed: {exc}", game)
     clocks = [settings.base, settings.base]
     while True:
         outcome = game.outcome()
@@ -152,6 +163,9 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
             text = mover.move(game, clock, allowed + settings.grace)
         except EngineFailure as exc:
             return GameResult(index, white, winner, f"{loser}'s engine failed: {exc}", game)
+        except UnreadableMove as exc:
+            return GameResult(index, white, winner, f"{loser} played an illegal move: {exc}",
+                              game)
         elapsed = time.monotonic() - start
         if text == RESIGN:
             return GameResult(index, white, winner, f"{loser} resigned", game)

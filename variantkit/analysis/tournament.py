@@ -126,13 +126,13 @@ def _external_move(game: Game, external: ExternalEngine, seconds: float,
                    record: GameRecord) -> Move | None:
     """The external engine's move, or None when it lost the game by it
     (recorded: resignation, time forfeit or an illegal move)."""
-    text = external.move(game, Clock(movetime=seconds), seconds + GRACE)
     try:
+        text = external.move(game, Clock(movetime=seconds), seconds + GRACE)
         if text is not None and text != RESIGN:
             move = game.push(text)
             game.pop()
             return move
-    except (IllegalMoveError, ValueError):
+    except (IllegalMoveError, ValueError):   # UnreadableMove too: no move of the protocol
         record.termination = "illegal-move"
     else:
         record.termination = "resignation" if text == RESIGN else "time-forfeit"

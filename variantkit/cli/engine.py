@@ -8,13 +8,27 @@ referee: uci, xboard, usi, match.
 An ENGINE is `builtin` (`builtin:DEPTH` for a fixed depth), `uci:PATH`,
 `xboard:PATH` or `usi:PATH` (PATH may carry arguments, quoted as a shell
 would).
+
+A protocol session exits with 0 on `quit`, at the end of its input and when
+the GUI closes its output; with 1, and a line on standard error, when its
+output fails otherwise (a full disk).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import NoReturn
+
 import click
 
 from variantkit.cli.common import (
+    EXIT_ERROR,
     FiniteFloat,
     check_output,
     cli,
@@ -28,18 +42,30 @@ MAX_GAMES = 10_000
 MAX_SECONDS = 86_400.0
 
 
+def end_session(session: Callable[[], int]) -> NoReturn:
+    """Run a protocol session and end the process with its status at
+    once: a variant still compiling when `quit` came must not hold the
+    process up, and an output the GUI closed must not be flushed again
+    (which would print a traceback) as Python exits."""
+    status = session()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # closed by the GUI
+            stream.flush()
+    os._exit(status)
+
+
 @cli.command()
 def uci() -> None:
     """Speak UCI on standard input and output (any variant: UCI_Variant, VariantPath)."""
     from variantkit.protocols.uci import serve
-    serve()
+    end_session(serve)
 
 
 @cli.command()
 def xboard() -> None:
     """Speak CECP v2 (xboard/WinBoard) on standard input and output."""
     from variantkit.protocols.xboard import serve
-    serve()
+    end_session(serve)
 
 
 @cli.command()
@@ -47,7 +73,7 @@ def usi() -> None:
     """Speak USI (shogi GUIs: SFEN positions, 7g7f moves) on standard input and output."""
     from variantkit.protocols.uci import serve
     from variantkit.protocols.usi import UsiDialect
-    serve(UsiDialect())
+    end_session(lambda: serve(UsiDialect()))
 
 
 def time_control(text: str) -> tuple[float, float]:
@@ -87,7 +113,7 @@ def match(variant: str, first: str, second: str, games: int, movetime: float | N
     """Play a match between two engines, refereed by variantkit's rules."""
     from variantkit.analysis.match import Score, Settings, pgn, player_for, table
     from variantkit.analysis.match import match as play
-    from variantkit.protocols.driver import EngineFailure
+    from variantkit.protocols.driver import EngineFailure, MatchRefused
 
     if movetime is not None and tc is not None:
         fail("give --movetime or --tc, not both")
@@ -99,25 +125,86 @@ def match(variant: str, first: str, second: str, games: int, movetime: float | N
                         increment=increment, opening_plies=opening_plies, seed=seed,
                         max_plies=max_plies, grace=grace)
     players = []
-    score, texts, failure = Score(), [], None
-    try:
-        for spec in (first, second):
-            players.append(player_for(spec))
-        pair = (players[0], players[1])
-        names = (pair[0].name, pair[1].name)
-        for result in play(chosen, pair, settings):
-            score.add(result.score(0))
-            texts.append(pgn(chosen, result, names))
-            click.echo(f"game {result.index + 1}: {names[result.white]} - "
-                       f"{names[1 - result.white]} {result.token} ({result.reason})")
-    except EngineFailure as exc:
-        failure = str(exc)
-    finally:
-        for player in players:
-            player.close()
+    score, texts, failure, status = Score(), [], None, EXIT_ERROR
+    with ending_signals() as signals:
+        try:
+            for spec in (first, second):
+                players.append(player_for(spec))
+            pair = (players[0], players[1])
+            names = (pair[0].name, pair[1].name)
+            for result in play(chosen, pair, settings):
+                score.add(result.score(0))
+                texts.append(pgn(chosen, result, names))
+                click.echo(f"game {result.index + 1}: {names[result.white]} - "
+                           f"{names[1 - result.white]} {result.token} ({result.reason})")
+        except (EngineFailure, MatchRefused) as exc:
+            failure = str(exc)
+        except Terminated as exc:
+            signals.held.append(exc.number)
+        finally:
+            # The engines are ended and their files removed whatever stopped
+            # the match; a signal that comes meanwhile waits until then.
+            signals.holding = True
+            for player in players:
+                player.close()
+    if signals.held and signals.held[0] == signal.SIGINT:
+        raise KeyboardInterrupt
+    if signals.held:
+        failure = f"stopped ({signal.Signals(signals.held[0]).name}); the engines were closed"
+        status = EXIT_SIGNALLED + signals.held[0]
     if score.games:  # the games played before a failure count too
         click.echo(table(names, score))
     if pgn_path and texts:
         write_output(pgn_path, "\n".join(texts))
     if failure:
-        fail(failure)
+        fail(failure, status)
+
+
+class Terminated(Exception):
+    """A signal asked the program to end (SIGTERM, SIGHUP)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+# The signals a match ends on as on Ctrl-C: its engines closed, its files removed.
+ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# The shell's status for a program ended by signal N is this plus N.
+EXIT_SIGNALLED = 128
+
+
+@dataclass
+class Signals:
+    """The ending signals that came while `holding` was set (cleaning up)."""
+
+    holding: bool = False
+    held: list[int] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def ending_signals() -> Iterator[Signals]:
+    """While the block runs, Ctrl-C raises KeyboardInterrupt and SIGTERM or
+    SIGHUP raise Terminated in it, so that what it started is cleaned up;
+    once it sets `holding`, they are only added to `held`, for it to act on
+    after its clean-up.  Signals reach only the main thread: elsewhere
+    nothing changes."""
+    signals = Signals()
+
+    def ending(number: int, frame: object) -> None:
+        if signals.holding:
+            signals.held.append(number)
+        elif number == signal.SIGINT:
+            raise KeyboardInterrupt
+        else:
+            raise Terminated(number)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield signals
+        return
+    previous = {number: signal.signal(number, ending) for number in ENDING_SIGNALS}
+    try:
+        yield signals
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
