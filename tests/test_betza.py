@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +223,11 @@ def test_modes_and_initial_moves(tmp_path: Path) -> None:
     ("fm", "modifiers at the end without an atom"),
     ("gQ3", "'gQ3': a grasshopper limited in range is not supported"),
     ("vsN", "'vsN' selects no direction"),
+    # Only 0-9 give a range: `²` made int() fail, `٣` int() reads as 3.
+    ("W²", "'²': a range is one of the digits 0 to 9, right after its atom"),
+    ("N⁹", "'⁹': a range is one of the digits 0 to 9"),
+    ("W٣", "'٣': a range is one of the digits 0 to 9"),
+    ("²W", "'²': a range is one of the digits 0 to 9"),
 ])
 def test_unsupported_notation_is_refused(betza: str, part: str) -> None:
     with pytest.raises(DeclarationError) as info:
@@ -244,6 +251,21 @@ pieces:
         in result.output
     assert result.output.rstrip().endswith("^")
     assert "(bad-betza)" in result.output
+
+
+def test_another_scripts_digit_is_a_located_error_in_every_command(tmp_path: Path) -> None:
+    path = tmp_path / "digit.yaml"
+    path.write_text(f"variantkit: 1\nname: digit\ninherits: {CHESS}\npieces:\n"
+                    "  wazir: {letter: Y, betza: W²}\n", encoding="utf-8")
+    for words in (["validate", str(path)], ["betza", "W²"], ["betza", "N٣"]):
+        done = subprocess.run([sys.executable, "-m", "variantkit", *words], capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 1, words
+        assert "a range is one of the digits 0 to 9" in done.stdout + done.stderr, words
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, words
+    done = subprocess.run([sys.executable, "-m", "variantkit", "validate", str(path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert f"{path}:5:" in done.stdout + done.stderr
 
 
 def piece_problems(tmp_path: Path, parent: str, piece: str) -> set[tuple[Any, str]]:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from variantkit.board import Board
-from variantkit.errors import DeclarationError
+from variantkit.errors import DeclarationError, shorten
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)
 
@@ -56,6 +56,9 @@ RIDERS: dict[str, list[Vec]] = {"R": [(1, 0)], "B": [(1, 1)], "Q": [(1, 0), (1, 
 # `h` (half) is of both kinds: it pairs with any direction letter.
 VERTICALS, HORIZONTALS = "fbvh", "rlsh"
 UNSUPPORTED = {"j": "jumping modifier", "a": "multi-leg move", "o": "cylindrical move"}
+# Characters of an error message's own part (its quotes of the text are
+# shortened too): a message stays one readable line however long the text.
+MAX_PART = 200
 
 # For an atom whose larger component is p and smaller q, Fairy-Stockfish's
 # eight vectors and the direction pairs that select each one.
@@ -128,10 +131,10 @@ def expand(text: str) -> list[dict[str, Any]]:
         elif c in LEAPERS or c in RIDERS:
             rider, limit = c in RIDERS, 0
             nxt = text[i + 1] if i + 1 < len(text) else ""
-            if nxt == c or nxt.isdigit():
+            if nxt == c or is_digit(nxt):
                 # A digit limits the ride; 0 leaves it unlimited, as Fairy-Stockfish reads it.
                 rider, i = True, i + 1
-                limit = int(nxt) if nxt.isdigit() else 0
+                limit = int(nxt) if is_digit(nxt) else 0
             atoms = (RIDERS if c in RIDERS else LEAPERS)[c]
             written = text[begin:i + 1]
             if lame and (rider or len(atoms) > 1):
@@ -165,6 +168,10 @@ def expand(text: str) -> list[dict[str, Any]]:
                 move["only"] = "move" if "m" in modes else "capture"
             out.append(move)
             dirs, modes, initial, lame, hopper, begin = [], set(), False, False, "", i + 1
+        elif c.isnumeric():
+            # `W²`, `N٣`: only the digits 0 to 9 give a range (and only after an atom).
+            raise _error(text, f"'{c}': a range is one of the digits 0 to 9, right after "
+                         "its atom")
         else:
             what = UNSUPPORTED.get(c)
             raise _error(text, (f"'{c}' ({what}) is not supported" if what else
@@ -189,8 +196,14 @@ def _capture_en_passant(text: str, moves: list[dict[str, Any]]) -> None:
         move["en-passant"] = "capture"
 
 
+def is_digit(char: str) -> bool:
+    """Whether `char` is one of the digits 0 to 9 (`str.isdigit` also
+    takes `²` and other scripts' digits, which `int` may refuse or read)."""
+    return len(char) == 1 and "0" <= char <= "9"
+
+
 def _error(text: str, part: str) -> DeclarationError:
-    return DeclarationError(f"betza '{text}': {part}", "bad-betza")
+    return DeclarationError(f"betza '{shorten(text)}': {shorten(part, MAX_PART)}", "bad-betza")
 
 
 def _pick(atoms: list[Vec], dirs: list[str]) -> set[Vec]:

@@ -28,7 +28,7 @@ PIECE_TYPES: dict[str, str] = {
     "commoner": "K", "centaur": "KN",
 }
 CUSTOM_PIECES = 25           # customPiece1 .. customPiece25
-CUSTOM = re.compile(r"customPiece([1-9]|1\d|2[0-5])")
+CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])")
 # Built-in types whose moves depend on more than their Betza (the janggi
 # cannon's screens): never a piece's type for its Betza alone.  The importer
 # writes the janggi cannon's moves out (`WRITTEN_OUT`); the others are not
@@ -120,7 +120,7 @@ UNSUPPORTED = frozenset({
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
-MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z]\w*)")
+MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
 def known(key: str) -> bool:
