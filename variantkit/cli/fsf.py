@@ -13,10 +13,17 @@ the command fails only when no section could be imported.
 export-fsf prints the section (or writes it to `-o`); a variant that
 Fairy-Stockfish cannot express is refused with one line per reason
 (`shogi: promotion: promotes-to: ...`) and exit status 1.
+
+Both commands write only regular files, never through a symbolic link
+(a link planted at `OUT/alpha.yaml` could point anywhere), and never onto
+the file they read.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from pathlib import Path
 
 import click
@@ -30,17 +37,16 @@ from variantkit.cli.common import (
     force_option,
     input_files,
     load_variant,
-    write_output,
 )
 from variantkit.errors import Problem, quote
 from variantkit.fsf import ExportRefused, IniError, export_ini, import_ini
-from variantkit.fsf.ini import MAX_INI_CHARS
+from variantkit.fsf.ini import MAX_INI_CHARS, one_line
 from variantkit.limits import read_named_file
 
 
 def line_of(problem: Problem, section: str | None = None) -> str:
     """`file:line: message`, the way compilers point at a line."""
-    where = problem.file or "<ini>"
+    where = one_line(problem.file or "<ini>")
     if problem.line is not None:
         where += f":{problem.line}"
     kind = "warning: " if problem.severity == "warning" else ""
@@ -54,6 +60,44 @@ def read_bounded(path: str) -> bytes:
         return read_named_file(path, MAX_INI_CHARS)
     except OSError as exc:
         fail(f"cannot read {quote(path)}: {exc.strerror or exc}", EXIT_UNREADABLE)
+
+
+LINK = "a symbolic link: outputs are never written through one"
+EXISTS = "exists already (--force replaces it)"
+
+
+def write_own_file(path: Path, text: str, replace: bool, reading: str | None = None) -> str | None:
+    """Write `text` to `path` as a regular file, replacing one there only
+    when `replace`; never through a symbolic link, never into a FIFO or a
+    device, never onto the file `reading` names.  The reason it was not
+    written, or None."""
+    try:
+        found: os.stat_result | None = path.lstat()
+    except FileNotFoundError:
+        found = None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    try:
+        if found is not None:
+            if stat.S_ISLNK(found.st_mode):
+                return LINK
+            if reading is not None and os.path.samestat(found, os.stat(reading)):
+                return "the file being read"
+            if not replace:
+                return EXISTS
+        # O_NOFOLLOW and O_EXCL hold even if a link appears after the checks;
+        # O_NONBLOCK keeps a FIFO nobody reads from blocking the open.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | \
+            (os.O_TRUNC if replace else os.O_EXCL)
+        fd = os.open(path, flags, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return "not a regular file"
+            handle.write(text)
+    except OSError as exc:
+        return {errno.ELOOP: LINK, errno.EEXIST: EXISTS,
+                errno.ENXIO: "not a regular file"}.get(exc.errno or 0, exc.strerror or str(exc))
+    return None
 
 
 @cli.command("import-fsf")
@@ -83,11 +127,10 @@ def import_fsf(ini_file: str, sections: tuple[str, ...], out: str, force: bool) 
                 click.echo(line_of(problem, name), err=True)
             continue
         target = folder / f"{name}.yaml"
-        if target.exists() and not force:
-            click.echo(f"{target}: exists already ([{name}] not written; --force replaces it)",
-                       err=True)
+        refused = write_own_file(target, outcome, force, ini_file)
+        if refused is not None:
+            click.echo(f"{target}: {refused} ([{name}] not written)", err=True)
             continue
-        write_output(str(target), outcome, "w")
         written += 1
     click.echo(f"imported {written} of {len(result)} sections into {out}")
     if written == 0:
@@ -116,5 +159,7 @@ def export_fsf(variant: str, output: str | None, section: str | None, force: boo
              EXIT_ERROR)
     if output is None:
         click.echo(text, nl=False)
-    else:
-        write_output(output, text, "w" if force else "x")
+        return
+    problem = write_own_file(Path(output), text, force)
+    if problem is not None:
+        fail(f"cannot write {quote(output)}: {problem}")

@@ -33,10 +33,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from variantkit.betza import expand, moves_of
-from variantkit.errors import DeclarationError
+from variantkit.betza import expand, is_digit, moves_of
+from variantkit.errors import DeclarationError, shorten
 from variantkit.fsf import keys
 from variantkit.fsf.importer import reversible_moves
+from variantkit.fsf.ini import one_line
 from variantkit.variant import Variant
 
 Vec = tuple[int, int]
@@ -158,7 +159,14 @@ class Exporter:
     def put(self, key: str, value: object) -> None:
         if isinstance(value, bool):
             value = "true" if value else "false"
-        self.lines.append(f"{key} = {value}")
+        text = str(value)
+        if not text.isprintable():
+            # A line break (of any kind a reader may split at) would end
+            # the line and could start a key or a section of its own.
+            self.refuse(f"{key}: {shorten(text)}: a line break or control character, which an "
+                        "ini value cannot hold")
+            return
+        self.lines.append(f"{key} = {text}")
 
     def cells(self, ref: Any) -> frozenset[str]:
         """A region (by name, or a list of cells) as cell names."""
@@ -1019,7 +1027,7 @@ def placement_cells(setup: str, ranks: int) -> dict[str, str]:
     for index, row in enumerate(rows):
         file, number = 0, ""
         for char in row + " ":
-            if char.isdigit():
+            if is_digit(char):
                 number += char
                 continue
             file += int(number or 0)
@@ -1270,6 +1278,7 @@ def export_section(variant: Variant, section: str | None = None) -> str:
     lines = exporter.run()
     if exporter.reasons:
         raise ExportRefused(variant.name, exporter.reasons)
-    head = [f"# {variant.name}: {variant.description}".rstrip(),
+    # (a description may hold line breaks, which would end the comment)
+    head = [one_line(f"# {variant.name}: {variant.description}"),
             "# Written by `variantkit export-fsf`.", f"[{name}]"]
     return "\n".join(head + lines) + "\n"

@@ -27,7 +27,7 @@ import yaml
 from variantkit.betza import expand
 from variantkit.errors import DeclarationError, Problem, VariantError, shorten
 from variantkit.fsf import keys
-from variantkit.fsf.ini import Entry, IniFile, Section
+from variantkit.fsf.ini import MAX_BETZA_CHARS, Entry, IniFile, Section, one_line
 from variantkit.loader import bundled_names, load_document
 from variantkit.variant import load_text
 
@@ -36,7 +36,10 @@ SIDES = ("white", "black")
 VALUES = {"win": "win", "loss": "loss", "draw": "draw"}
 CHESS_LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q",
                  "king": "k"}
-ATOM = re.compile(r"([a-z]*)([A-Z])(\2|\d)?")
+# One Betza atom with its modifiers.  The look-behind keeps a search from
+# starting again inside a run of modifiers: without it, a long run that no
+# atom ends is scanned once from each of its letters (quadratic time).
+ATOM = re.compile(r"(?<![a-z])([a-z]*)([A-Z])(\2|[0-9])?")
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # Keys whose change means the promotion rules are written again.
 PROMOTION_KEYS = ("promotionRegionWhite", "promotionRegionBlack", "promotionPieceTypes",
@@ -169,9 +172,19 @@ class Settings:
 
     def number(self, key: str) -> int:
         text = self.value(key).strip()
-        if not re.fullmatch(r"\d{1,4}", text):
+        found = whole_number(text)
+        if found is None:
             raise Unsupported(self.entry(key), f"{key} = {shorten(text)}: not a number")
-        return int(text)
+        return found
+
+
+def whole_number(text: str, digits: int = 4) -> int | None:
+    """`text` as a number of at most `digits` digits 0-9, else None: other
+    scripts' digits (`٣`, `²`), which `str.isdigit` and `\\d` take, are no
+    number to Fairy-Stockfish, and a long one is no count it reads."""
+    if not 1 <= len(text) <= digits or not all("0" <= char <= "9" for char in text):
+        return None
+    return int(text)
 
 
 @dataclass
@@ -203,11 +216,11 @@ class Translation:
         for token in text.split():
             if token == "-":
                 break
-            if m := re.fullmatch(r"\*(\d{1,2})", token):
+            if m := re.fullmatch(r"\*([0-9]{1,2})", token):
                 found |= {(f, int(m.group(1)) - 1) for f in range(self.files)}
             elif m := re.fullmatch(r"([a-z])\*", token):
                 found |= {(ord(m.group(1)) - 97, r) for r in range(self.ranks)}
-            elif m := re.fullmatch(r"([a-z])(\d{1,2})", token):
+            elif m := re.fullmatch(r"([a-z])([0-9]{1,2})", token):
                 found.add((ord(m.group(1)) - 97, int(m.group(2)) - 1))
             else:
                 raise Unsupported(self.settings.entry(key),
@@ -420,6 +433,10 @@ def apply_piece(t: Translation, kind: str, entry: Entry) -> bool:
         return True
     letter = value[0].lower()
     betza = value[2:].strip() if len(value) > 2 else keys.PIECE_TYPES.get(kind, "K")
+    if len(betza) > MAX_BETZA_CHARS:
+        # (before any pattern reads it)
+        raise Unsupported(entry, f"{kind} = {shorten(value)}: a Betza string of more than "
+                          f"{MAX_BETZA_CHARS} characters")
     if kind.startswith("customPiece") and len(value) < 3:
         raise Unsupported(entry, f"{kind} = {shorten(value)}: no Betza moves")
     old = t.types.get(kind)
@@ -495,6 +512,11 @@ def moves_of(t: Translation, kind: str) -> None:
     elif re.search(r"[ei]", piece.betza):
         spec["moves"] = special_betza(t, kind, piece.betza)
     else:
+        try:
+            expand(piece.betza)
+        except DeclarationError as error:   # located at its key, not at the section
+            raise Unsupported(t.settings.entry(kind), f"{kind} = {shorten(piece.betza)}: "
+                              f"{error}") from None
         spec["betza"] = piece.betza
 
 
@@ -610,7 +632,7 @@ def fen_fields(t: Translation) -> list[str]:
         raise Unsupported(t.settings.entry("startFen"), "startFen is empty")
     rest = fields[1:] + [""] * 6
     checks = None
-    if re.fullmatch(r"\d+\+\d+", rest[1]):
+    if re.fullmatch(r"[0-9]+\+[0-9]+", rest[1]):
         # In place of the castling field, Fairy-Stockfish reads the check
         # count (`w 7+7 0 1`) as standing for castling and en passant too.
         checks = rest.pop(1)
@@ -620,12 +642,13 @@ def fen_fields(t: Translation) -> list[str]:
                           "of the en passant field: not supported")
     side = rest[0] if rest[0] in ("w", "b") else "w"
     castle = rest[1] if re.fullmatch(r"[A-Za-z]+|-", rest[1]) else "-"
-    passant = rest[2] if re.fullmatch(r"[a-z]\d+|-", rest[2]) else "-"
+    passant = rest[2] if re.fullmatch(r"[a-z][0-9]+|-", rest[2]) else "-"
     rest = rest[3:]
     if checks is None and "+" in rest[0]:
         checks = rest.pop(0)
-    half = rest[0] if rest[0].isdigit() else "0"
-    full = rest[1] if rest[1].isdigit() else "1"
+    # (Fairy-Stockfish reads the counters as numbers of digits 0-9: `²` is none.)
+    half = rest[0] if re.fullmatch("[0-9]+", rest[0]) else "0"
+    full = rest[1] if re.fullmatch("[0-9]+", rest[1]) else "1"
     placement = fields[0]
     if t.settings.flag("pieceDrops") and "[" not in placement:
         placement += "[]"
@@ -642,7 +665,7 @@ def write_castling(t: Translation, fields: list[str]) -> None:
     the start position, as Fairy-Stockfish drops them."""
     entries = []
     if t.settings.flag("castling") and fields[2] != "-":
-        board = board_of(fields[0], t.files, t.ranks)
+        board = board_of(t, fields[0])
         king = (t.settings.value("castlingKingPiece").strip() or "k")[0].lower()
         rooks = t.settings.value("castlingRookPieces").lower()
         to = {"k": ord(t.settings.value("castlingKingsideFile").strip()[:1]) - 97,
@@ -695,14 +718,18 @@ def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
     return entry
 
 
-def board_of(placement: str, files: int, ranks: int) -> dict[Cell, str]:
+def board_of(t: Translation, placement: str) -> dict[Cell, str]:
     rows = placement.split("[")[0].split("/")
     board: dict[Cell, str] = {}
     for index, row in enumerate(rows):
-        rank, file = ranks - 1 - index, 0
-        for count, letter in re.findall(r"(\d+)|([A-Za-z])", row.replace("~", "")):
+        rank, file = t.ranks - 1 - index, 0
+        for count, letter in re.findall(r"([0-9]+)|([A-Za-z])", row.replace("~", "")):
             if count:
-                file += int(count)
+                empty = whole_number(count)
+                if empty is None:
+                    raise Unsupported(t.settings.entry("startFen"), f"startFen: {shorten(count)} "
+                                      "empty cells in a row: not a count of a board's cells")
+                file += empty
             else:
                 board[(file, rank)] = letter
                 file += 1
@@ -730,16 +757,16 @@ def write_promotion(t: Translation) -> None:
         if limit:
             rule["limit"] = {}
             for item in limit:
-                letter, _, count = item.partition(":")
-                name = t.piece(letter)
+                name = t.piece(item.partition(":")[0])
+                number = limit_count(t, item)
                 if to_hand:
                     # Fairy-Stockfish counts the promoted form with the
                     # piece itself (both are its type on the board).
                     form = promoted_form(t, name, pawns[0])
-                    rule["limit"][form] = int(count)
+                    rule["limit"][form] = number
                     rule.setdefault("limit-also-counts", {})[form] = [name]
                 else:
-                    rule["limit"][name] = int(count)
+                    rule["limit"][name] = number
         rules.append(rule)
     promoted = promoted_types(t)
     if promoted:
@@ -847,15 +874,24 @@ def shogi_limits(t: Translation, promoted: list[str], forms: dict[str, str]) -> 
     targets = {t.piece(item.partition(":")[0]): item.partition(":")[2] for item in promoted
                if item.partition(":")[2] not in ("", "-")}
     for item in t.settings.value("promotionLimit").split():
-        letter, _, count = item.partition(":")
+        letter = item.partition(":")[0]
         made = [forms[base] for base, target in targets.items()
                 if target.lower() == letter.lower() and base in forms]
         if len(made) > 1:
             raise Unsupported(t.settings.entry("promotionLimit"), f"promotionLimit {item}: "
                               "several pieces promote to it: not supported")
-        if made and count.isdigit():
-            limits[made[0]] = int(count)
+        if made:
+            limits[made[0]] = limit_count(t, item)
     return limits
+
+
+def limit_count(t: Translation, item: str) -> int:
+    """The count of one `promotionLimit` item (`q:1`)."""
+    count = whole_number(item.partition(":")[2])
+    if count is None:
+        raise Unsupported(t.settings.entry("promotionLimit"), f"promotionLimit {shorten(item)}: "
+                          "not a letter and a count")
+    return count
 
 
 def write_hands(t: Translation) -> None:
@@ -1008,8 +1044,13 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                           "changes an end rule of a parent whose rules the importer does not know")
     s, found = t.settings, []
     if s.flag("checkCounting"):
-        checks = next((f for f in fields if "+" in f), "3+3").split("+")[0]
-        found.append({"checks": int(checks), "result": "win"})
+        # (the placement's `+` marks promoted pieces)
+        text = next((f for f in fields[1:] if "+" in f), "3+3").split("+")[0]
+        checks = whole_number(text)
+        if checks is None:
+            raise Unsupported(s.entry("startFen", "checkCounting"), f"startFen: {shorten(text)} "
+                              "checks: not a number")
+        found.append({"checks": checks, "result": "win"})
     value = s.value("extinctionValue").strip()
     if s.flag("extinctionPseudoRoyal") and not s.flag("blastOnCapture"):
         value = "none"    # the pieces are royal instead: see write_royals
@@ -1775,9 +1816,15 @@ def import_section(ini: IniFile, name: str, sections: list[Section],
     t.data["name"] = name
     t.data["description"] = f"{name}, imported from Fairy-Stockfish's ini format."
     parents = " <- ".join(f"[{s.name}]" for s in reversed(sections))
-    note = (f"# Imported from {ini.source}, section {parents} (line {section.line}),\n"
+    # (the file's name is anyone's text: a line break in it would start a YAML line)
+    note = (f"# Imported from {one_line(ini.source)}, section {parents} (line {section.line}),\n"
             f"# by `variantkit import-fsf`.\n")
     text = yaml_text(name, root, t.data, note)
+    if not all(line.isprintable() for line in text.split("\n")):
+        # YAML escapes such characters in a quoted value, but not in every
+        # value of an inline list: a reader would see a line break there.
+        return [Problem("cannot be expressed: a value holds a line break or control character",
+                        "fsf-unsupported", ini.source, section.line)]
     try:
         load_text(text, f"{name}.yaml")
     except VariantError as error:

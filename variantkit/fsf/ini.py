@@ -6,6 +6,8 @@ it keeps every value with its line, resolves a section's `[child:parent]`
 chain inside the file, and refuses hostile input (too large, binary, too
 many sections, a parent chain too deep) with a located problem instead of
 working on it.  What the keys mean is `keys` and `importer`'s business.
+`one_line` makes a text fit one line of an ini or YAML file, for the
+comments the importer and exporter write.
 
 As Fairy-Stockfish reads such a file: a section may only name a parent
 defined above it (or a built-in variant), a later key of a section replaces
@@ -30,6 +32,9 @@ MAX_KEYS_PER_SECTION = 500
 MAX_LINE_CHARS = 10_000
 # Sections in one `[child:parent]` chain inside the file.
 MAX_CHAIN = 32
+# Characters in one piece's Betza string (Fairy-Stockfish's own longest,
+# the pawn `fmWfceFifmnD`, has 12), checked before any pattern reads it.
+MAX_BETZA_CHARS = 256
 
 HEADER = re.compile(r"\[([^\]:]*)(?::([^\]]*))?\]")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
@@ -77,6 +82,16 @@ class IniError(ValueError):
     def __init__(self, problem: Problem) -> None:
         super().__init__(str(problem))
         self.problem = problem
+
+
+def one_line(text: str) -> str:
+    """`text` for one line of a file: runs of whitespace, line breaks of
+    every kind among them (`\\r`, U+0085, U+2028, ... all that
+    `str.splitlines` splits at), as one space, and other control characters
+    escaped as Python writes them (`\\x07`), so that a file name or a
+    description in a comment never starts a line of its own."""
+    folded = " ".join(text.split())
+    return folded if folded.isprintable() else repr(folded)[1:-1]
 
 
 def read_ini(text: str | bytes, source: str = "<ini>") -> IniFile:

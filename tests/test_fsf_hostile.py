@@ -1,0 +1,230 @@
+"""Hostile input to `variantkit import-fsf`, `export-fsf` and the ini
+importer as a library: every failure is a located problem or a clean
+`error:` from the command, in bounded time, and nothing is written where
+the user did not ask.
+
+- digits other than 0-9 (`W²`, Arabic-Indic `٣`) are no numbers;
+- Betza strings made to make a pattern backtrack are read in linear time;
+- outputs are never written through a symbolic link nor onto the input;
+- a file name or a description holding line breaks of any kind stays
+  inside its comment (YAML's and the ini's);
+- every bundled variant that exports imports back, into the same game;
+- the whole import of one file has a budget, however many sections;
+- a sweep of random and crafted texts through `import_ini` and the command.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from variantkit.fsf import import_ini
+from variantkit.fsf.importer import ATOM
+from variantkit.fsf.ini import MAX_BETZA_CHARS
+
+# Not run again on the pure build (tests/conftest.py): what is tested here is
+# the importer's and the commands' own code.
+PURE_PASS = False
+# Seconds a command may take before the test fails rather than hangs.
+COMMAND_TIMEOUT = 60
+# Line breaks of every kind `str.splitlines` splits at.
+LINE_BREAKS = ("\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
+               "\u2029")
+
+
+def command(*words: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The real `variantkit` command in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "variantkit", *words], capture_output=True,
+                          text=True, timeout=COMMAND_TIMEOUT, cwd=cwd, check=False)
+
+
+def problems_of(text: str, section: str = "a") -> list[str]:
+    """The problems that keep `section` out, as `line: message`."""
+    outcome = import_ini(text, "t.ini")[section]
+    assert isinstance(outcome, list), f"[{section}] imported:\n{outcome}"
+    return [f"{p.line}: {p.message}" for p in outcome]
+
+
+# -- digits are 0 to 9 -------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("customPiece1 = a:W²", "2: customPiece1 = W²: betza 'W²': '²': a range is one of the "
+                            "digits 0 to 9"),
+    ("customPiece1 = a:N⁹", "2: customPiece1 = N⁹: betza 'N⁹': '⁹'"),
+    ("customPiece1 = a:W٣", "2: customPiece1 = W٣: betza 'W٣': '٣'"),   # int() reads this one
+    ("maxRank = \u0661\u0660", "2: maxRank = \u0661\u0660: not a number"),
+    ("maxRank = " + "9" * 100, "2: maxRank = 999"),
+    ("promotionRegionWhite = *٨", "2: promotionRegionWhite = *٨: '*٨' is not a square"),
+    ("promotionLimit = q:²", "2: promotionLimit q:²: not a letter and a count"),
+    ("promotionLimit = q:x", "2: promotionLimit q:x: not a letter and a count"),
+    ("startFen = " + "9" * 5000 + "/8/8/8/8/8/8/8 w KQkq - 0 1",
+     "2: startFen: 999999"),
+])
+def test_only_digits_0_to_9_are_numbers(line: str, expected: str) -> None:
+    found = problems_of(f"[a:chess]\n{line}\n")
+    assert len(found) == 1 and found[0].startswith(expected), found
+
+
+def test_a_check_count_too_long_for_a_number() -> None:
+    # (more digits than Python turns into an int by default)
+    found = problems_of(f"[a]\nking = k\nstartFen = 4k3/8/8/8/8/8/8/4K3 w {'9' * 5000}+3 0 1\n"
+                        "checkCounting = true\n")
+    assert found[0].startswith("3: startFen: 9999") and "checks: not a number" in found[0]
+
+
+def test_a_key_with_another_scripts_digit_is_unknown() -> None:
+    # Fairy-Stockfish has no customPiece1٣: it ignores the key, and warns here.
+    result = import_ini("[a:chess]\ncustomPiece1٣ = a:W\n", "t.ini")
+    assert isinstance(result["a"], str) and "custom-piece" not in result["a"]
+    assert [w.rule for w in result.warnings] == ["fsf-unknown-key"]
+
+
+# -- Betza strings that would make a pattern backtrack --------------------------------
+
+ADVERSARIAL_BETZA = [
+    "W" * 20 + "f" * 9975, "f" * 9999 + "W", "fb" * 4999 + "N", "p" * 9999, "W" * 9999,
+    "i" * 5000 + "m" * 4999, "fmWfceF" * 1400, "²" * 9999, "hl" * 4999 + "2",
+]
+
+
+@pytest.mark.parametrize("betza", ADVERSARIAL_BETZA, ids=lambda b: f"{b[:6]}x{len(b)}")
+def test_adversarial_betza_is_refused_at_once(betza: str) -> None:
+    text = "[a:chess]\n" + "".join(f"customPiece{i} = {chr(96 + i)}:{betza[:9970]}\n"
+                                   for i in range(1, 21))
+    started = time.process_time()
+    found = problems_of(text)
+    assert time.process_time() - started < 2
+    assert found[0].startswith("2: customPiece1 = ") and \
+        f"a Betza string of more than {MAX_BETZA_CHARS} characters" in found[0]
+
+
+@pytest.mark.parametrize("betza", ADVERSARIAL_BETZA, ids=lambda b: f"{b[:6]}x{len(b)}")
+def test_the_betza_pattern_reads_in_linear_time(betza: str) -> None:
+    # Ten times the longest line: quadratic time would take minutes.
+    started = time.process_time()
+    ATOM.findall(betza * 10)
+    assert time.process_time() - started < 1
+
+
+def test_a_betza_string_as_long_as_the_limit_is_read() -> None:
+    betza = "fmW" + "f" * (MAX_BETZA_CHARS - 4) + "W"      # ffff...W: a step forward
+    text = import_ini(f"[a:chess]\ncustomPiece1 = a:{betza}\n", "t.ini")["a"]
+    assert isinstance(text, str) and f"betza: {betza}" in text
+
+
+# -- outputs: never through a link, never onto the input -------------------------------
+
+INI = "[alpha:chess]\nmustCapture = true\n[beta:chess]\n"
+
+
+@pytest.fixture
+def ini_file(tmp_path: Path) -> Path:
+    path = tmp_path / "alpha.ini"
+    path.write_text(INI, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_import_never_writes_through_a_dangling_link(tmp_path: Path, ini_file: Path,
+                                                     force: bool) -> None:
+    out, outside = tmp_path / "OUT", tmp_path / "outside" / "planted.yaml"
+    out.mkdir()
+    outside.parent.mkdir()
+    (out / "alpha.yaml").symlink_to(outside)
+    result = command("import-fsf", str(ini_file), "--out", str(out), *(["--force"] * force))
+    assert result.returncode == 0, result.stderr
+    assert not outside.exists()
+    assert "alpha.yaml: a symbolic link: outputs are never written through one ([alpha] " \
+           "not written)" in result.stderr
+    assert (out / "beta.yaml").is_file() and "imported 1 of 2" in result.stdout
+
+
+def test_import_never_writes_onto_the_file_it_reads(tmp_path: Path, ini_file: Path) -> None:
+    (tmp_path / "alpha.yaml").symlink_to(ini_file)
+    result = command("import-fsf", str(ini_file), "--out", str(tmp_path), "--force")
+    assert "a symbolic link" in result.stderr
+    (tmp_path / "alpha.yaml").unlink()
+    os.link(ini_file, tmp_path / "alpha.yaml")      # the same file under the output's name
+    result = command("import-fsf", str(ini_file), "--out", str(tmp_path), "--force")
+    assert "alpha.yaml: the file being read ([alpha] not written)" in result.stderr
+    assert ini_file.read_text(encoding="utf-8") == INI
+
+
+def test_import_writes_no_fifo(tmp_path: Path, ini_file: Path) -> None:
+    out = tmp_path / "OUT"
+    out.mkdir()
+    os.mkfifo(out / "alpha.yaml")
+    result = command("import-fsf", str(ini_file), "--out", str(out), "--force")
+    assert "alpha.yaml: not a regular file ([alpha] not written)" in result.stderr
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_export_never_writes_through_a_link(tmp_path: Path, force: bool) -> None:
+    outside = tmp_path / "outside.ini"
+    (tmp_path / "out.ini").symlink_to(outside)
+    result = command("export-fsf", "chess", "-o", str(tmp_path / "out.ini"),
+                     *(["--force"] * force))
+    assert result.returncode == 1 and not outside.exists()
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: cannot write ")
+    assert "a symbolic link: outputs are never written through one" in result.stderr
+
+
+def test_export_writes_a_new_file_and_replaces_only_with_force(tmp_path: Path) -> None:
+    target = tmp_path / "chess.ini"
+    assert command("export-fsf", "chess", "-o", str(target)).returncode == 0
+    assert "[chess]" in target.read_text(encoding="utf-8")
+    again = command("export-fsf", "chess", "-o", str(target))
+    assert again.returncode == 1 and "exists already" in again.stderr
+    assert command("export-fsf", "chess", "-o", str(target), "--force").returncode == 0
+
+
+# -- text from outside stays inside its comment ---------------------------------------
+
+@pytest.mark.parametrize("brk", LINE_BREAKS, ids=repr)
+def test_a_file_name_with_line_breaks_stays_in_the_comment(brk: str) -> None:
+    source = f"x{brk}must-capture: true{brk}#.ini"
+    text = import_ini("[alpha:chess]\n", source)["alpha"]
+    assert isinstance(text, str)
+    assert "must-capture" not in yaml.safe_load(text)
+    assert text.splitlines()[0].startswith("# Imported from x")
+    assert all(line.isprintable() for line in text.splitlines())
+
+
+def test_the_command_keeps_a_file_name_in_the_comment(tmp_path: Path) -> None:
+    ini = tmp_path / "x\nmust-capture: true\n#.ini"
+    ini.write_text("[alpha:chess]\n", encoding="utf-8")
+    result = command("import-fsf", str(ini), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    written = (tmp_path / "out" / "alpha.yaml").read_text(encoding="utf-8")
+    assert "must-capture" not in yaml.safe_load(written)
+    assert command("validate", str(tmp_path / "out" / "alpha.yaml")).returncode == 0
+
+
+def described(tmp_path: Path, description: str) -> Path:
+    """A copy of chess with `description`, written as YAML writes it."""
+    path = tmp_path / "described.yaml"
+    path.write_text(yaml.safe_dump({"variantkit": 1, "name": "described", "inherits": "chess",
+                                    "description": description}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("brk", LINE_BREAKS, ids=repr)
+def test_a_description_with_line_breaks_stays_in_the_exported_comment(
+        tmp_path: Path, brk: str) -> None:
+    path = described(tmp_path, f"harmless{brk}[inj]{brk}mustCapture = true{brk}")
+    result = command("export-fsf", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("[")] == ["[described]"]
+    assert all(line.startswith("#") or " = " in line for line in lines if line != "[described]")
+    assert lines[0] == "# described: harmless [inj] mustCapture = true"
+    back = import_ini(result.stdout, "described.ini")
+    assert list(back) == ["described"] and not back.errors and not back.warnings
+    assert "must-capture" not in str(back["described"])
