@@ -253,6 +253,7 @@ def test_hostile_sweep(fake: Path, tmp_path: Path, quick: None,
                        capfd: pytest.CaptureFixture[str]) -> None:
     marks = tmp_path / "marks"
     marks.mkdir()
+    open_files = len(os.listdir("/proc/self/fd"))
     tries = [(p, s, a) for p in PROTOCOLS for s in STAGES for a in ACTS]
     specs = [f"{p}:{sys.executable} {fake} {p} {s} {a} {marks}" for p, s, a in tries]
     with ThreadPoolExecutor(max_workers=12) as pool:
@@ -265,6 +266,11 @@ def test_hostile_sweep(fake: Path, tmp_path: Path, quick: None,
     assert not wrong, "\n".join(wrong)
     assert not leftovers(marks)
     assert "Traceback" not in capfd.readouterr().err
+    # Every engine's pipes are closed too (a tournament starts thousands).
+    deadline = time.monotonic() + 5
+    while len(os.listdir("/proc/self/fd")) > open_files and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(os.listdir("/proc/self/fd")) <= open_files
 
 
 # --- the `variantkit match` command as a process --------------------------------

@@ -136,8 +136,7 @@ class Process:
         except (OSError, ValueError):
             pass  # the pipe was closed under the reader: the engine is gone
         self._put(end)
-        if self._closing.is_set():
-            stream.close()
+        stream.close()   # read by this thread alone: its end is this thread's to close
 
     def _put(self, item: str | EngineFailure) -> None:
         """Queue a line; once the engine is being closed, drop it, so that a
