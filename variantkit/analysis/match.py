@@ -42,7 +42,10 @@ class Player(Protocol):
 
     def set_clock(self, base: float, increment: float) -> None: ...
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None: ...
+    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+        """The move's text, RESIGN, or None when none came within `wait`
+        seconds; EngineFailure for an engine that failed, UnreadableMove
+        for a text that is no move of its protocol."""
 
     def close(self) -> None: ...
 
