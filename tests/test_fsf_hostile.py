@@ -24,9 +24,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from variantkit.fsf import import_ini
+import variantkit.fsf
+from variantkit.errors import Problem
+from variantkit.fsf import IMPORT_UNITS, import_ini
 from variantkit.fsf.importer import ATOM
-from variantkit.fsf.ini import MAX_BETZA_CHARS
+from variantkit.fsf.ini import MAX_BETZA_CHARS, MAX_SECTIONS, SECTION_UNITS
+from variantkit.limits import Budget
 
 # Not run again on the pure build (tests/conftest.py): what is tested here is
 # the importer's and the commands' own code.
@@ -172,7 +175,7 @@ def test_export_never_writes_through_a_link(tmp_path: Path, force: bool) -> None
                      *(["--force"] * force))
     assert result.returncode == 1 and not outside.exists()
     assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("error: cannot write ")
+    assert "\nerror: cannot write " in "\n" + result.stderr
     assert "a symbolic link: outputs are never written through one" in result.stderr
 
 
@@ -228,3 +231,88 @@ def test_a_description_with_line_breaks_stays_in_the_exported_comment(
     back = import_ini(result.stdout, "described.ini")
     assert list(back) == ["described"] and not back.errors and not back.warnings
     assert "must-capture" not in str(back["described"])
+
+
+# -- one budget for the whole file ----------------------------------------------------
+
+def chess_sections(count: int) -> str:
+    """`count` small sections of two lines each, `[s0:chess]` first."""
+    return "".join(f"[s{i}:chess]\nmustCapture = true\n" for i in range(count))
+
+
+def imported_names(result: dict[str, object]) -> list[str]:
+    return [name for name, outcome in result.items() if isinstance(outcome, str)]
+
+
+def test_the_budget_bounds_the_whole_file_and_says_where_it_ran_out() -> None:
+    result = import_ini(chess_sections(20), "t.ini", budget=Budget(100_000))
+    done = imported_names(result)
+    assert 0 < len(done) < 20 and done == [f"s{i}" for i in range(len(done))]
+    stop = f"s{len(done)}"
+    [summary] = [p for p in result.errors if p.rule == "fsf-budget"]
+    assert summary.message == (f"the import's budget (100,000 units of work) ran out at [{stop}]: "
+                               f"{len(done)} sections imported before it, it and the "
+                               f"{19 - len(done)} after it not imported")
+    assert summary.line == 2 * len(done) + 1
+    for name in list(result)[len(done):]:
+        problems = result[name]
+        assert isinstance(problems, list) and [p.rule for p in problems] == ["fsf-budget"]
+        assert f"ran out at [{stop}] (line {summary.line})" in problems[0].message \
+            or problems[0].message == "not imported: the import's budget ran out here"
+
+
+def test_a_deadline_bounds_the_import_too() -> None:
+    result = import_ini(chess_sections(3), "t.ini", budget=Budget(10**9, seconds=0))
+    assert not imported_names(result)
+    assert [p.message for p in result.errors] == [
+        "the import's budget (0 s) ran out at [s0]: 0 sections imported before it, it and the "
+        "2 after it not imported"]
+
+
+def big_section(name: str) -> str:
+    """A 26x39 board with three riders: half a million units to compile."""
+    return (f"[{name}]\nmaxFile = z\nmaxRank = 39\nstartFen = {'/'.join(['26'] * 39)} w - - 0 1\n"
+            "customPiece1 = a:QQ\ncustomPiece2 = b:NN\ncustomPiece3 = c:RB\n")
+
+
+def test_the_budget_stops_a_compile_midway() -> None:
+    started = time.process_time()
+    result = import_ini(big_section("big") + big_section("bigger"), "t.ini",
+                        budget=Budget(100_000))
+    assert time.process_time() - started < 10    # the whole compile takes seconds more
+    assert result["big"] == [Problem("not imported: the import's budget ran out here",
+                                     "fsf-budget", "t.ini", 1)]
+    assert "ran out at [big] (line 1)" in str(result["bigger"])
+
+
+def test_the_default_budget_is_the_documented_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert variantkit.fsf.IMPORT_UNITS == IMPORT_UNITS >= 4 * SECTION_UNITS
+    monkeypatch.setattr(variantkit.fsf, "IMPORT_UNITS", 3 * SECTION_UNITS)
+    result = import_ini(chess_sections(10), "t.ini")
+    assert 0 < len(imported_names(result)) < 3
+    assert f"({3 * SECTION_UNITS:,} units of work)" in result.errors[-1].message
+
+
+def test_ten_thousand_one_line_sections_end_in_bounded_time() -> None:
+    text = "".join(f"[s{i}:chess]\n" for i in range(10_000))
+    started = time.process_time()
+    result = import_ini(text, "t.ini", budget=Budget(20 * SECTION_UNITS))
+    assert time.process_time() - started < 20
+    assert len(result) == MAX_SECTIONS and 0 < len(imported_names(result)) < 20
+    assert [p.rule for p in result.errors] == ["ini-too-large", "fsf-budget"]
+
+
+def test_the_command_reports_the_budget(tmp_path: Path) -> None:
+    """The real command, its budget made small as a caller may make it."""
+    ini = tmp_path / "many.ini"
+    ini.write_text(chess_sections(8), encoding="utf-8")
+    script = ("import sys, variantkit.fsf as fsf\nfsf.IMPORT_UNITS = int(sys.argv[1])\n"
+              "from variantkit.cli import cli\ncli(sys.argv[2:])\n")
+    for units, status in ((4 * SECTION_UNITS, 0), (SECTION_UNITS // 2, 1)):
+        done = subprocess.run([sys.executable, "-c", script, str(units), "import-fsf", str(ini),
+                               "--out", str(tmp_path / f"out{units}")], capture_output=True,
+                              text=True, timeout=COMMAND_TIMEOUT, check=False)
+        assert done.returncode == status, done.stderr
+        assert "many.ini:" in done.stderr and "the import's budget" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert done.stderr.rstrip().endswith("error: no section could be imported")

@@ -27,9 +27,10 @@ import yaml
 from variantkit.betza import expand
 from variantkit.errors import DeclarationError, Problem, VariantError, shorten
 from variantkit.fsf import keys
-from variantkit.fsf.ini import MAX_BETZA_CHARS, Entry, IniFile, Section, one_line
+from variantkit.fsf.ini import IMPORT_UNITS, MAX_BETZA_CHARS, Entry, IniFile, Section, one_line
+from variantkit.limits import DEFAULT_UNITS, Budget
 from variantkit.loader import bundled_names, load_document
-from variantkit.variant import load_text
+from variantkit.variant import Variant, load_text
 
 Cell = tuple[int, int]        # (file, rank), 0-based
 SIDES = ("white", "black")
@@ -207,6 +208,8 @@ class Translation:
     # take: in Fairy-Stockfish they are that piece's type (its royalty, its
     # extinction, its flag).
     forms_of: dict[str, list[str]] = field(default_factory=dict)
+    # What the import of the whole file may still spend compiling.
+    budget: Budget = field(default_factory=lambda: Budget(IMPORT_UNITS))
 
     # -- cells and regions ------------------------------------------------------
     def cells(self, key: str) -> frozenset[Cell]:
@@ -1621,8 +1624,8 @@ def stuck_cells(t: Translation) -> dict[str, dict[str, frozenset[Cell]]]:
     """For each piece and side, the cells from which it could not move on an
     empty board, found with the compiled declaration itself."""
     try:
-        variant = load_text(yaml.safe_dump(without_unused_regions(t.data), sort_keys=False),
-                            f"{t.name}.yaml")
+        variant = compile_within(t.budget, yaml.safe_dump(without_unused_regions(t.data),
+                                                          sort_keys=False), f"{t.name}.yaml")
     except VariantError as error:
         raise Unsupported(t.settings.entry("immobilityIllegal"),
                           f"cannot be expressed: {error.problems[0].message}") from None
@@ -1796,9 +1799,22 @@ def yaml_text(name: str, root: str | None, data: dict[str, Any], note: str) -> s
     return note + "".join(parts[:header]) + "".join("\n" + part for part in parts[header:])
 
 
-def import_section(ini: IniFile, name: str, sections: list[Section],
-                   root: str | None) -> str | list[Problem]:
-    """The YAML text of section `name`, or the problems that keep it out."""
+def compile_within(budget: Budget, text: str, source: str) -> Variant:
+    """`text` compiled with what one variant may spend (DEFAULT_UNITS) and
+    no more than `budget` has left, which pays what it spends."""
+    units = min(DEFAULT_UNITS, max(budget.units, 0))
+    share = Budget(units, source=source)
+    share.seconds, share.deadline = budget.seconds, budget.deadline
+    try:
+        return load_text(text, source, budget=share)
+    finally:
+        budget.units -= units - share.units
+
+
+def import_section(ini: IniFile, name: str, sections: list[Section], root: str | None,
+                   budget: Budget | None = None) -> str | list[Problem]:
+    """The YAML text of section `name`, or the problems that keep it out;
+    compiling it spends from `budget` (by default a file's, IMPORT_UNITS)."""
     section = ini.sections[name]
     settings = settings_of(sections, root)
     problems = [p for p in check_keys(ini, section, settings) if p.severity == "error"]
@@ -1807,7 +1823,8 @@ def import_section(ini: IniFile, name: str, sections: list[Section],
                                 "bundled variant", "fsf-parent", ini.source, sections[0].line))
     if problems:
         return problems
-    t = Translation(name, settings, base_data(root))
+    t = Translation(name, settings, base_data(root),
+                    budget=Budget(IMPORT_UNITS) if budget is None else budget)
     try:
         translate(t)
     except Unsupported as error:
@@ -1826,7 +1843,7 @@ def import_section(ini: IniFile, name: str, sections: list[Section],
         return [Problem("cannot be expressed: a value holds a line break or control character",
                         "fsf-unsupported", ini.source, section.line)]
     try:
-        load_text(text, f"{name}.yaml")
+        compile_within(t.budget, text, f"{name}.yaml")
     except VariantError as error:
         first = error.problems[0]
         return [Problem(f"cannot be expressed: {first.message}", "fsf-unsupported",

@@ -24,14 +24,23 @@ from variantkit.errors import Problem, shorten
 # Characters in one ini text: Fairy-Stockfish's own file, every variant it
 # ships, is about 100 kB.
 MAX_INI_CHARS = 2_000_000
-# Sections in one text (each is compiled once to check it: a few hundred
-# milliseconds at worst), and key lines in one section.
+# Sections in one text, and key lines in one section.
 MAX_SECTIONS = 500
 MAX_KEYS_PER_SECTION = 500
 # Characters in one line (a long start position is a few hundred).
 MAX_LINE_CHARS = 10_000
 # Sections in one `[child:parent]` chain inside the file.
 MAX_CHAIN = 32
+# Units of work (`variantkit.limits.Budget`) that importing the sections of
+# one text may spend together: each section is compiled once to check it
+# (three times with immobilityIllegal), one load at most the 2,000,000 units
+# of any variant, and each section costs SECTION_UNITS more for the work
+# around it (reading its parent, writing and parsing its YAML), which the
+# compiler does not count: a file of small sections is bounded too.
+# Fairy-Stockfish's own file (143 sections) spends 4.7 million; docs/limits.md
+# gives the times measured.
+IMPORT_UNITS = 6_000_000
+SECTION_UNITS = 10_000
 # Characters in one piece's Betza string (Fairy-Stockfish's own longest,
 # the pawn `fmWfceFifmnD`, has 12), checked before any pattern reads it.
 MAX_BETZA_CHARS = 256
