@@ -303,8 +303,11 @@ def _unmoved(position: Position, rights: str) -> int:
                 raise CastlingFieldError(
                     f"unknown castling right {quote(letter)} (this variant has "
                     f"{''.join(sorted(declared | set(initial))) or 'none'})")
+            # The pieces themselves, not only unmoved cells: a gating
+            # region counts every piece of its rank as unmoved.
             if not any(c.right == letter and unmoved & c.need == c.need
-                       for c in v.castlings):
+                       and position.cells[c.king_from] == c.king_code
+                       and position.cells[c.rook_from] == c.rook_code for c in v.castlings):
                 raise CastlingFieldError(
                     f"castling right '{letter}' but its king and rook are not on their cells")
     granted = set() if rights == "-" else set(rights)
@@ -354,58 +357,128 @@ def may_gate(position: Position, side: int) -> bool:
 def _unmoved_or_960(position: Position, rights: str) -> int:
     """The pieces that have not moved, the castling field read against the
     declared castlings; read as Chess960 rights (X-FEN `KQkq` with rooks off
-    the corners, Shredder-FEN `AHah`) where it does not fit them, or, where
-    file letters also name gates, where one names a castling rook beside its
-    king: as Fairy-Stockfish reads it for every variant that castles.  A
-    field read so sets Chess960 mode (castling written as the king taking
-    its rook).  A field that fits neither is reported as it fails against
-    the declared castlings."""
+    the corners, Shredder-FEN `AHah`) where it does not fit them, as
+    Fairy-Stockfish reads it for every variant that castles.  A field read
+    so sets Chess960 mode (castling written as the king taking its rook).
+    A field that fits neither is reported as it fails against the declared
+    castlings.  Where file letters also name gates, the field is read as
+    `_gated_rights` says."""
     v = position.variant
     if not _files_may_name_rooks(v):
         return _unmoved(position, rights)
-    gating = v.gate_regions != [0, 0]
-    declared: CastlingFieldError | None = None
+    if v.gate_regions != [0, 0]:
+        return _gated_rights(position, rights)
     try:
-        unmoved = _unmoved(position, rights)
-    except CastlingFieldError as exc:
-        declared = exc
-    if declared is None and not gating:
-        return unmoved
-    try:
-        unmoved_960, others = _free_castling(position, rights)
-        if gating:
-            unmoved_960 = _with_gates(position, unmoved_960, others)
-        elif others:
-            raise _no_rook(others[0])
-    except CastlingFieldError:
-        if declared is not None:
+        return _unmoved(position, rights)
+    except CastlingFieldError as declared:
+        try:
+            unmoved, others = _free_castling(position, rights)
+        except CastlingFieldError:
             raise declared from None
-        others = list(rights)
-    named = set() if rights == "-" else set(rights)
-    files = named - set(others) - {c.right for c in v.castlings}
-    if declared is None and not (files and (not gating or _gated_kings(position, named, files))):
-        # No file names a castling rook: the declared castlings, gates by file.
-        position.castlings, position.castlings_by_side = v.castlings, v.castlings_by_side
-        return unmoved
+        if others:
+            raise declared from None
     position.chess960 = True
-    return unmoved_960
+    return unmoved
 
 
-def _gated_kings(position: Position, named: set[str], files: set[str]) -> bool:
-    """Where file letters name gates too: whether the rooks `files` names
-    castle, as Fairy-Stockfish reads them: each side they belong to has its
-    king's file among the letters `named` and none of its declared castling
-    letters (those name the castlings themselves)."""
+def _gated_rights(position: Position, rights: str) -> int:
+    """The pieces that have not moved, in a variant that gates, the castling
+    field read letter by letter as Fairy-Stockfish reads it (the same in
+    Chess960 mode or not):
+
+    - a declared castling letter (`K`, `q`): the outermost rook on that
+      side of the king castles (X-FEN), and it and the king may gate;
+    - a file letter: the side's piece on that file may gate; while the side
+      may not gate (`may_gate`: its hand is empty for good) a rook of its
+      king's line named so castles instead, the last named on each side of
+      the king;
+    - a side no letter gave a castling, whose king may gate, castles with
+      the rooks that may gate: in file order, the last on each side of the
+      king (the form Fairy-Stockfish writes in Chess960 mode: `HAE`).
+
+    Only the castlings so granted are this game's (a king and a rook that
+    may both gate do not castle otherwise).  Chess960 mode is set when a
+    file letter gave a castling or a castling's pieces stand off their
+    declared cells."""
     v = position.variant
+    letters = [] if rights == "-" else list(rights)
+    if len(set(letters)) != len(letters):
+        raise CastlingFieldError(f"castling field {quote(rights)} repeats a letter")
+    region_pieces = 0
+    for side, region in enumerate(v.gate_regions):
+        region_pieces |= position.side_bb[side] & region
+    gates = _initial_rights(position, region_pieces)
+    declared = {c.right: index for index, c in enumerate(v.castlings)}
+    kings = [_castling_king(position, c) for c in v.castlings]
+    rooks: dict[int, int] = {}     # castling index -> its rook's cell
+    by_file: set[int] = set()      # the castlings a file letter gave
+    gated = 0
+    for letter in letters:
+        index = declared.get(letter)
+        if index is not None:
+            found = kings[index]
+            line = [] if found is None else [
+                c for c in found[1] if position.cells[c] == v.castlings[index].rook_code]
+            if found is None or not line:
+                raise _no_rook(letter)
+            rooks[index] = line[-1]
+            by_file.discard(index)
+            gated |= (1 << found[0]) | (1 << line[-1])
+            continue
+        if letter not in gates:
+            raise CastlingFieldError(
+                f"unknown castling right {quote(letter)} (this variant has "
+                f"{''.join(sorted(set(declared) | set(gates)))})")
+        gated |= gates[letter]
+        side = int(letter.islower())
+        if not may_gate(position, side):
+            for cell in v.board.cells_of(gates[letter]):
+                index = _castling_of_rook(position, kings, side, cell)
+                if index is not None:
+                    rooks[index] = cell
+                    by_file.add(index)
     names = v.board.names
     for side in (0, 1):
-        castlings = [c for c in position.castlings if c.side == side
-                     and _file_right(names[c.rook_from], side) in files]
-        if castlings and (any(c.right in named for c in v.castlings if c.side == side)
-                          or not all(_file_right(names[c.king_from], side) in named
-                                     for c in castlings)):
-            return False
-    return True
+        if any(v.castlings[index].side == side for index in rooks):
+            continue
+        for cell in sorted(v.board.cells_of(gated & position.side_bb[side]),
+                           key=lambda c: _file_right(names[c], 0)):
+            index = _castling_of_rook(position, kings, side, cell)
+            found = None if index is None else kings[index]
+            if index is not None and found is not None and gated >> found[0] & 1:
+                rooks[index] = cell
+                by_file.add(index)
+    castling_pieces = 0
+    for code in {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}:
+        castling_pieces |= position.bb[code]
+    unmoved = (_on_setup_cells(position) & ~castling_pieces & ~region_pieces) | gated
+    castlings = list(v.castlings)
+    for index, rook in rooks.items():
+        template, found = v.castlings[index], kings[index]
+        assert found is not None   # a castling's rook is found on its king's line
+        king, line, back = found
+        if (king, rook) != (template.king_from, template.rook_from):
+            castlings[index] = _castling_from(position, template, (king, rook), [*line, *back],
+                                              _file_right(names[rook], template.side))
+        unmoved |= (1 << king) | (1 << rook)
+    position.castlings = castlings
+    position.castlings_by_side = [[(i, c) for i, c in enumerate(castlings)
+                                   if i in rooks and c.side == side] for side in (0, 1)]
+    position.chess960 = bool(by_file) or castlings != v.castlings
+    return unmoved
+
+
+def _castling_of_rook(position: Position,
+                      kings: list[tuple[int, list[int], list[int]] | None],
+                      side: int, cell: int) -> int | None:
+    """The index of the castling of `side` whose rook stands on `cell`, on
+    its king's line (`kings`: each castling's `_castling_king`), or None."""
+    for index, c in enumerate(position.variant.castlings):
+        found = kings[index]
+        if c.side == side and found is not None and cell in found[1] \
+                and position.cells[cell] == c.rook_code:
+            return index
+    return None
 
 
 def _files_may_name_rooks(v: Variant) -> bool:
@@ -419,28 +492,6 @@ def _files_may_name_rooks(v: Variant) -> bool:
 
 def _no_rook(letter: str) -> CastlingFieldError:
     return CastlingFieldError(f"castling right '{letter}': no rook of that side stands there")
-
-
-def _with_gates(position: Position, unmoved: int, letters: list[str]) -> int:
-    """Chess960 rights in a variant that gates: `unmoved` (the castling
-    pieces of the rights read) with the gating rights `letters` name (the
-    letters left over): a piece of a gating region has not moved when its
-    file letter is there or it castles."""
-    v = position.variant
-    region_pieces = castling_pieces = 0
-    for side, region in enumerate(v.gate_regions):
-        region_pieces |= position.side_bb[side] & region
-    for code in {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}:
-        castling_pieces |= position.bb[code]
-    gates = _initial_rights(position, region_pieces)
-    granted = 0
-    for letter in letters:
-        if letter not in gates:
-            raise CastlingFieldError(
-                f"unknown castling right {quote(letter)} (this variant has "
-                f"{''.join(sorted({c.right for c in v.castlings} | set(gates)))})")
-        granted |= gates[letter]
-    return (unmoved & ~region_pieces) | (unmoved & castling_pieces) | granted
 
 
 def _free_castling(position: Position, rights: str) -> tuple[int, list[str]]:
@@ -475,16 +526,26 @@ def _free_castling(position: Position, rights: str) -> tuple[int, list[str]]:
             rook, letter = by_file[0], _file_right(board.names[by_file[0]], template.side)
         else:
             continue
-        if template.king_to not in [king, *line, *back]:
-            raise CastlingFieldError(
-                f"castling right '{letter}': the king is not on its first rank")
         letters.remove(letter)
-        castlings[index] = derive_castling(board, template.right, (king, template.king_to),
-                                           (rook, template.rook_to), position.cells[king],
-                                           template.rook_code, royal=bool(template.safe))
+        castlings[index] = _castling_from(position, template, (king, rook), [*line, *back],
+                                          letter)
         unmoved |= (1 << king) | (1 << rook)
     position.castlings, position.castlings_by_side = castlings, by_side(castlings)
     return unmoved, letters
+
+
+def _castling_from(position: Position, template: Castling, king_and_rook: tuple[int, int],
+                   king_lines: list[int], letter: str) -> Castling:
+    """The castling `template` with its king and rook where they stand
+    (`king_lines`: the cells of the king's line both ways), landing on the
+    declared cells; `letter` is the right that names it."""
+    king, rook = king_and_rook
+    if template.king_to not in [king, *king_lines]:
+        raise CastlingFieldError(
+            f"castling right '{letter}': the king is not on its first rank")
+    return derive_castling(position.variant.board, template.right, (king, template.king_to),
+                           (rook, template.rook_to), position.cells[king], template.rook_code,
+                           royal=bool(template.safe))
 
 
 def _castling_king(position: Position, template: Castling) -> tuple[int, list[int],
@@ -593,7 +654,9 @@ def castling_rights(position: Position, files: bool = False) -> str:
     letters: list[list[str]] = [[], []]
     v = position.variant
     covered = 0
-    for c in position.castlings:
+    # The game's castlings: a gating variant's field may withhold one whose
+    # king and rook both still gate.
+    for _, c in position.castlings_by_side[0] + position.castlings_by_side[1]:
         by_file = position.chess960 or (files and _files_may_name_rooks(v)
                                         and v.gate_regions == [0, 0]) \
             or not _outermost_rook(position, c)

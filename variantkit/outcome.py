@@ -264,7 +264,9 @@ def _move_rule(position: Position, plies: int, claim: bool) -> bool:
 def repetition_key(position: Position) -> int:
     v = position.variant
     key = position.hash ^ (v.turn_key if position.stm else 0) ^ position.state_key()
-    for i, c in enumerate(position.castlings):
+    # The game's castlings: a field read where gates are named may withhold
+    # a castling whose king and rook are both still unmoved.
+    for i, c in position.castlings_by_side[0] + position.castlings_by_side[1]:
         if c.in_place(position):
             key ^= v.right_keys[i % len(v.right_keys)]
     tracked = 0
