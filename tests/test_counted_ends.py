@@ -104,7 +104,7 @@ def test_janggi_gives_a_drawn_repetition_to_black_on_equal_material() -> None:
 DOUBLE_PASS = [
     ("3k5/9/9/9/9/9/9/9/4K4/1N7 w - - 0 1", "white"),     # a horse up: 5 against 1.5
     ("3k5/9/9/9/9/9/4P4/9/4K4/9 w - - 0 1", "white"),     # a soldier up: 2 against 1.5
-    ("3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1", "black"),       # equal material
+    ("3k5/1n7/9/9/9/9/9/9/4K4/1N7 w - - 0 1", "black"),   # equal material: a horse each
     ("3k5/9/9/9/9/9/4p4/9/3AK4/9 w - - 0 1", "black"),    # a guard against a soldier
 ]
 

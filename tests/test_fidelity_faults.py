@@ -3,18 +3,26 @@ checked against pyffish side by side:
 
 - the castling field of a variant that gates (Seirawan chess, S-house),
   read letter by letter as Fairy-Stockfish reads it, in Chess960 positions
-  and in the standard array, and written back as it writes it.
+  and in the standard array, and written back as it writes it;
+- the material too little to mate: each game's own rule, compared with
+  pyffish's `has_insufficient_material` on small material sets in every
+  bundled game Fairy-Stockfish knows.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pyffish
 import pytest
+from fsf_oracle import fsf_variants
 
 import variantkit
-from variantkit import Game
+from variantkit import Game, InvalidFenError, Variant
+from variantkit.core.general import empty_position
+from variantkit.notation import parse_placement, placement
+from variantkit.outcome import insufficient_material
 
 # --- The castling field where file letters also name gates -----------------
 
@@ -93,4 +101,107 @@ def test_a_recorded_seirawan960_game_castles_gating_on_the_kings_cell() -> None:
     assert str(move) == "d1g1e"
     played = [str(m) for m in game.move_stack]
     assert game.fen() == pyffish.get_fen("seirawan", fen, played, True)
+
+
+# --- Material too little to mate --------------------------------------------
+
+# Where variantkit keeps to the game's rules against pyffish's judgement,
+# by (variant, material: White's letters v Black's), with the reason.
+DELIBERATE = {
+    ("ai-wok", "KA v K"): "the ai-wok moves as a rook, knight and met: it mates",
+    ("ai-wok", "KP v K"): "a pawn becomes an ai-wok",
+    ("newzealand", "KN v K"): "the knight attacks as a rook: it mates with its king's help",
+}
+# Games of two boards: the partner board may fill either hand at any time,
+# so no material on one board is too little (pyffish judges one board).
+TWO_BOARDS = {"bughouse", "supply"}
+
+
+def material_sets(kinds: list[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Bare kings; one piece or two of a side against a bare king; one
+    piece each."""
+    sets: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+    sets += [((kind,), ()) for kind in kinds]
+    for a, b in itertools.combinations_with_replacement(kinds, 2):
+        sets += [((a, b), ()), ((a,), (b,))]
+    return sets
+
+
+def placed(variant: Variant, white: tuple[int, ...], black: tuple[int, ...],
+           rng: random.Random) -> str:
+    """The royal pieces on their setup cells, the others on random empty
+    cells, White to move."""
+    position = empty_position(variant)
+    for cell, code in parse_placement(variant, variant.setup_fen.split()[0]).items():
+        if variant.royal_code[code]:
+            position.place(cell, code)
+    free = [c for c in range(variant.board.size) if not position.cells[c]]
+    rng.shuffle(free)
+    for side, kinds in enumerate((white, black)):
+        for kind in kinds:
+            position.place(free.pop(), kind | side)
+    hand = "[]" if variant.has_hands else ""
+    return f"{placement(position)}{hand} w - - 0 40"
+
+
+@pytest.mark.parametrize("name", fsf_variants())
+def test_insufficient_material_as_pyffish_judges_it(name: str) -> None:
+    variant = variantkit.load(name)
+    setup = parse_placement(variant, variant.setup_fen.split()[0])
+    kinds = sorted({code & ~1 for code in setup.values() if not variant.royal_code[code]})
+    rng = random.Random(name)
+    differ = set()
+    for white, black in material_sets(kinds):
+        label = "K" + "".join(variant.letter_of_code(k) for k in white) \
+            + " v K" + "".join(variant.letter_of_code(k) for k in black)
+        for _ in range(2):
+            fen = placed(variant, white, black, rng)
+            try:
+                game = variant.new_game(fen)
+            except InvalidFenError:
+                continue  # a royal piece in check, or facing the other
+            if not game.legal_moves():
+                continue
+            white_short, black_short = pyffish.has_insufficient_material(name, fen, [])
+            if insufficient_material(game.position) != (white_short and black_short):
+                differ.add(label)
+            if name in TWO_BOARDS:
+                assert not insufficient_material(game.position), fen
+    if name in TWO_BOARDS:
+        return
+    allowed = {material for variant_name, material in DELIBERATE if variant_name == name}
+    assert not differ - allowed, f"{name}: variantkit and pyffish differ on {sorted(differ)}"
+
+
+@pytest.mark.parametrize(("name", "material"), sorted(DELIBERATE))
+def test_deliberate_differences_in_material(name: str, material: str) -> None:
+    # The material below stands where no piece gives check: pyffish calls
+    # it too little to mate, variantkit plays on.
+    fens = {("ai-wok", "KA v K"): "4k3/8/8/8/8/8/8/A2K4 w - - 0 40",
+            ("ai-wok", "KP v K"): "4k3/8/8/8/8/1P6/8/3K4 w - - 0 40",
+            ("newzealand", "KN v K"): "4k3/8/8/8/8/8/1N6/4K3 w - - 0 40"}
+    fen = fens[name, material]
+    assert pyffish.has_insufficient_material(name, fen, []) == (True, True)
+    assert variantkit.load(name).new_game(fen).outcome() is None
+
+
+@pytest.mark.parametrize("name", ["capablanca", "caparandom", "gothic", "embassy", "centaur"])
+def test_capablanca_plays_on_with_bishop_against_knight(name: str) -> None:
+    game = variantkit.load(name).new_game("5k4/10/10/7n2/10/10/3K6/2B7 w - - 0 221")
+    assert game.outcome() is None
+    assert pyffish.has_insufficient_material(name, game.fen(), []) == (False, False)
+    # Bishops all on one colour cannot mate, in either game's rule.
+    fen = "5k4/10/10/6b3/10/10/3K6/2B7 w - - 0 221"     # c1 and g5
+    assert variantkit.load(name).new_game(fen).outcome() == (None, "insufficient-material")
+    assert pyffish.has_insufficient_material(name, fen, []) == (True, True)
+
+
+def test_trice_keeps_its_own_rule() -> None:
+    game = variantkit.load("trice").new_game("5k4/10/10/7n2/10/10/3K6/2B7 w - - 0 221")
+    assert game.outcome() == (None, "insufficient-material")
+
+
+def test_janggi_bare_generals_are_decided_by_points() -> None:
+    game = variantkit.load("janggi").new_game("3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1")
+    assert game.outcome() == ("black", "insufficient-material")   # Han's 1.5 points
 
