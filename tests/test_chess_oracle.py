@@ -4,8 +4,13 @@ At every position of seeded random games (and of a few hand-made lines that
 reach repetitions, the fifty-move rule and dead material) the engine must
 agree with python-chess on: the set of legal moves (UCI strings), the FEN
 (python-chess's default, en passant cell only when an en passant capture is
-legal), check, and `outcome(claim_draw=True)`.  Every FEN also round-trips
-through `new_game(fen=...)` with the same legal moves.
+legal), check, and the outcome: `outcome()` (mate, stalemate, dead material,
+seventy-five moves, fivefold repetition), then the draws the side to move
+may claim in the position itself (`is_fifty_moves()`, `is_repetition(3)`),
+as Fairy-Stockfish and XBoard take a claim -- not python-chess's
+`claim_draw=True`, which also takes a claim announced with the move that
+would complete the count.  Every FEN also round-trips through
+`new_game(fen=...)` with the same legal moves.
 """
 
 from __future__ import annotations
@@ -33,9 +38,11 @@ REASONS = {
 
 
 def oracle_outcome(board: chess.Board) -> tuple[str | None, str] | None:
-    result = board.outcome(claim_draw=True)
+    result = board.outcome()
     if result is None:
-        return None
+        if board.is_fifty_moves():
+            return None, "move-rule"
+        return (None, "repetition") if board.is_repetition(3) else None
     winner = None if result.winner is None else ("white" if result.winner else "black")
     return winner, REASONS[result.termination]
 
@@ -148,10 +155,10 @@ def test_threefold_repetition_by_knight_shuffle() -> None:
     results = play_line(None, KNIGHT_SHUFFLE * 3)
     reasons = [r[1] if r else None for r in results]
     assert "repetition" in reasons
-    # Claimable one move early: after 7 plies the 8th move would repeat the
-    # start position for the third time.
-    assert reasons.index("repetition") == 7, reasons
-    assert results[7] == (None, "repetition")
+    # Claimed in the position itself: after 8 plies the start position
+    # stands for the third time (not after 7, where a move would repeat it).
+    assert reasons.index("repetition") == 8, reasons
+    assert results[8] == (None, "repetition")
 
 
 def test_repetition_needs_same_castling_rights() -> None:
@@ -175,20 +182,19 @@ def test_repetition_with_en_passant_cell() -> None:
 def test_fifty_move_rule_from_clock_98() -> None:
     fen = "8/8/4k3/8/8/8/R7/4K3 w - - 98 80"
     results = play_line(fen, ["a2b2", "e6d6", "b2a2"])
-    # at clock 98 nothing yet; at 99 the next move can make it; at 100 it is a draw
+    # at clock 98 and 99 nothing yet (a claim is the position's own); at 100 a draw
     assert results[0] is None
-    assert results[1] == (None, "move-rule")
+    assert results[1] is None
     assert results[2] == (None, "move-rule")
 
 
 def test_fifty_move_rule_zeroing_moves_and_mate() -> None:
     # Clock 99, and the only moves are pawn moves (which reset the clock)
-    # or king moves; the claim exists because some king move keeps the count.
-    play_line("4k3/8/8/8/8/8/4P3/4K3 w - - 99 90", ["e2e4"])
+    # or king moves: no draw before the hundredth half-move is played.
+    assert play_line("4k3/8/8/8/8/8/4P3/4K3 w - - 99 90", ["e2e4"]) == [None, None]
+    assert play_line("4k3/8/8/8/8/8/4P3/4K3 w - - 99 90", ["e1d1"])[-1] == (None, "move-rule")
     # A capture on the 100th half-move resets the count: no draw afterwards.
-    results = play_line("4k3/8/8/8/8/8/r7/R3K3 w - - 99 90", ["a1a2"])
-    assert results[0] == (None, "move-rule")
-    assert results[-1] is None
+    assert play_line("4k3/8/8/8/8/8/r7/R3K3 w - - 99 90", ["a1a2"]) == [None, None]
     # Mate delivered on the move that would complete the count is mate.
     results = play_line("7k/8/6K1/8/8/8/8/R7 w - - 99 100", ["a1a8"])
     assert results[-1] == ("white", "checkmate")
@@ -259,7 +265,8 @@ def test_outcome_reasons_were_all_reached() -> None:
         if r:
             reached.add(r[1])
     reached |= {r[1] for r in play_line(None, KNIGHT_SHUFFLE * 2) if r}
-    reached |= {r[1] for r in play_line("8/8/4k3/8/8/8/R7/4K3 w - - 98 80", ["a2b2"]) if r}
+    reached |= {r[1] for r in play_line("8/8/4k3/8/8/8/R7/4K3 w - - 98 80", ["a2b2", "e6d6"])
+                if r}
     assert reached == {"checkmate", "stalemate", "insufficient-material", "repetition",
                        "move-rule"}
 

@@ -203,12 +203,11 @@ def test_one_earlier_occurrence_is_no_draw() -> None:
     assert engine.info.score < -500
 
 
-def test_a_repetition_claimed_ahead_is_avoided_when_ahead() -> None:
+def test_a_repetition_is_avoided_when_ahead() -> None:
     # Capablanca, a rook up; Black's checks and White's king have gone
-    # round, and the table holds the scores of the last searches.  Where a
-    # drawn repetition is claimed ahead, White's answer to e3g3, f4e5,
-    # would end the game: Black could repeat a position a third time.  Nor
-    # may a score stored earlier hide a repetition (e3e7, then f4f5).
+    # round, and the table holds the scores of the last searches.  No
+    # answer of White's to Black's move may end the game, nor may a score
+    # stored earlier hide a repetition (e3e7, then f4f5).
     game = variantkit.load("capablanca").new_game("10/10/10/5K4/9r/10/8k1/10 b - - 3 82")
     for move in ("i2h3", "f5e5", "h3h4", "e5f4", "j4j6", "f4f5", "h4h3", "f5f4", "j6j5",
                  "f4e3", "j5j7", "e3f4"):

@@ -6,13 +6,23 @@ checked against pyffish side by side:
   and in the standard array, and written back as it writes it;
 - the material too little to mate: each game's own rule, compared with
   pyffish's `has_insufficient_material` on small material sets in every
-  bundled game Fairy-Stockfish knows.
+  bundled game Fairy-Stockfish knows;
+- the draws the side to move may claim: in the position where the count is
+  reached or the position stands for the N-th time, never one move early,
+  both in `Game.outcome()` and in the engine's claims under XBoard.
 """
 
 from __future__ import annotations
 
 import itertools
+import queue
 import random
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pyffish
 import pytest
@@ -23,6 +33,8 @@ from variantkit import Game, InvalidFenError, Variant
 from variantkit.core.general import empty_position
 from variantkit.notation import parse_placement, placement
 from variantkit.outcome import insufficient_material
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # --- The castling field where file letters also name gates -----------------
 
@@ -205,3 +217,119 @@ def test_janggi_bare_generals_are_decided_by_points() -> None:
     game = variantkit.load("janggi").new_game("3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1")
     assert game.outcome() == ("black", "insufficient-material")   # Han's 1.5 points
 
+
+# --- Draws claimed in the position itself ------------------------------------
+
+# (variant, a position with a quiet move at hand, the clock's field index).
+CLOCKS = [
+    ("chess", "3r4/8/1k6/4KR2/4N3/8/8/8 b - - {} 112"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - {} 60"),
+    ("shatranj", "3r4/8/1k6/4KR2/4N3/8/8/8 b - - {} 112"),
+    ("shogi", "4k4/9/9/9/9/9/9/R8/4K4[] w - - {} 60"),
+    ("makruk", "3r4/8/1k6/4KR2/4N3/8/8/8 b - - {} 112"),
+]
+
+
+@pytest.mark.parametrize(("name", "fen"), CLOCKS)
+@pytest.mark.parametrize("clock", [98, 99, 100, 101])
+def test_the_move_rule_is_claimed_once_the_count_is_reached(name: str, fen: str,
+                                                            clock: int) -> None:
+    text = fen.format(clock)
+    game = variantkit.load(name).new_game(text)
+    claimable = pyffish.is_optional_game_end(name, text, [])[0]
+    outcome = game.outcome()
+    assert (outcome is not None) == claimable, (name, clock, outcome)
+    assert outcome is None or outcome == (None, "move-rule")
+
+
+SHUFFLES = [
+    ("chess", ["g1f3", "g8f6", "f3g1", "f6g8"], 3),
+    ("capablanca", ["b1c3", "b8c6", "c3b1", "c6b8"], 3),
+    ("xiangqi", ["b1c3", "b10c8", "c3b1", "c8b10"], 3),
+    ("shogi", ["h2i2", "b8a8", "i2h2", "a8b8"], 4),
+]
+
+
+@pytest.mark.parametrize(("name", "shuffle", "times"), SHUFFLES)
+def test_a_repetition_is_claimed_once_it_has_occurred(name: str, shuffle: list[str],
+                                                     times: int) -> None:
+    variant = variantkit.load(name)
+    start = variant.setup_fen
+    game = variant.new_game()
+    line = shuffle * times
+    for ply in range(len(line) + 1):
+        claimable = pyffish.is_optional_game_end(name, start, line[:ply])[0]
+        # The start stands for the N-th time after N-1 shuffles, not a ply before.
+        assert claimable == (ply >= len(shuffle) * (times - 1)), (name, ply)
+        assert (game.outcome() is not None) == claimable, (name, ply, game.outcome())
+        if ply < len(line):
+            game.push(line[ply])
+
+
+class Xboard:
+    """`variantkit xboard` as a separate process, read line by line."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "variantkit", "xboard"], cwd=ROOT, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines))
+        self.process.stdin.flush()
+
+    def until(self, pattern: str, timeout: float = 30) -> list[str]:
+        """The lines read up to one matching `pattern`, that one included."""
+        seen = []
+        while True:
+            line = self.lines.get(timeout=timeout)
+            seen.append(line)
+            if re.fullmatch(pattern, line):
+                return seen
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.process.wait(timeout=10)
+        finally:
+            self.process.kill()
+
+
+@pytest.fixture
+def xboard() -> Iterator[Xboard]:
+    engine = Xboard()
+    yield engine
+    engine.close()
+
+
+def test_xboard_claims_the_move_rule_after_its_own_move(xboard: Xboard) -> None:
+    # Clock 99 after d8e8, White in check: no claim yet; White's king move
+    # makes the hundredth half-move, and then the engine claims.
+    xboard.send("xboard", "protover 2", "new", "force", "sd 2",
+                "setboard 3r4/8/1k6/4KR2/4N3/8/8/8 b - - 98 112", "usermove d8e8",
+                "ping 1")
+    assert not [line for line in xboard.until("pong 1") if line.startswith("1/2-1/2")]
+    xboard.send("go")
+    after = xboard.until(r"move e5\S+")
+    assert not [line for line in after if line.startswith("1/2-1/2")]
+    assert xboard.until(r"1/2-1/2 .*") == ["1/2-1/2 {draw by move rule}"]
+
+
+def test_xboard_claims_a_repetition_when_it_occurs(xboard: Xboard) -> None:
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    line = shuffle * 2
+    xboard.send("xboard", "protover 2", "new", "force",
+                *(f"usermove {move}" for move in line[:-1]), "ping 1")
+    # Seven plies: the start has stood twice; the next move would repeat it.
+    assert not [seen for seen in xboard.until("pong 1") if seen.startswith("1/2-1/2")]
+    xboard.send(f"usermove {line[-1]}", "ping 2")
+    seen = xboard.until("pong 2")
+    assert "1/2-1/2 {draw by repetition}" in seen

@@ -109,11 +109,6 @@ ASPIRATION_DEPTH = 4
 # game run into a repetition (a side behind takes the draw at its worth).
 CONTEMPT = 25
 CONTEMPT_AHEAD = 100
-# Where a drawn repetition is claimed ahead, with the move that would
-# complete it, the game ends in a position from which such a move exists,
-# whoever is to move.  The side ahead tests for it where it is to move
-# again after its move: the plies beyond are searched as before.
-CLAIM_PLY = 2
 # History scores are halved when one grows past this.
 HISTORY_LIMIT = 1 << 20
 EXACT, LOWER, UPPER = range(3)
@@ -229,7 +224,6 @@ class Engine:
         end = variant.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self._conditions = bool(end.conditions)
-        self._claimed_ahead = end.draw_timing == "on-claim" and end.repetition_result == "draw"
         # Quiescence takes the core's `captures_unchecked` where a move is
         # legal when it leaves the one royal piece (if any) unattacked and
         # a capture is not restricted beyond its generator; under the other
@@ -260,7 +254,6 @@ class Engine:
         self._game_twice: set[Key] = set()   # positions that occurred twice in the game
         self._game_seen: set[Key] = set()    # ... and those that occurred at all
         self._contempt = 0                   # what a draw costs the side to move at the root
-        self._claim_test = False             # is a claimable repetition looked for at CLAIM_PLY?
         self._deadline: float | None = None
         self._node_limit = 0
         self._stop: threading.Event | None = None
@@ -318,7 +311,6 @@ class Engine:
         self._game_seen, self._game_twice = _played(position)
         self._contempt = CONTEMPT \
             if self.evaluation.evaluate(position) >= CONTEMPT_AHEAD else 0
-        self._claim_test = bool(self._contempt and self._claimed_ahead and self._game_twice)
         self._nodes = 0
         entry = self._tt.get(_key(position))
         best = entry[3] if entry is not None and entry[3] in moves else moves[0]
@@ -383,8 +375,6 @@ class Engine:
         if ply and (key in self._line or key in self._game_twice
                     or (self._move_plies and position.halfmove >= self._move_plies)):
             return self._draw(ply)  # a repetition or the move rule
-        if ply == CLAIM_PLY and self._claim_test and self._repetition_claimable(position):
-            return self._draw(ply)
         if ply >= MAX_PLY - 1:
             return self.evaluation.evaluate(self._position)
         in_check = position.is_check()
@@ -400,9 +390,7 @@ class Engine:
             # score depends on the way there, as the next move may repeat
             # it a third time, which a stored score from an earlier search
             # does not tell.
-            # So are the plies before CLAIM_PLY where a claim is looked for.
-            if ply and e_depth >= depth and key not in self._game_seen \
-                    and not (self._claim_test and ply < CLAIM_PLY):
+            if ply and e_depth >= depth and key not in self._game_seen:
                 score = _from_tt(e_score, ply)
                 if bound == EXACT or (bound == LOWER and score >= beta) \
                         or (bound == UPPER and score <= alpha):
@@ -627,16 +615,6 @@ class Engine:
         if result is None or result.winner is None:
             return self._draw(ply)
         return (MATE - ply) if result.winner == SIDES[self._position.stm] else -(MATE - ply)
-
-    def _repetition_claimable(self, position: Position) -> bool:
-        """Whether a legal move reaches a position played twice in the game."""
-        for move in position.legal_internal():
-            position.make_internal(move)
-            repeated = _key(position) in self._game_twice
-            position.unmake_internal()
-            if repeated:
-                return True
-        return False
 
     def _draw(self, ply: int) -> int:
         """A draw's score for the side to move at `ply`: the contempt of the

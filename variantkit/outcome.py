@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from variantkit.core.conditions import condition_outcome, result_for, some_move_leads_to
+from variantkit.core.conditions import condition_outcome, result_for
 from variantkit.core.general import GeneralPosition
 from variantkit.core.moves import DROP, NORMAL, PASS, SIDES, InternalMove
 from variantkit.core.position import Position
@@ -69,23 +69,23 @@ def _outcome(position: Position) -> Outcome | None:
     if isinstance(position, GeneralPosition) and position.counting_limit \
             and position.counting_ply > position.counting_limit:
         return Outcome(None, "counting")
-    claim = end.draw_timing == "on-claim"
     # Where draws are claimed, longer counts end the game by themselves
-    # first (FIDE: fivefold repetition, seventy-five moves).
-    if claim and end.automatic_move_rule is not None \
-            and _move_rule(position, 2 * end.automatic_move_rule, False):
-        return Outcome(None, "move-rule")
-    if claim and end.automatic_repetition is not None \
-            and _repetition(position, end.automatic_repetition, False):
-        return Outcome(None, "repetition")
-    if end.move_rule is not None and _move_rule(position, 2 * end.move_rule, claim):
+    # first (FIDE: fivefold repetition, seventy-five moves).  A claim is
+    # the position's own, as Fairy-Stockfish and XBoard take it: the count
+    # reached here, the position standing here for the N-th time; never
+    # one announced with the move that would complete it.
+    if end.draw_timing == "on-claim":
+        if end.automatic_move_rule is not None \
+                and position.halfmove >= 2 * end.automatic_move_rule:
+            return Outcome(None, "move-rule")
+        if end.automatic_repetition is not None \
+                and _repeated(position, end.automatic_repetition):
+            return Outcome(None, "repetition")
+    if end.move_rule is not None and position.halfmove >= 2 * end.move_rule:
         return Outcome(None, "move-rule")
     if end.shuttle is not None and _shuttled(position, end.shuttle.codes):
         return result_for(end.shuttle.result, other, mover, "shuttle")
-    # Only a drawn repetition is claimed ahead with the move that completes
-    # it; one that wins or loses ends the game when it occurs.
-    if end.repetition is not None and _repetition(
-            position, end.repetition, claim and end.repetition_result == "draw"):
+    if end.repetition is not None and _repeated(position, end.repetition):
         return _repetition_outcome(position, end.repetition)
     return None
 
@@ -146,10 +146,10 @@ def _repetition_outcome(position: Position, times: int) -> Outcome:
     us, them = position.stm, 1 - position.stm
     plain = result_for(position.variant.end.repetition_result, SIDES[us], SIDES[them],
                        "repetition")
+    if rule is None:
+        return plain
     current = repetition_key(position)
     occurrences = [i for i, key in enumerate(_history_keys(position)) if key == current]
-    if rule is None or len(occurrences) + 1 < times:
-        return plain  # no rule, or a draw claimed with a move
     span = len(position.history) - occurrences[-(times - 1)]
     checked = _checks_back(position, span)
     by_them, by_us = all(checked[0::2]), all(checked[1::2])
@@ -250,17 +250,6 @@ def _passed_twice(position: Position) -> bool:
     return len(stack) >= 2 and stack[-1][0][3] == PASS and stack[-2][0][3] == PASS
 
 
-def _move_rule(position: Position, plies: int, claim: bool) -> bool:
-    if position.halfmove >= plies:
-        return True
-    if not claim or position.halfmove < plies - 1:
-        return False
-    # A claim may announce the move that completes the count, provided the
-    # game goes on after it (mate on that move is mate).
-    return some_move_leads_to(
-        position, lambda: position.halfmove >= plies and bool(position.legal_internal()))
-
-
 def repetition_key(position: Position) -> int:
     v = position.variant
     key = position.hash ^ (v.turn_key if position.stm else 0) ^ position.state_key()
@@ -303,15 +292,9 @@ def _history_keys(position: Position) -> list[int]:
     return known[:played]
 
 
-def _repetition(position: Position, times: int, claim: bool) -> bool:
-    current = repetition_key(position)
-    earlier = _history_keys(position)
-    if earlier.count(current) + 1 >= times:
-        return True
-    if not claim:
-        return False
-    seen = earlier + [current]
-    return some_move_leads_to(position, lambda: seen.count(repetition_key(position)) + 1 >= times)
+def _repeated(position: Position, times: int) -> bool:
+    """Whether this position has now stood `times` times in the game."""
+    return _history_keys(position).count(repetition_key(position)) + 1 >= times
 
 
 def insufficient_material(position: Position) -> bool:
