@@ -115,13 +115,14 @@ def test_uci_variant_path_to_an_ini_file_offers_its_sections(tmp_path: Path) -> 
                        "setoption name UCI_Variant value takes",
                        "position startpos moves e2e4 d7d5", "go depth 2",
                        "setoption name UCI_Variant value walls")
-    assert re.fullmatch(r"info string 1 variant\(s\) of '.*mine\.ini.*' for UCI_Variant: takes",
-                        lines[0]), lines[0]
-    assert lines[1].startswith("info string 1 section(s) not imported") and \
-        lines[1].endswith(": walls")
+    # Each section is imported only when chosen: both are offered.
+    assert re.fullmatch(r"info string 2 variant\(s\) of '.*mine\.ini' for UCI_Variant, "
+                        r"each compiled when chosen: takes walls", lines[0]), lines[0]
     # The capture is forced, as the section says: the only legal move.
     assert lines[-2].split()[:2] == ["bestmove", "e4d5"]
-    assert lines[-1] == "info string unknown variant: walls"
+    assert re.fullmatch(r"info string variant refused: .*mine\.ini:4: \[walls\] does not "
+                        r"import: .*bogus.* \(fsf-\S+\); `variantkit import-fsf .*mine\.ini` "
+                        r"tells more", lines[-1]), lines[-1]
 
 
 def test_uci_stop_and_isready_while_searching() -> None:

@@ -3,34 +3,51 @@ GUI's commands, keeps the variant and position it sets, searches on a
 thread while it goes on answering, and writes `info` and `bestmove`.
 
 Any bundled variant is chosen with the `UCI_Variant` option, and any
-variant file with `VariantPath` (loaded and chosen at once).  A command
-that is unknown or malformed is answered with `info string`, UCI's only
-way to tell the GUI, never with a traceback."""
+variant file with `VariantPath` (loaded and chosen at once; a
+Fairy-Stockfish ini file adds its sections to `UCI_Variant`'s choices,
+each compiled when chosen).  A variant loads while input is still read:
+`isready` is answered once it is loaded, `quit` at once.  A command that
+is unknown or malformed is answered with `info string`, UCI's only way to
+tell the GUI, never with a traceback."""
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
 from typing import BinaryIO, TextIO
 
 import variantkit
 from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
-from variantkit.errors import IllegalMoveError, quote
+from variantkit.errors import IllegalMoveError, quote, shorten
 from variantkit.game import Game
-from variantkit.protocols.channel import Channel, LineTooLong
+from variantkit.protocols.channel import Channel, command_words
 from variantkit.protocols.host import (
     DEFAULT_VARIANT,
+    PATH_CHARS,
     REFUSED,
+    Host,
+    IniChoices,
     Thinking,
     bounded_int,
-    ini_variants,
     load_variant,
+    read_ini_choices,
+    serve_session,
 )
 from variantkit.values import Move
 from variantkit.variant import Variant
 
 # The option that chooses a bundled variant, in USI as well.
 VARIANT_OPTION = "UCI_Variant"
-GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
+# The go words followed by a number.  `mate N` asks for a mate in N moves:
+# a search of 2N-1 plies (UCI; USI's own meaning is in its dialect).
+GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime",
+              "mate", "byoyomi")
+GO_WORDS = (*GO_NUMBERS, "infinite", "ponder", "searchmoves")
+# Options a GUI may set that change nothing here.
+IGNORED_OPTIONS = ("Ponder", "Hash", "Threads", "MultiPV", "USI_Ponder", "USI_Hash")
+# `setoption name NAME [value VALUE]`, words apart by any white space.
+SET_OPTION = re.compile(r"name\s+(.+?)(?:\s+value(?:\s+(.*))?)?", re.DOTALL)
 
 
 class Dialect:
@@ -42,6 +59,9 @@ class Dialect:
     default_variant = DEFAULT_VARIANT
     # The go keywords of White's and Black's clocks and increments.
     clock_words = {"wtime": "wtime", "btime": "btime", "winc": "winc", "binc": "binc"}
+    # Whether `go mate T` is USI's checkmate search (T milliseconds, or
+    # `infinite`, answered with `checkmate ...`) rather than UCI's depth.
+    checkmate_search = False
 
     def supports(self, variant: Variant) -> bool:
         return True
@@ -62,43 +82,27 @@ class Dialect:
         return variant.new_game(text)
 
 
-class UciSession:
+class UciSession(Host):
     """One GUI's session with the built-in engine."""
 
     def __init__(self, channel: Channel, dialect: Dialect | None = None) -> None:
-        self.channel = channel
+        super().__init__(channel)
         self.dialect = dialect or Dialect()
         self.variant = variantkit.load(self.dialect.default_variant)
         self.engine = Engine(self.variant)
         self.game = self.variant.new_game()
-        self.thinking: Thinking | None = None
         self.pondering: Limits | None = None
-        # Variants of a Fairy-Stockfish ini file named by VariantPath: their
-        # YAML by name, compiled when chosen.
-        self.imported: dict[str, str] = {}
-        self.ini_path = ""
+        # The Fairy-Stockfish ini file VariantPath named last, if any.
+        self.ini: IniChoices | None = None
 
     def say(self, text: str) -> None:
         self.channel.write(f"info string {text}")
 
-    def run(self) -> None:
-        """Answer commands until `quit` or the end of input."""
-        while True:
-            try:
-                line = self.channel.read()
-            except LineTooLong as exc:
-                self.say(str(exc))
-                continue
-            if line is None or line == "quit":
-                break
-            if line:
-                self.command(line)
-        if self.thinking is not None:
-            self.thinking.finish()
+    def refuse_line(self, reason: str, detail: str) -> None:
+        self.say(detail)
 
     def command(self, line: str) -> None:
-        word, _, rest = line.partition(" ")
-        rest = rest.strip()
+        word, rest = command_words(line)
         d = self.dialect
         if word == d.hello:
             self.hello()
@@ -123,7 +127,7 @@ class UciSession:
         elif word in ("debug", "register", "gameover"):
             pass  # nothing to do for these
         else:
-            self.say(f"unknown command: {line[:80]}")
+            self.say(f"unknown command: {shorten(line, 80)}")
 
     def hello(self) -> None:
         names = " ".join(f"var {name}" for name in self.dialect.variants())
@@ -136,131 +140,178 @@ class UciSession:
             self.dialect.ok)
 
     def set_option(self, rest: str) -> None:
-        if not rest.startswith("name "):
-            self.say(f"malformed setoption: {rest[:80]}")
+        match = SET_OPTION.fullmatch(rest)
+        if match is None:
+            self.say(f"malformed setoption: {shorten(rest, 80)}")
             return
-        name, _, value = rest[5:].partition(" value ")
-        name, value = name.strip(), value.strip()
-        if name in (VARIANT_OPTION, "VariantPath"):
-            if not value or value == "<empty>":
-                return
-            if name == "VariantPath" and value.lower().endswith(".ini"):
-                self.load_ini(value)
-                return
-            if name == VARIANT_OPTION and value not in self.dialect.variants() \
-                    and value not in self.imported:
-                self.say(f"unknown variant: {value[:80]}")
-                return
-            self.finish()
-            try:
-                if name == VARIANT_OPTION and value in self.imported:
-                    variant = load_variant(f"{self.ini_path} [{value}]", self.imported[value])
-                else:
-                    variant = load_variant(value)
-            except ValueError as exc:
-                self.say(f"variant refused: {exc}")
-                return
-            if not self.dialect.supports(variant):
-                self.say(f"variant {variant.name} has no {self.dialect.name} notation")
-                return
-            self.variant, self.engine = variant, Engine(variant)
-            self.game = variant.new_game()
-        elif name not in ("Ponder", "Hash", "Threads", "MultiPV"):
-            self.say(f"unknown option: {name[:80]}")
+        name, value = " ".join(match[1].split()), (match[2] or "").strip()
+        if name == VARIANT_OPTION:
+            self.choose_variant(value)
+        elif name == "VariantPath":
+            if value and value != "<empty>":
+                self.variant_path(value)
+        elif name not in IGNORED_OPTIONS:
+            self.say(f"unknown option: {shorten(name, 80)}")
 
-    def load_ini(self, path: str) -> None:
-        """`VariantPath` naming a Fairy-Stockfish ini file, as that engine
-        takes it: its sections become choices of `UCI_Variant` (the variant
-        in play stays), each section that cannot be imported named."""
+    def choose_variant(self, name: str) -> None:
+        """`UCI_Variant`: a bundled variant, or a section of the ini file
+        VariantPath named, compiled now."""
+        ini = self.ini
+        if name in self.dialect.variants():
+            self.use(lambda: load_variant(name))
+        elif ini is not None and name in ini.names:
+            self.use(lambda: ini.variant(name))
+        elif name:
+            self.say(f"unknown variant: {shorten(name, 80)}")
+
+    def variant_path(self, path: str) -> None:
+        """`VariantPath`: a variant file, loaded and chosen at once, or a
+        Fairy-Stockfish ini file, as that engine takes it: its sections
+        become choices of `UCI_Variant` (the variant in play stays)."""
+        if not path.lower().endswith(".ini"):
+            self.use(lambda: load_variant(path))
+            return
+        self.finish()
         try:
-            imported, refused = ini_variants(path)
+            ini = self.background(lambda: read_ini_choices(path))
         except ValueError as exc:
             self.say(f"variant refused: {exc}")
             return
-        self.imported, self.ini_path = imported, path
-        names = " ".join(imported)
-        self.say(f"{len(imported)} variant(s) of {quote(path)} for {VARIANT_OPTION}: "
+        if ini is None:
+            self.say(f"VariantPath {quote(path, PATH_CHARS)} not read: the session ends")
+            return
+        self.ini = ini
+        names = " ".join(ini.names)
+        self.say(f"{len(ini.names)} variant(s) of {quote(path, PATH_CHARS)} for "
+                 f"{VARIANT_OPTION}, each compiled when chosen: "
                  f"{names[:400]}{' ...' if len(names) > 400 else ''}")
-        if refused:
-            names = " ".join(refused)
-            self.say(f"{len(refused)} section(s) not imported (variantkit import-fsf tells why): "
-                     f"{names[:400]}{' ...' if len(names) > 400 else ''}")
+        if ini.problems:
+            self.say(f"{ini.problems} line(s) of {quote(path, PATH_CHARS)} not read "
+                     "(variantkit import-fsf tells why)")
+
+    def use(self, load: Callable[[], Variant]) -> None:
+        """Stop the search, load a variant on a thread while input is
+        still read, and play it from its start; a refusal is told."""
+        self.finish()
+
+        def prepared() -> tuple[Variant, Engine]:
+            variant = load()
+            return variant, Engine(variant)
+
+        try:
+            loaded = self.background(prepared)
+        except ValueError as exc:
+            self.say(f"variant refused: {exc}")
+            return
+        if loaded is None:
+            self.say("variant not loaded: the session ends")
+            return
+        variant, engine = loaded
+        if not self.dialect.supports(variant):
+            self.say(f"variant {variant.name} has no {self.dialect.name} notation")
+            return
+        self.variant, self.engine = variant, engine
+        self.game = variant.new_game()
 
     def position(self, rest: str) -> None:
         """`position startpos|fen F [moves M...]`: a new game; on an illegal
         move, the position before it is kept and the GUI told."""
-        setup, _, moves = rest.partition(" moves")
-        if moves and not moves.startswith(" "):
-            self.say(f"malformed position: {rest[:80]}")
-            return
+        words = rest.split()
+        at = words.index("moves") if "moves" in words else len(words)
+        setup, moves = words[:at], words[at + 1:]
         self.finish()
-        word, _, text = setup.strip().partition(" ")
         try:
-            if word == "startpos":
+            if setup == ["startpos"]:
                 game = self.variant.new_game()
-            elif word == self.dialect.position_word and text.strip():
-                game = self.dialect.game_from(self.variant, text.strip())
+            elif len(setup) > 1 and setup[0] == self.dialect.position_word:
+                game = self.dialect.game_from(self.variant, " ".join(setup[1:]))
             else:
-                self.say(f"malformed position: {rest[:80]}")
+                self.say(f"malformed position: {shorten(rest, 80)}")
                 return
         except REFUSED as exc:
-            self.say(f"position refused: {' '.join(str(exc).split())[:200]}")
+            self.say(f"position refused: {shorten(' '.join(str(exc).split()), 200)}")
             return
-        for text in moves.split():
+        for text in moves:
             try:
                 game.push(self.dialect.move_in(self.variant, text))
             except (IllegalMoveError, ValueError):
-                self.say(f"illegal move {text[:20]} in position; the moves before it kept")
+                self.say(f"illegal move {shorten(text, 20)} in position; the moves before it "
+                         "kept")
                 break
         self.game = game
 
     def go(self, words: list[str]) -> None:
-        if self.thinking is not None and self.thinking.running:
+        """`go` and its limits.  A bare `go` (or `go infinite`, `go ponder`)
+        searches until `stop`; any other `go` ends by itself: a word that is
+        unknown or a number that is missing is told, and a `go` left with
+        no limit then searches one ply, since the GUI meant one and will
+        send no `stop`."""
+        thinking = self.thinking
+        if thinking is not None and thinking.running and not thinking.handed_on.is_set():
             self.say("already searching: go ignored")
             return
+        self.finish()  # the last search, its move written, ends its thread
         limits = Limits()
-        ponder = False
+        ponder = checkmate = malformed = False
         d = self.dialect
         clock = {word: name for name, word in d.clock_words.items()}
         i = 0
-        malformed = False
         while i < len(words):
             word = words[i]
-            if word in GO_NUMBERS or word in clock or word == "byoyomi":
-                i += 1
+            following = words[i + 1] if i + 1 < len(words) else ""
+            if word in GO_NUMBERS:
+                checkmate = checkmate or (word == "mate" and d.checkmate_search)
+                if checkmate and word == "mate" and following == "infinite":
+                    limits.infinite = True
+                    i += 2
+                    continue
                 try:
-                    number = max(0, bounded_int(words[i]))
-                except (IndexError, ValueError):
+                    number = max(0, bounded_int(following))
+                except ValueError:
                     self.say(f"go {word}: a number expected")
                     malformed = True
-                else:
-                    self._set(limits, clock.get(word, word), number)
-            elif word == "infinite":
+                    i += 1 if following in GO_WORDS else 2
+                    continue
+                self._set(limits, clock.get(word, word), number, checkmate)
+                i += 2
+                continue
+            if word == "infinite":
                 limits.infinite = True
             elif word == "ponder":
                 ponder = True
-            elif word != "searchmoves" and "searchmoves" not in words[:i]:
-                self.say(f"go: unknown word {word[:20]}")
+            elif word == "searchmoves":
+                self.say("go searchmoves: not supported, every move is searched")
+                while i + 1 < len(words) and words[i + 1] not in GO_WORDS:
+                    i += 1
+            else:
+                self.say(f"go: unknown word {shorten(word, 20)}")
+                malformed = True
             i += 1
         if not (limits.depth or limits.nodes or limits.movetime is not None
                 or limits.wtime is not None or limits.btime is not None
                 or limits.infinite):
             if malformed:
-                # The GUI meant a limit and will not send `stop`: answer at
-                # once rather than search until a `stop` that never comes.
                 limits.depth = 1
             else:
                 limits.infinite = True  # a bare `go` searches until `stop`
+        hold = limits.infinite and not checkmate
         if ponder:
+            # Pondering, the clock waits for `ponderhit`; depth and nodes
+            # bound the search already.
             self.pondering = limits
-            limits = Limits(infinite=True)
-        self.thinking = Thinking(self.engine, self.game, limits, self.info, self.best,
-                                 hold=limits.infinite)
+            limits, hold = Limits(depth=limits.depth, nodes=limits.nodes, infinite=True), True
+        self.thinking = Thinking(self.engine, self.game, limits, self.info,
+                                 self.checkmate if checkmate else self.best, hold=hold)
 
     @staticmethod
-    def _set(limits: Limits, name: str, number: int) -> None:
+    def _set(limits: Limits, name: str, number: int, checkmate: bool) -> None:
         if name == "depth":
-            limits.depth = max(1, min(number, MAX_DEPTH))
+            limits.depth = min(limits.depth or MAX_DEPTH, max(1, min(number, MAX_DEPTH)))
+        elif name == "mate" and not checkmate:   # mate in N moves: 2N-1 plies
+            plies = max(1, min(2 * number - 1, MAX_DEPTH))
+            limits.depth = min(limits.depth or MAX_DEPTH, plies)
+        elif name in ("movetime", "mate"):       # USI's checkmate search: its time
+            limits.movetime = number / 1000
         elif name == "nodes":
             limits.nodes = max(1, number)
         elif name == "movestogo":
@@ -270,8 +321,6 @@ class UciSession:
             limits.winc, limits.binc = limits.winc + seconds, limits.binc + seconds
             limits.wtime = (limits.wtime or 0.0) + seconds
             limits.btime = (limits.btime or 0.0) + seconds
-        elif name == "movetime":
-            limits.movetime = number / 1000
         elif name == "wtime":
             limits.wtime = number / 1000 + (limits.wtime or 0.0)
         elif name == "btime":
@@ -299,19 +348,31 @@ class UciSession:
             text += f" ponder {self.dialect.move_out(self.variant, pv[1])}"
         self.channel.write(text)
 
+    def checkmate(self, move: Move | None) -> None:
+        """USI's answer to `go mate`: the mating line the search found,
+        `nomate` when the side to move has no move, else `timeout` (the
+        search proves no absence of a mate)."""
+        info = self.engine.info
+        if move is None:
+            self.channel.write("checkmate nomate")
+        elif info.mate_in is not None and info.mate_in > 0 and info.pv:
+            self.channel.write("checkmate " + " ".join(
+                self.dialect.move_out(self.variant, m) for m in info.pv))
+        else:
+            self.channel.write("checkmate timeout")
+
     def finish(self) -> None:
         """Stop a search that runs; its bestmove is written first."""
-        if self.thinking is not None:
-            self.thinking.finish()
-            self.thinking = None
+        super().finish()
         self.pondering = None
 
 
 def serve(dialect: Dialect | None = None, source: BinaryIO | None = None,
-          sink: TextIO | None = None) -> None:
-    """Run one session on standard input and output (or the streams given)."""
+          sink: TextIO | None = None) -> int:
+    """Run one session on standard input and output (or the streams
+    given); the exit status."""
     channel = Channel(source or sys.stdin.buffer, sink or sys.stdout)
-    UciSession(channel, dialect).run()
+    return serve_session(UciSession(channel, dialect))
 
 
 __all__ = ["Dialect", "UciSession", "serve"]

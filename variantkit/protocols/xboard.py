@@ -7,7 +7,8 @@ a letter-and-number grid it is followed by a `setup` line that tells a GUI
 the board size, the pieces, the pieces in hand and the start position of a
 variant it does not know, and a `piece` line with the moves of each piece
 declared in Betza.  Errors are answered in CECP's forms: `Illegal move: M`,
-`Error (REASON): COMMAND`, never a traceback."""
+`Error (REASON): COMMAND`, never a traceback.  `ping` is answered after the
+move in progress, while `?` (move now) and `quit` are still read at once."""
 
 from __future__ import annotations
 
@@ -16,9 +17,16 @@ from typing import BinaryIO, TextIO
 
 import variantkit
 from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
-from variantkit.errors import IllegalMoveError
-from variantkit.protocols.channel import Channel, LineTooLong
-from variantkit.protocols.host import DEFAULT_VARIANT, REFUSED, Thinking, bounded_int
+from variantkit.errors import IllegalMoveError, shorten
+from variantkit.protocols.channel import Channel, command_words
+from variantkit.protocols.host import (
+    DEFAULT_VARIANT,
+    REFUSED,
+    Host,
+    Thinking,
+    bounded_int,
+    serve_session,
+)
 from variantkit.protocols.usi import grid_size
 from variantkit.values import Move
 from variantkit.variant import Variant
@@ -84,11 +92,11 @@ def setup_places(letters: list[str], royal: list[str], held: bool) -> list[str] 
     return places
 
 
-class XboardSession:
+class XboardSession(Host):
     """One GUI's CECP session with the built-in engine."""
 
     def __init__(self, channel: Channel) -> None:
-        self.channel = channel
+        super().__init__(channel)
         self.new(DEFAULT_VARIANT)
         self.post = True
         self.movetime: float | None = None   # st
@@ -96,7 +104,6 @@ class XboardSession:
         self.base, self.increment, self.moves_per_session = 300.0, 0.0, 0
         self.own_time: float | None = None   # time, in seconds
         self.other_time: float | None = None  # otim
-        self.thinking: Thinking | None = None
 
     def new(self, name: str) -> None:
         """A new game of `name`, the engine playing Black, out of force mode."""
@@ -109,26 +116,21 @@ class XboardSession:
         self.engine = Engine(self.variant)
         self.game = self.variant.new_game()
 
-    def run(self) -> None:
-        while True:
-            try:
-                line = self.channel.read()
-            except LineTooLong as exc:
-                self.channel.write(f"Error (line too long): {exc}")
-                continue
-            if line is None or line == "quit":
-                break
-            if line:
-                self.command(line)
-        self.finish()
+    def refuse_line(self, reason: str, detail: str) -> None:
+        self.channel.write(f"Error ({reason}): {detail}")
+
+    def at_once(self, word: str) -> None:
+        # `?` moves now even while `ping` waits for that very move.
+        thinking = self.thinking
+        if word == "?" and thinking is not None:
+            thinking.stop.set()
 
     def command(self, line: str) -> None:
-        word, _, rest = line.partition(" ")
-        rest = rest.strip()
+        word, rest = command_words(line)
         try:
             self.dispatch(word, rest, line)
         except (ValueError, IndexError):
-            self.channel.write(f"Error (bad arguments): {line[:80]}")
+            self.channel.write(f"Error (bad arguments): {shorten(line, 80)}")
 
     def dispatch(self, word: str, rest: str, line: str) -> None:
         if word == "protover":
@@ -150,7 +152,8 @@ class XboardSession:
             try:
                 self.game = self.variant.new_game(rest)
             except REFUSED as exc:
-                self.channel.write(f"Error (illegal position): {' '.join(str(exc).split())[:200]}")
+                self.channel.write("Error (illegal position): "
+                                   f"{shorten(' '.join(str(exc).split()), 200)}")
         elif word == "usermove":
             self.user_move(rest)
         elif word == "force":
@@ -167,8 +170,8 @@ class XboardSession:
             if self.thinking is not None:
                 self.thinking.stop.set()
         elif word == "ping":
-            self.wait()
-            self.channel.write(f"pong {rest}")
+            self.wait_for_search()
+            self.channel.write(f"pong {shorten(rest, 40)}")
         elif word == "level":
             mps, base, inc = rest.split()
             self.moves_per_session = max(0, bounded_int(mps))
@@ -193,11 +196,11 @@ class XboardSession:
             self.post = False
         elif word not in IGNORED:
             # A bare move is a move where usermove=1 was refused.
-            self.channel.write(f"Error (unknown command): {line[:80]}")
+            self.channel.write(f"Error (unknown command): {shorten(line, 80)}")
 
     def choose_variant(self, name: str) -> None:
         if name != NORMAL and name not in variantkit.variants():
-            self.channel.write(f"Error (unknown variant): {name[:80]}")
+            self.channel.write(f"Error (unknown variant): {shorten(name, 80)}")
             return
         self.set_variant(DEFAULT_VARIANT if name == NORMAL else name)
         lines = self.setup_lines(self.variant)
@@ -241,7 +244,7 @@ class XboardSession:
         try:
             self.game.push(text)
         except (IllegalMoveError, ValueError):
-            self.channel.write(f"Illegal move: {text[:40]}")
+            self.channel.write(f"Illegal move: {shorten(text, 40)}")
             return
         if not self.announce_end() and not self.force \
                 and self.game.position.stm == self.engine_side:
@@ -289,17 +292,10 @@ class XboardSession:
         self.channel.write(f"move {move}")
         self.announce_end()
 
-    def wait(self) -> None:
-        if self.thinking is not None:
-            self.thinking.wait()
-            self.thinking = None
-
-    def finish(self) -> None:
-        if self.thinking is not None:
-            self.thinking.finish()
-            self.thinking = None
 
 
-def serve(source: BinaryIO | None = None, sink: TextIO | None = None) -> None:
-    """Run one session on standard input and output (or the streams given)."""
-    XboardSession(Channel(source or sys.stdin.buffer, sink or sys.stdout)).run()
+def serve(source: BinaryIO | None = None, sink: TextIO | None = None) -> int:
+    """Run one session on standard input and output (or the streams
+    given); the exit status."""
+    return serve_session(XboardSession(Channel(source or sys.stdin.buffer,
+                                                sink or sys.stdout)))
