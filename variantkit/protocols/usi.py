@@ -3,10 +3,19 @@
 cells (`c3`) and position strings and back.  Files count from the right,
 ranks are letters from the top; the side USI calls black (sente, moving
 first, uppercase) is variantkit's White.  Any variant on a grid of at
-most 26 files and ranks has this notation."""
+most 26 files and ranks has this notation.
+
+A move is written as variantkit writes it with each cell in USI's form,
+as Fairy-Stockfish writes its USI moves: what follows the cells stays
+(`+` promotes, `-` turns a piece back to its other face as in kyoto
+shogi, a letter names a promotion or a gated piece: `1d1a-`, `2b2aq`),
+a drop is `P*5e` (`+P*5e` drops the promoted face), and a move that also
+puts a wall or a duck keeps variantkit's comma part, its landing cell and
+the wall's cell: `7h6f,6f5f`.  Every legal move reads back as itself."""
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 
@@ -17,12 +26,17 @@ from variantkit.variant import Variant
 
 CELL = re.compile(r"([a-z])(\d+)")
 USI_CELL = re.compile(r"(\d+)([a-z])")
-USI_MOVE = re.compile(r"(?:([A-Z])\*|(\d+[a-z]))(\d+[a-z])(\+?)")
+# A drop (`P*5e`, `+P*5e`), or the cells left and reached (with `~` between
+# them for a suborn), what follows them, and a wall's comma part.
+USI_MOVE = re.compile(r"(?:(\+?[A-Z]~?)\*|(\d+[a-z])(~?))(\d+[a-z])([a-z+-]{0,2})"
+                      r"(?:,(\d+[a-z])(\d+[a-z]))?")
 
 
+@functools.lru_cache(maxsize=16)
 def grid_size(variant: Variant) -> tuple[int, int] | None:
     """(files, ranks) of a board whose cells are all named file letter and
-    rank number, else None."""
+    rank number, else None (kept for the variants used last: each move
+    written or read asks)."""
     files = ranks = 0
     for name in variant.board.names:
         match = CELL.fullmatch(name)
@@ -39,6 +53,9 @@ class UsiDialect(Dialect):
     position_word = "sfen"
     # USI's black (sente) moves first: variantkit's White.
     clock_words = {"wtime": "btime", "btime": "wtime", "winc": "binc", "binc": "winc"}
+    # `go mate T|infinite` asks for a mate within T milliseconds, answered
+    # `checkmate MOVES`, `checkmate timeout` or `checkmate nomate`.
+    checkmate_search = True
 
     default_variant = "shogi"
 
@@ -64,26 +81,35 @@ class UsiDialect(Dialect):
         to = self.cell_out(variant, move.to_cell)
         if move.drop:
             return f"{move.drop}*{to}"
-        return f"{self.cell_out(variant, move.from_cell)}{to}{move.promotion or ''}"
+        text = (f"{self.cell_out(variant, move.from_cell)}{'~' if move.suborn else ''}{to}"
+                f"{move.promotion or ''}{move.gate.lower() if move.gate else ''}")
+        return f"{text},{to}{self.cell_out(variant, move.wall)}" if move.wall else text
 
     def move_in(self, variant: Variant, text: str) -> str:
+        """The variantkit move string a USI move stands for (unchecked: the
+        game judges it); ValueError for a text that is no USI move."""
         match = USI_MOVE.fullmatch(text)
         if match is None:
-            raise ValueError(f"not a USI move: {text}")
-        to = self.cell_in(variant, match[3])
-        if match[1]:
-            return f"{match[1]}@{to}"
-        return f"{self.cell_in(variant, match[2])}{to}{match[4]}"
+            raise ValueError(f"not a USI move: {text[:40]}")
+        drop, origin, suborn, to, rest, landing, wall = match.groups()
+        to = self.cell_in(variant, to)
+        if drop:
+            return f"{drop}@{to}"
+        moved = f"{self.cell_in(variant, origin)}{suborn}{to}{rest}"
+        if landing is None:
+            return moved
+        return f"{moved},{self.cell_in(variant, landing)}{self.cell_in(variant, wall)}"
 
     def game_from(self, variant: Variant, text: str) -> variantkit.Game:
-        return variant.new_game(sfen_to_fen(text))
+        return variant.new_game(sfen_to_fen(text, variant.has_hands))
 
     def position_out(self, game: variantkit.Game) -> str:
         return fen_to_sfen(game.fen(), game.plies + 1)
 
 
-def sfen_to_fen(sfen: str) -> str:
-    """`board b|w hand ply` as a position string: the hand in brackets."""
+def sfen_to_fen(sfen: str, hands: bool = True) -> str:
+    """`board b|w hand ply` as a position string: the hand in brackets
+    (none for a variant without `hands`, whose hand must be `-`)."""
     parts = sfen.split()
     if len(parts) < 3 or parts[1] not in ("b", "w"):
         raise ValueError(f"not an SFEN: {sfen[:80]}")
@@ -91,14 +117,17 @@ def sfen_to_fen(sfen: str) -> str:
     pieces = ""
     count = ""
     for char in "" if hand == "-" else hand:
-        if char.isdigit():
+        if char in string.digits:
             count += char
-        elif char.isalpha():
-            pieces += char * min(int(count or "1"), 99)
+        elif char in string.ascii_letters:
+            pieces += char * min(int(count[:3] or "1"), 99)
             count = ""
         else:
             raise ValueError(f"bad hand in SFEN: {hand[:40]}")
-    return f"{board}[{pieces}] {'w' if side == 'b' else 'b'} - - 0 1"
+    if pieces and not hands:
+        raise ValueError(f"pieces in hand in an SFEN of a game without hands: {hand[:40]}")
+    held = f"[{pieces}]" if hands else ""
+    return f"{board}{held} {'w' if side == 'b' else 'b'} - - 0 1"
 
 
 def fen_to_sfen(fen: str, ply: int) -> str:
