@@ -46,11 +46,12 @@ from variantkit.core.conditions import result_for
 from variantkit.core.moves import (
     CASTLE,
     CASTLE_GATE,
+    DOUBLE,
     DROP,
     EN_PASSANT,
     GATE,
+    NORMAL,
     PASS,
-    SIDES,
     SUBORN,
     WALLED,
     InternalMove,
@@ -68,7 +69,7 @@ from variantkit.notation import placement, split_hand
 from variantkit.outcome import insufficient_material, repetition_key
 from variantkit.pieces import piece_code, type_of
 from variantkit.san import san as write_san
-from variantkit.values import Outcome
+from variantkit.values import SIDES, Outcome
 from variantkit.variant import Variant, load_text
 
 __all__ = [
@@ -291,9 +292,10 @@ _VARIANTS = _Variants()
 # Fairy-Stockfish's Thai notation writes a piece by the Thai letter of its
 # kind, told here by where its moves reach on the empty board: the king (a
 # royal piece stepping one cell every way), the khon (a silver), the met (a
-# ferz), the knight, the rook, the ai-wok (rook, knight and ferz) and the
-# pawn; any other piece is `X`.
-THAI_KING, THAI_PAWN, THAI_OTHER = "ข", "บ", "X"
+# ferz; one promoted during the moves is written apart), the knight, the
+# rook, the ai-wok (rook, knight and ferz) and the pawn; any other piece is
+# `X`.
+THAI_KING, THAI_PAWN, THAI_PROMOTED_MET, THAI_OTHER = "ข", "บ", "ง", "X"
 THAI_BY_REACH = {"khon": "ค", "ferz": "ม็", "knight": "ม", "rook": "ร", "ai-wok": "ว"}
 THAI_FILES = ("ก", "ข", "ค", "ง", "จ", "ฉ", "ช", "ญ", "ต", "ถ", "ธ", "น")
 THAI_RANKS = ("๑", "๒", "๓", "๔", "๕", "๖", "๗", "๘", "๙", "๑๐", "๑๑", "๑๒")
@@ -341,10 +343,27 @@ def _written_letter(variant: Variant, code: int) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _kind_letter(variant: Variant, code: int) -> str:
+    """The letter of a promoted form's kind, as Fairy-Stockfish names the
+    kinds: that of a piece without a `+` that moves alike everywhere on
+    the empty board (shogi's tokin is a gold, `G`), else its own letter."""
+    own = variant.letter_of_code(code).upper()
+    board = variant.board
+    reach = [variant.empty_board_reach(code & ~1, cell) for cell in range(board.size)]
+    for other in range(2, variant.n_codes, 2):
+        letter = variant.letter_of_code(other)
+        if not letter.startswith("+") and other != code & ~1 and all(
+                variant.empty_board_reach(other, cell) == reach[cell]
+                for cell in range(board.size)):
+            return letter.upper()
+    return own
+
+
+@lru_cache(maxsize=4096)
 def _reach_kind(variant: Variant, code: int) -> str | None:
     """The kind of piece whose moves reach, on the empty board, the cells
     this piece's reach (seen from White's side, every cell's reach put
-    together as offsets from it): `king`, `khon`, `ferz`, `knight`, `rook`
+    together as offsets from it, first moves left out): `king`, `khon`, `ferz`, `knight`, `rook`
     or `ai-wok`; None for another."""
     grid = _grid(variant)
     if grid is None:
@@ -353,7 +372,8 @@ def _reach_kind(variant: Variant, code: int) -> str | None:
     offsets = set()
     for cell in range(variant.board.size):
         f0, r0 = _file_rank(variant, cell)
-        for reached in variant.board.cells_of(variant.empty_board_reach(white, cell)):
+        reach = variant.empty_board_reach(white, cell, initial=False)
+        for reached in variant.board.cells_of(reach):
             f, r = _file_rank(variant, reached)
             offsets.add((f - f0, r - r0))
     ferz = {(x, y) for x in (-1, 1) for y in (-1, 1)}
@@ -576,20 +596,24 @@ def _position_arguments(variant: object, fen: object, movelist: object
 def get_fen(variant: str, fen: str, movelist: list[str], chess960: bool = False,
             sfen: bool = False, show_promoted: bool = False, count_started: int = 0, /) -> str:
     """The position string after `movelist` from `fen`: as Fairy-Stockfish
-    writes it, or with `sfen` as shogi's SFEN.  `show_promoted` and
-    `count_started` are taken and change nothing (see docs/pyffish.md)."""
+    writes it, or with `sfen` as shogi's SFEN; with `show_promoted`, a
+    piece promoted during the moves is marked `~` (`Q~`).  `count_started`
+    is taken and changes nothing (see docs/pyffish.md)."""
     key = _position_arguments(variant, fen, movelist)
     _number(count_started, 7)
-    return _answer(lambda: _fen(_game(*key, bool(chess960)), bool(sfen)))
+    return _answer(lambda: _fen(_game(*key, bool(chess960)), bool(sfen), bool(show_promoted)))
 
 
-def _fen(game: Game, sfen: bool) -> str:
-    if sfen:
-        return _sfen(game)
-    fields = game.fen().split(" ")
+def _fen(game: Game, sfen: bool = False, show_promoted: bool = False) -> str:
+    text = _sfen(game) if sfen else game.fen()
+    fields = text.split(" ")
     position = game.position
-    if position.ep_target and len(fields) > 3:
+    if not sfen and position.ep_target and len(fields) > 3:
         fields[3] = _en_passant_field(position)
+    if show_promoted and _grid(position.variant) is not None:
+        promoted, _ = _promotions(position)
+        fields[0] = _rewritten(fields[0], position.variant, lambda cell, item: item + "~" if (
+            cell in promoted and item and "~" not in item and "+" not in item) else item)
     return " ".join(fields)
 
 
@@ -597,13 +621,14 @@ def _en_passant_field(position: Position) -> str:
     """The en passant field as Fairy-Stockfish writes it: the cells passed
     when a piece of the side to move could capture there, legal or not;
     for a pawn whose moves are not chess's (one with a letter in written
-    moves), always, followed by the cell of the piece that passed them."""
+    moves), always, with the cell of the piece that passed them, in the
+    order of the cells."""
     variant = position.variant
     names = variant.board.names
-    passed = [names[cell] for cell in variant.board.cells_of(position.ep_target)]
     victim = position.ep_victim
     if victim >= 0 and not _pawn_letterless(variant, position.cells[victim]):
-        return "".join(passed) + names[victim]
+        cells = sorted(variant.board.cells_of(position.ep_target) + [victim])
+        return "".join(names[cell] for cell in cells)
     capturers = {m[1] for m in position.captures_unchecked()
                  if m[3] == EN_PASSANT or m[3] == WALLED + EN_PASSANT}
     written = [names[cell] for cell in variant.board.cells_of(position.ep_target)
@@ -635,6 +660,21 @@ def gives_check(variant: str, fen: str, movelist: list[str], chess960: bool = Fa
     return _answer(lambda: _game(*key, bool(chess960)).is_check())
 
 
+def _king_in_check(position: Position) -> bool:
+    """Whether the side to move is in check as Fairy-Stockfish marks a move
+    that gives check: its royal piece attacked; with several royal pieces
+    (coregal's queen, Spartan's two kings), only those that move as kings."""
+    variant = position.variant
+    if variant.one_royal:
+        return position.is_check()
+    us = position.stm
+    occupied = position.side_bb[0] | position.side_bb[1] | position.walls
+    return any(position.attackers(cell, 1 - us, occupied, position.side_bb[1 - us])
+               for code in range(2 + us, variant.n_codes, 2)
+               if variant.royal_code[code] and _reach_kind(variant, code) == "king"
+               for cell in variant.board.cells_of(position.bb[code]))
+
+
 def is_capture(variant: str, fen: str, movelist: list[str], move: str,
                chess960: bool = False, /) -> bool:
     """Whether `move` (legal after `movelist`) takes a piece."""
@@ -661,11 +701,44 @@ def _captured(game: Game) -> str:
     if not captured:
         return ""
     variant = position.variant
+    _, was = _promotions(position)
+    if was is not None:   # a promoted piece goes as the piece it was
+        captured = was
     if variant.to_partner[captured] >= 0:
         captured = variant.to_partner[captured]
     elif variant.to_hand[captured] >= 0:   # to the capturer's hand: back to its owner's side
         captured = variant.to_hand[captured] ^ 1
     return variant.letter_of_code(captured).rstrip("~").lstrip("+")
+
+
+def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
+    """The pieces on the board that were promoted during the moves played
+    (cell -> the code of the piece that promoted), and the code the piece
+    taken by the last move had before it promoted (None when it took none
+    or an unpromoted one), followed through the moves as Fairy-Stockfish
+    keeps them: a piece keeps its mark as it moves, loses it when taken."""
+    promoted: dict[int, int] = {}
+    taken: int | None = None
+    for record in position.history:
+        move = record[0]
+        if move[3] >= WALLED:
+            move = wall_parts(move)[0]
+        frm, to, promo, kind, extra = move
+        if kind in (GATE, CASTLE_GATE):
+            kind, extra, _, _ = gate_parts(move)
+        victim = extra if kind == EN_PASSANT else to
+        taken = promoted.pop(victim, None) if record[2] else None
+        if kind in (DROP, CASTLE, PASS, SUBORN):
+            promoted.pop(to, None)
+            continue
+        was = promoted.pop(frm, None)
+        if promo:
+            was = record[1] if was is None else was
+        if was is None:
+            promoted.pop(to, None)
+        else:
+            promoted[to] = was
+    return promoted, taken
 
 
 # -- written moves -----------------------------------------------------------------------
@@ -714,6 +787,16 @@ def _describe(position: Position) -> list[_Written]:
         out.append(_Written(str(move), frm, to, kind, mover, move.promotion or "",
                             promo if kind != DROP else 0, capture, gate, gate_cell, wall))
     return out
+
+
+def _same_kind(a: _Written, b: _Written) -> bool:
+    """Whether two moves are of one kind as Fairy-Stockfish tells moves
+    apart (a double step is a plain move there), with the same promotion,
+    gate and wall."""
+    def kind(move: _Written) -> int:
+        return NORMAL if move.kind == DOUBLE else move.kind
+    return kind(a) == kind(b) and a.promotion == b.promotion and a.gate == b.gate \
+        and a.wall == b.wall
 
 
 def _described(game: Game, move: str) -> _Written:
@@ -778,8 +861,12 @@ class _Writer:
 
     def write(self, move: _Written) -> str:
         if self.notation == NOTATION_SAN:
-            # variantkit's SAN, its check marks as Fairy-Stockfish writes them.
+            # variantkit's SAN, its check marks as Fairy-Stockfish writes
+            # them, a promotion into a promoted form by the kind's letter.
             text = write_san(self.position, move.text, "san").rstrip("+#")
+            if move.promotion == "+":
+                text = text.replace("=" + self.variant.letter_of_code(move.promoted_to).upper(),
+                                    "=" + _kind_letter(self.variant, move.promoted_to))
         elif move.kind == CASTLE:
             text = self._castling(move)
         else:
@@ -824,35 +911,34 @@ class _Writer:
         _, r = _file_rank(self.variant, cell)
         return r if self.position.stm == 0 else self.ranks - 1 - r
 
-    def _ahead(self, cell: int) -> list[int]:
-        """The cells of the mover's pieces like the one on `cell` (same
-        code) ahead of it on its file."""
-        position = self.position
-        code = position.cells[cell]
+    def _like(self, code: int) -> list[int]:
+        """The cells of the pieces of this code."""
+        return self.variant.board.cells_of(self.position.bb[code])
+
+    def _on_file(self, cell: int, code: int) -> list[int]:
+        """The cells of the pieces of `code` on the file of `cell`."""
         f, _ = _file_rank(self.variant, cell)
+        return [c for c in self._like(code) if _file_rank(self.variant, c)[0] == f]
+
+    def _ahead(self, cell: int, code: int) -> list[int]:
+        """The cells of the pieces of `code` ahead of `cell` on its file,
+        as their side moves."""
         mine = self._relative_rank(cell)
-        return [c for c in self.variant.board.cells_of(position.bb[code])
-                if _file_rank(self.variant, c)[0] == f and self._relative_rank(c) > mine]
+        return [c for c in self._on_file(cell, code) if self._relative_rank(c) > mine]
 
-    def _on_file(self, cell: int) -> list[int]:
-        position = self.position
-        f, _ = _file_rank(self.variant, cell)
-        return [c for c in self.variant.board.cells_of(position.bb[position.cells[cell]])
-                if _file_rank(self.variant, c)[0] == f]
-
-    def _tandems(self, cell: int) -> int:
-        """Files holding more than one of the mover's pieces like this one."""
-        position = self.position
+    def _tandems(self, code: int) -> int:
+        """How many files hold more than one piece of `code`."""
         files: dict[int, int] = {}
-        for c in self.variant.board.cells_of(position.bb[position.cells[cell]]):
+        for c in self._like(code):
             f = _file_rank(self.variant, c)[0]
             files[f] = files.get(f, 0) + 1
         return sum(1 for count in files.values() if count > 1)
 
     def _wxf_rank(self, cell: int) -> str:
-        if not self.position.cells[cell]:   # a drop's cell: its rank from the mover
+        code = self.position.cells[cell]
+        if not code:   # a drop's cell: its rank from the mover
             return str(self._relative_rank(cell) + 1)
-        return "-" if self._ahead(cell) else "+"
+        return "-" if self._ahead(cell, code) else "+"
 
     # -- parts
     def _piece(self, move: _Written) -> str:
@@ -862,22 +948,25 @@ class _Writer:
                 and _pawn_letterless(variant, code):
             return ""
         if n == NOTATION_XIANGQI_WXF and move.kind != DROP \
-                and len(self._on_file(move.frm)) >= 3 - (self._tandems(move.frm) >= 2):
-            return str(len(self._ahead(move.frm)) + 1)
+                and len(self._on_file(move.frm, code)) >= 3 - (self._tandems(code) >= 2):
+            # Three like pieces on a file (two, on two files): their order from the front.
+            return str(len(self._ahead(move.frm, code)) + 1)
         letter = variant.letter_of_code(code).upper()
         if self.shogi and letter.startswith("+"):
             return letter
         if self.thai:
-            return self._thai(code)
+            return self._thai(code, move.frm if move.kind != DROP else -1)
         return _written_letter(variant, code)
 
-    def _thai(self, code: int) -> str:
+    def _thai(self, code: int, cell: int) -> str:
         variant = self.variant
         if _pawn_letterless(variant, code):
             return THAI_PAWN
         kind = _reach_kind(variant, code)
         if kind == "king":
             return THAI_KING if variant.royal_code[code] else THAI_OTHER
+        if kind == "ferz" and cell in _promotions(self.position)[0]:
+            return THAI_PROMOTED_MET
         return THAI_BY_REACH.get(kind or "", THAI_OTHER)
 
     def _disambiguation(self, move: _Written) -> str:
@@ -892,9 +981,7 @@ class _Writer:
         if n == NOTATION_THAI_SAN and pawn and move.capture:
             return self._file(move.frm)
         others = [w.frm for w in _describe(self.position)
-                  if w.frm != move.frm and w.to == move.to and w.kind == move.kind
-                  and w.promotion == move.promotion and w.gate == move.gate
-                  and w.wall == move.wall
+                  if w.frm != move.frm and w.to == move.to and _same_kind(w, move)
                   and self.variant.letter_of_code(w.mover).rstrip("~")
                   == self.variant.letter_of_code(move.mover).rstrip("~")]
         if not others:
@@ -909,8 +996,8 @@ class _Writer:
         return self._square(move.frm)
 
     def _wxf_disambiguation(self, move: _Written) -> str:
-        on_file = self._on_file(move.frm)
-        if len(on_file) == 2 and self._tandems(move.frm) < 2:
+        on_file = self._on_file(move.frm, move.mover)
+        if len(on_file) == 2 and self._tandems(move.mover) < 2:
             other = next(c for c in on_file if c != move.frm)
             f0, r0 = _file_rank(self.variant, move.frm)
             f1, r1 = _file_rank(self.variant, move.to)
@@ -953,8 +1040,7 @@ class _Writer:
         variant = self.variant
         text = ""
         if move.promotion == "+":
-            text = "+" if self.shogi else \
-                "=" + variant.letter_of_code(move.promoted_to).upper().lstrip("+")
+            text = "+" if self.shogi else "=" + _kind_letter(variant, move.promoted_to)
         elif move.promotion == "-":
             text = "-" if self.shogi else \
                 "=" + variant.letter_of_code(move.promoted_to).upper()
@@ -983,15 +1069,16 @@ class _Writer:
 
     def _marks(self, move: _Written) -> str:
         """`+` for a check, `#` for a check that leaves no legal move, in
-        every notation but shogi's and WXF."""
-        if self.shogi or self.notation == NOTATION_XIANGQI_WXF:
+        every notation but shogi's and WXF; none where captures explode
+        (Fairy-Stockfish's kings there are pieces whose loss loses)."""
+        if self.shogi or self.notation == NOTATION_XIANGQI_WXF or self.variant.blast:
             return ""
         position = self.position
         internal = next(m for m in position.legal_internal()
                         if str(position.public_move(m)) == move.text)
         position.make_internal(internal)
         try:
-            if not position.is_check():
+            if not _king_in_check(position):
                 return ""
             return "+" if position.legal_internal() else "#"
         finally:
@@ -1450,40 +1537,37 @@ def _fog(game: Game) -> str:
         raise error(f"fog of war counts files and ranks: {variant.name}'s board has none")
     seen = position.side_bb[position.stm]
     for move in position.legal_internal():
-        kind = move[3]
-        if kind >= WALLED:
+        if move[3] >= WALLED:
             move = wall_parts(move)[0]
-        if move[3] == CASTLE:
-            continue
-        seen |= 1 << move[1]
+        if move[3] != CASTLE:
+            seen |= 1 << move[1]
+    fields = _fen(game, False).split(" ")
+    fields[0] = _rewritten(fields[0], variant,
+                           lambda cell, item: item if cell >= 0 and seen >> cell & 1 else "*")
+    return " ".join(fields)
+
+
+def _rewritten(field: str, variant: Variant, item_at: Callable[[int, str], str]) -> str:
+    """A placement field of a grid of one plane written again, each cell's
+    item (a piece's letters, '' for an empty cell) replaced by
+    `item_at(cell, item)` (cell -1 for a hole); the hand kept."""
     grid = _grid(variant)
     assert grid is not None
-    fields = _fen(game, False).split(" ")
-    board, hand = split_hand(fields[0])
-    rows = list(_rows(board, grid.files))
-    fogged = []
-    for rank_from_top, row in enumerate(rows):
-        rank = grid.ranks - 1 - rank_from_top
-        out, empty = [], 0
+    board, hand = split_hand(field)
+    rows = []
+    for from_top, row in enumerate(_rows(board, grid.files)):
+        rank = grid.ranks - from_top
+        out, empty = "", 0
         for file, item in enumerate(row):
-            cell = variant.board.index.get(f"{chr(ord('a') + file)}{rank + 1}")
-            if cell is None or not seen >> cell & 1:
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append("*")
-            elif item == "":
+            cell = variant.board.index.get(f"{chr(ord('a') + file)}{rank}", -1)
+            written = item_at(cell, item)
+            if not written:
                 empty += 1
-            else:
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append(item)
-        if empty:
-            out.append(str(empty))
-        fogged.append("".join(out))
-    fields[0] = "/".join(fogged) + ("" if hand is None else f"[{hand}]")
-    return " ".join(fields)
+                continue
+            out += (str(empty) if empty else "") + written
+            empty = 0
+        rows.append(out + (str(empty) if empty else ""))
+    return "/".join(rows) + ("" if hand is None else f"[{hand}]")
 
 
 _ITEM = re.compile(r"[0-9]+|\+.|.~|.")
