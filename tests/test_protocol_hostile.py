@@ -467,10 +467,16 @@ def test_words_are_apart_by_any_white_space(sessions: Starter) -> None:
         session.send("setoption \t name\tUCI_Variant\t value \tminishogi", "isready")
         assert session.expect("readyok") == ["readyok"]
         session.quit()
+    uci = started(sessions, "uci")
+    uci.send("position\tfen\t6k1/5ppp/8/8/8/8/5PPP/R5K1\tw\t-\t-\t0\t1", "go depth 2")
+    assert uci.expect(r"bestmove.*")[-1].split()[1] == "a1a8"
+    uci.quit()
     xboard = started(sessions, "xboard")
     xboard.send("new", "sd\t1", "usermove\t e2e4", "ping \t 7")
     lines = xboard.expect("pong 7")
     assert re.fullmatch(r"move \S+", lines[-2]), lines
+    xboard.send("setboard\t6k1/5ppp/8/8/8/8/5PPP/R5K1\tw\t-\t-\t0\t1", "sd\t2", "go")
+    assert xboard.expect(r"move .*")[-1] == "move a1a8"
     xboard.quit()
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import variantkit
+from variantkit.protocols import host
 from variantkit.protocols.channel import MAX_LINE, Channel
 from variantkit.protocols.uci import UciSession
 from variantkit.protocols.usi import UsiDialect, fen_to_sfen, sfen_to_fen
@@ -263,3 +264,24 @@ def test_hostile_lines_get_protocol_answers(kind: str) -> None:
             r"|(1-0|0-1|1/2-1/2) \{.+\})")
     for line in out.getvalue().splitlines():
         assert re.fullmatch(form, line, re.DOTALL), line
+
+
+def test_a_chosen_ini_section_compiles_within_the_load_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A section that would take many seconds to import is refused once
+    the session's bound on loading runs out (here cut to half a second),
+    and the variant in play stays."""
+    monkeypatch.setattr(host, "LOAD_SECONDS", 0.5)
+    rows = "/".join(["rnbqkbnracdefrnbqkbnracdef", "p" * 26] + ["26"] * 35
+                    + ["P" * 26, "RNBQKBNRACDEFRNBQKBNRACDEF"])
+    ini = tmp_path / "costly.ini"
+    ini.write_text("[costly:chess]\nmaxRank = 39\nmaxFile = z\ncustomPiece1 = a:NNCCZZ\n"
+                   "customPiece2 = c:QNN\ncustomPiece3 = d:BBRRWF\ncustomPiece4 = e:mQcN\n"
+                   f"customPiece5 = f:KNAD\nstartFen = {rows} w - - 0 1\n", encoding="utf-8")
+    started = time.monotonic()
+    lines = transcript("uci", f"setoption name VariantPath value {ini}",
+                       "setoption name UCI_Variant value costly", "isready")
+    assert time.monotonic() - started < 30
+    assert re.fullmatch(r"info string variant refused: .*costly\.ini:1: \[costly\] does not "
+                        r"import: .*budget.*", lines[1]), lines[1]
+    assert lines[2] == "readyok"

@@ -232,6 +232,8 @@ class UciSession(Host):
             self.say(f"position refused: {shorten(' '.join(str(exc).split()), 200)}")
             return
         for text in moves:
+            if self.ending:   # thousands of moves take seconds: `quit` need not wait
+                return
             try:
                 game.push(self.dialect.move_in(self.variant, text))
             except (IllegalMoveError, ValueError):

@@ -150,7 +150,7 @@ class XboardSession(Host):
         elif word == "setboard":
             self.finish()
             try:
-                self.game = self.variant.new_game(rest)
+                self.game = self.variant.new_game(" ".join(rest.split()))
             except REFUSED as exc:
                 self.channel.write("Error (illegal position): "
                                    f"{shorten(' '.join(str(exc).split()), 200)}")
