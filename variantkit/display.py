@@ -29,12 +29,12 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from variantkit.core.moves import SIDES
 from variantkit.core.position import Position, position_of
 from variantkit.notation import write_fen
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
 from variantkit.rulebook.look import PIECE_SETS
+from variantkit.values import SIDES
 
 if TYPE_CHECKING:
     from variantkit.game import Game

@@ -56,7 +56,6 @@ from variantkit.core.moves import (
     EN_PASSANT,
     NORMAL,
     PASS,
-    SIDES,
     SUBORN,
     InternalMove,
 )
@@ -64,7 +63,7 @@ from variantkit.core.position import Position
 from variantkit.evaluation import PAWN, Evaluation
 from variantkit.game import Game
 from variantkit.outcome import outcome
-from variantkit.values import Move
+from variantkit.values import SIDES, Move
 from variantkit.variant import Variant
 
 # What the static exchange evaluation counts a royal piece as, in

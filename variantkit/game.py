@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, overload
 
 from variantkit.core.general import empty_position
-from variantkit.core.moves import SIDES, InternalMove
+from variantkit.core.moves import InternalMove
 from variantkit.core.position import Position
 from variantkit.display import board_renderable, status_line
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
@@ -22,7 +22,7 @@ from variantkit.notation import explain_bad_move, write_fen
 from variantkit.outcome import outcome
 from variantkit.san import legal_san, parse_san, san
 from variantkit.svg import render
-from variantkit.values import Move, Outcome
+from variantkit.values import SIDES, Move, Outcome
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 from variantkit.board import GridTopology
 from variantkit.castling import Castling, by_side, derive_castling
 from variantkit.core.general import GeneralPosition, empty_position
-from variantkit.core.moves import DROP, SIDES, InternalMove
+from variantkit.core.moves import DROP, InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import CastlingFieldError, InvalidFenError, quote
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_HELD, MAX_POSITION_LENGTH
 from variantkit.outcome import outcome
+from variantkit.values import SIDES
 
 if TYPE_CHECKING:
     from variantkit.variant import Variant

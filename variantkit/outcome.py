@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import condition_outcome, result_for
 from variantkit.core.general import GeneralPosition
-from variantkit.core.moves import DROP, NORMAL, PASS, SIDES, InternalMove
+from variantkit.core.moves import DROP, NORMAL, PASS, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import type_of
-from variantkit.values import Outcome
+from variantkit.values import SIDES, Outcome
 
 if TYPE_CHECKING:
     from variantkit.tables import DrawPoints

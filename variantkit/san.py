@@ -74,7 +74,6 @@ from variantkit.core.moves import (
     DROP,
     EN_PASSANT,
     GATE,
-    SIDES,
     SUBORN,
     WALLED,
     InternalMove,
@@ -88,7 +87,7 @@ from variantkit.notation import explain_bad_move, parse_move
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
 from variantkit.rulebook.notation import STYLES, fits
-from variantkit.values import Move
+from variantkit.values import SIDES, Move
 
 if TYPE_CHECKING:
     from variantkit.game import Game

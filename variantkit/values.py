@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+# The sides by number, as people name them: side 0 is White, side 1 Black.
+SIDES = ("white", "black")
+
 
 @dataclass(frozen=True, slots=True)
 class Move:

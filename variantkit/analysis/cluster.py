@@ -380,7 +380,7 @@ def _handshake(scheduler: SchedulerAddress, timeout: float) -> None:
     again takes no time), or raise a `ClusterError`: a server that is
     not a Dask scheduler (a web server, a port that accepts and never
     answers) is found here, before the client waits on it unbounded."""
-    from distributed.comm import connect
+    from distributed.comm.core import connect
 
     async def greet() -> None:
         comm = await connect(scheduler.uri, timeout=timeout)

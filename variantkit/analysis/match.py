@@ -17,7 +17,7 @@ from typing import Protocol
 
 from variantkit.engine import Engine, Limits
 from variantkit.errors import IllegalMoveError
-from variantkit.game import SIDES, Game
+from variantkit.game import Game
 from variantkit.pgn import result_token, write_pgn
 from variantkit.protocols.driver import (
     RESIGN,
@@ -26,6 +26,7 @@ from variantkit.protocols.driver import (
     ExternalEngine,
     UnreadableMove,
 )
+from variantkit.values import SIDES
 from variantkit.variant import Variant
 
 BUILTIN = "builtin"

@@ -33,7 +33,7 @@ from typing import Any
 
 from variantkit.analysis.tournament import GameRecord, Settings, material_types
 from variantkit.evaluation import piece_values
-from variantkit.game import SIDES
+from variantkit.values import SIDES
 from variantkit.variant import Variant
 
 Z95 = 1.959964        # the 97.5% point of the normal distribution

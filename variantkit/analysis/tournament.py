@@ -30,9 +30,9 @@ from variantkit.analysis.cluster import Cluster, Lost
 from variantkit.analysis.payload import compiled, variant_text
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError
-from variantkit.game import SIDES, Game
+from variantkit.game import Game
 from variantkit.protocols.driver import RESIGN, Clock, ExternalEngine
-from variantkit.values import Move
+from variantkit.values import SIDES, Move
 from variantkit.variant import Variant
 
 MOVE_LIMIT = "move-limit"   # the termination of a game stopped at --max-plies (a draw)

@@ -29,8 +29,8 @@ from variantkit.analysis.cluster import (
     interrupts_held,
 )
 from variantkit.analysis.tournament import BUILTIN, GameRecord, Settings
+from variantkit.cli import EXIT_INTERRUPTED
 from variantkit.cli.common import (
-    EXIT_INTERRUPTED,
     FiniteFloat,
     check_output,
     cli,

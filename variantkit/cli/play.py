@@ -36,12 +36,12 @@ from variantkit.cli.common import (
 from variantkit.display import board_text
 from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError
-from variantkit.game import SIDES, Game, Move
+from variantkit.game import Game, Move
 from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pair import BOARDS, Pair, PairOutcome, plays_on_two_boards, write_bpgn
 from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
-from variantkit.values import Outcome
+from variantkit.values import SIDES, Outcome
 
 HELP = """\
 Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2, a drop P@e4) or as a move

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from variantkit.core.moves import CASTLE, CASTLE_GATE, SIDES, InternalMove, gate_parts
-from variantkit.values import Outcome
+from variantkit.core.moves import CASTLE, CASTLE_GATE, InternalMove, gate_parts
+from variantkit.values import SIDES, Outcome
 
 if TYPE_CHECKING:
     from variantkit.core.general import GeneralPosition

@@ -45,8 +45,6 @@ InternalMove = tuple[int, int, int, int, int]
 # mover's royal cell as they were before it.  Typed item by item: compiled,
 # a record of `Any` is unpacked and used through Python's generic protocol.
 UndoRecord = tuple[InternalMove, int, int, int, int, int, int, int, int]
-# Side 0 is White, side 1 Black.
-SIDES = ("white", "black")
 
 
 def castle_gate(index: int, cell: int, code: int) -> int:

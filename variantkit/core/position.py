@@ -20,7 +20,6 @@ from variantkit.core.moves import (
     GATE,
     NORMAL,
     PASS,
-    SIDES,
     STAY,
     SUBORN,
     WALL_BITS,
@@ -32,7 +31,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, CellReach, reach
-from variantkit.values import Move
+from variantkit.values import SIDES, Move
 
 if TYPE_CHECKING:
     from variantkit.tables import AttackEntry, DropRule, Limits, Promotion

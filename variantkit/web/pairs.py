@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from variantkit.errors import quote
-from variantkit.game import SIDES, Game, Move
+from variantkit.game import Game, Move
 from variantkit.pair import BOARDS, BoardMarks, Pair
+from variantkit.values import SIDES
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError
 
