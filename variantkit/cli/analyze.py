@@ -39,10 +39,17 @@ from variantkit.cli.common import (
     load_variant,
     write_output,
 )
-from variantkit.engine import MAX_DEPTH
+from variantkit.cli.options import (
+    depth_option,
+    games_option,
+    max_plies_option,
+    pgn_option,
+    random_plies_option,
+    seed_option,
+    think_time_option,
+)
 from variantkit.errors import quote
 from variantkit.game import Game
-from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pgn import write_pgn
 from variantkit.protocols.driver import PROTOCOLS
 from variantkit.variant import Variant
@@ -114,30 +121,22 @@ def perft_on_cluster(game: Game, depth: int, workers: int | None, address: str |
 
 @cli.command()
 @click.argument("variants", nargs=-1, required=True, metavar="VARIANT...")
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
-              help="Games for each variant.")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=None,
-              help="Engine search depth in plies  [default: 2].")
-@click.option("--time", "seconds", type=FiniteFloat(0, MAX_THINK_SECONDS, min_open=True),
-              default=None,
-              help="Engine time per move in seconds, instead of a depth (results then "
+@games_option(100, "Games for each variant.")
+@depth_option(None, shown=2)
+@think_time_option("Engine time per move in seconds, instead of a depth (results then "
                    "depend on the machine's speed).")
 @click.option("--engine", "engine", default="builtin", show_default=True, metavar="ENGINE",
               help="The engine of both sides: builtin, or an external one (uci:PATH, "
                    "xboard:PATH, usi:PATH, started for each game; it needs --time).")
-@click.option("--random-plies", type=click.IntRange(0, 1000), default=4, show_default=True,
-              help="Random legal moves at the start of each game, so that games differ.")
-@click.option("--max-plies", type=click.IntRange(1, 100_000), default=300, show_default=True,
-              help="Stop a game at this many plies and score it as a draw ('move-limit').")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-              help="Seed of the random opening plies (game i uses 'SEED/i').")
+@random_plies_option
+@max_plies_option
+@seed_option
 @cluster_options
 @click.option("--out", "out_path", default=None, metavar="FILE",
               help="Write the HTML report to FILE.")
 @click.option("--json", "json_path", default=None, metavar="FILE",
               help="Write the report's figures as JSON to FILE ('-': standard output).")
-@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
-              help="Write every game as PGN to FILE (and into the report).")
+@pgn_option("Write every game as PGN to FILE (and into the report).")
 def analyze(variants: tuple[str, ...], games: int, depth: int | None, seconds: float | None,
             engine: str, random_plies: int, max_plies: int, seed: int, workers: int | None,
             address: str | None, worker_wait: float, out_path: str | None,

@@ -37,8 +37,8 @@ from variantkit.cli.common import (
     load_variant,
     write_output,
 )
+from variantkit.cli.options import games_option, max_plies_option, pgn_option, seed_option
 
-MAX_GAMES = 10_000
 MAX_SECONDS = 86_400.0
 
 
@@ -92,7 +92,7 @@ def time_control(text: str) -> tuple[float, float]:
 @click.argument("variant")
 @click.argument("first")
 @click.argument("second")
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=2, show_default=True)
+@games_option(2)
 @click.option("--movetime", type=FiniteFloat(0, MAX_SECONDS, min_open=True), default=None,
               help="Seconds a move [default: 0.2 without --tc].")
 @click.option("--tc", default=None, metavar="BASE+INC",
@@ -100,13 +100,11 @@ def time_control(text: str) -> tuple[float, float]:
 @click.option("--opening-plies", type=click.IntRange(0, 40), default=0, show_default=True,
               help="Random plies (from --seed) before the engines play; each opening "
                    "is played once with each colour.")
-@click.option("--seed", type=click.IntRange(0, 2**32), default=0, show_default=True)
-@click.option("--max-plies", type=click.IntRange(1, 5000), default=300, show_default=True,
-              help="A game still going after this many plies is a draw.")
+@seed_option
+@max_plies_option
 @click.option("--grace", type=FiniteFloat(0, 60), default=0.5, show_default=True,
               help="Seconds past a move's time before its flag falls.")
-@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
-              help="Write the games to FILE as PGN.")
+@pgn_option("Write the games to FILE as PGN.")
 def match(variant: str, first: str, second: str, games: int, movetime: float | None,
           tc: str | None, opening_plies: int, seed: int, max_plies: int, grace: float,
           pgn_path: str | None) -> None:

@@ -21,7 +21,6 @@ from collections.abc import Iterator
 import click
 
 from variantkit.cli.common import (
-    FiniteFloat,
     check_output,
     cli,
     fail,
@@ -33,11 +32,19 @@ from variantkit.cli.common import (
     use_color,
     write_output,
 )
+from variantkit.cli.options import (
+    depth_option,
+    games_option,
+    max_plies_option,
+    pgn_option,
+    random_plies_option,
+    seed_option,
+    think_time_option,
+)
 from variantkit.display import board_text
-from variantkit.engine import DEFAULT_DEPTH, MAX_DEPTH, Engine
+from variantkit.engine import DEFAULT_DEPTH, Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import Game, Move
-from variantkit.limits import MAX_THINK_SECONDS
 from variantkit.pair import BOARDS, Pair, PairOutcome, plays_on_two_boards, write_bpgn
 from variantkit.pgn import result_token, write_pgn
 from variantkit.san import legal_san
@@ -69,14 +76,10 @@ MOVE_LIMIT = "move limit"
 @click.argument("variant")
 @click.option("--as", "side", type=click.Choice(SIDES), default="white", show_default=True,
               help="The side you play.")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=None,
-              help=f"Engine search depth in plies [default: {DEFAULT_DEPTH}].")
-@click.option("--time", "seconds", type=FiniteFloat(0, MAX_THINK_SECONDS, min_open=True),
-              default=None,
-              help="Engine thinking time per move, in seconds (instead of --depth).")
+@depth_option(None, shown=DEFAULT_DEPTH)
+@think_time_option("Engine thinking time per move, in seconds (instead of --depth).")
 @position_options
-@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
-              help="Add the game to FILE as PGN at the end (also after Ctrl-C).")
+@pgn_option("Add the game to FILE as PGN at the end (also after Ctrl-C).")
 def play(variant: str, side: str, depth: int | None, seconds: float | None, fen: str | None,
          moves: tuple[str, ...], pgn_path: str | None) -> None:
     """Play a game against the engine in the terminal.
@@ -314,20 +317,14 @@ def answer(game: Game, entry: str) -> None:
 
 @cli.command()
 @click.argument("variant")
-@click.option("--games", "count", type=click.IntRange(1), default=1, show_default=True,
-              help="Number of games.")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=2, show_default=True,
-              help="Engine search depth in plies.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed for the random opening plies.")
-@click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
-              help="Stop a game unfinished after this many plies ('move limit').")
-@click.option("--random-plies", type=click.IntRange(0), default=4, show_default=True,
-              help="Random legal moves at the start of each game, so that games differ.")
+@games_option(1)
+@depth_option(2)
+@seed_option
+@max_plies_option
+@random_plies_option
 @position_options
-@click.option("--pgn", "pgn_path", default=None, metavar="FILE",
-              help="Append every game to FILE as PGN.")
-def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
+@pgn_option("Append every game to FILE as PGN.")
+def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
              random_plies: int, fen: str | None, moves: tuple[str, ...],
              pgn_path: str | None) -> None:
     """Let the engine play itself, then print the results."""
@@ -339,7 +336,7 @@ def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
     reasons: Counter[str] = Counter()
     plies = 0
     name = f"variantkit depth {depth}"
-    for number in progress(count):
+    for number in progress(games):
         game = start.copy()
         outcome = game.outcome()
         while outcome is None and game.plies - start.plies < max_plies:
@@ -357,10 +354,10 @@ def selfplay(variant: str, count: int, depth: int, seed: int, max_plies: int,
                                              Round=str(number + 1), White=name, Black=name)
                          + "\n", "a")
     summary = [(label, str(results[label])) for label in ("white wins", "black wins", "draws")]
-    summary.append(("average length", f"{plies / count:.1f} plies"))
+    summary.append(("average length", f"{plies / games:.1f} plies"))
     ended = sorted(reasons.items())
     width = max(len(label) for label, _ in summary + ended)
-    click.echo(f"{count} game(s) of {start.variant.name}, depth {depth}, seed {seed}:")
+    click.echo(f"{games} game(s) of {start.variant.name}, depth {depth}, seed {seed}:")
     for label, value in summary:
         click.echo(f"  {label.ljust(width)}  {value}")
     click.echo("how games ended:")
