@@ -8,9 +8,9 @@ the user did not ask.
 - outputs are never written through a symbolic link nor onto the input;
 - a file name or a description holding line breaks of any kind stays
   inside its comment (YAML's and the ini's);
-- every bundled variant that exports imports back, into the same game;
+- every bundled variant that exports imports back, into the same game
+  (coregal's pseudo-royal queens checked against pyffish too);
 - the whole import of one file has a budget, however many sections;
-- a sweep of random and crafted texts through `import_ini` and the command.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ import sys
 import time
 from pathlib import Path
 
+import pyffish
 import pytest
 import yaml
 
+import variantkit
 import variantkit.fsf
 from variantkit.errors import Problem
-from variantkit.fsf import IMPORT_UNITS, import_ini
+from variantkit.fsf import IMPORT_UNITS, ExportRefused, export_ini, import_ini
 from variantkit.fsf.importer import ATOM
 from variantkit.fsf.ini import MAX_BETZA_CHARS, MAX_SECTIONS, SECTION_UNITS
 from variantkit.limits import Budget
@@ -316,3 +318,80 @@ def test_the_command_reports_the_budget(tmp_path: Path) -> None:
         assert "many.ini:" in done.stderr and "the import's budget" in done.stderr
         assert "Traceback" not in done.stderr
     assert done.stderr.rstrip().endswith("error: no section could be imported")
+
+
+# -- every export imports back ---------------------------------------------------------
+
+BUNDLED = sorted(path.stem for path in (Path(__file__).parent.parent / "variants").glob("*.yaml"))
+# First moves beyond which a tree is compared to one ply.
+WIDE_START = 200
+
+
+def same_tree(first: variantkit.Game, second: variantkit.Game, depth: int, path: str) -> int:
+    """Walk both games' trees side by side, comparing the legal moves at
+    every node; the number of leaves."""
+    moves = sorted(str(m) for m in first.legal_moves())
+    assert moves == sorted(str(m) for m in second.legal_moves()), f"moves differ after {path}"
+    if depth == 1:
+        return len(moves)
+    leaves = 0
+    for move in moves:
+        first.push(move)
+        second.push(move)
+        leaves += same_tree(first, second, depth - 1, f"{path} {move}")
+        first.pop()
+        second.pop()
+    return leaves
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_export_imports_back_into_the_same_game(name: str) -> None:
+    variant = variantkit.load(name)
+    try:
+        text = export_ini(variant, "back")
+    except ExportRefused as refused:
+        assert refused.reasons and all(reason.strip() for reason in refused.reasons)
+        return
+    result = import_ini(text, f"{name}.ini")
+    assert not result.errors and not result.warnings, result.errors + result.warnings
+    back = result["back"]
+    assert isinstance(back, str), f"{name}: the export does not import back: {back}"
+    again = variantkit.load_text(back, "back.yaml")
+    # (a game with a wall after each move has thousands of first moves:
+    # the first ply alone, compared whole)
+    depth = 2 if len(variant.new_game().legal_moves()) <= WIDE_START else 1
+    assert same_tree(variant.new_game(), again.new_game(), depth, "the start") > 0
+
+
+# Positions where a side holds two queens, or promotes to a second one,
+# with a queen attacked: coregal keeps every queen out of check.
+COREGAL_POSITIONS = ("r3k3/1P6/8/8/8/8/8/Q3K3 w - - 0 1", "r3k3/1P6/8/8/8/8/8/QQ2K3 w - - 0 1",
+                     "4k3/8/8/8/8/8/8/r2QK2Q w - - 0 1", "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+
+
+@pytest.mark.parametrize("fen", COREGAL_POSITIONS)
+def test_coregal_exported_keeps_a_second_queen_royal(fen: str) -> None:
+    """The export once wrote extinctionPieceCount = 0, under which
+    Fairy-Stockfish guards a queen only while a side has one."""
+    text = export_ini("coregal", "vk-exported-coregal")
+    pyffish.load_variant_config(text)
+    back = import_ini(text, "coregal.ini")["vk-exported-coregal"]
+    assert isinstance(back, str)
+    bundled = {str(m) for m in variantkit.load("coregal").new_game(fen).legal_moves()}
+    assert bundled == set(pyffish.legal_moves("vk-exported-coregal", fen, []))
+    assert bundled == {str(m) for m in variantkit.load_text(back, "c.yaml").new_game(fen)
+                       .legal_moves()}
+
+
+def test_a_royal_promotion_beside_explosions_is_refused(tmp_path: Path) -> None:
+    """There Fairy-Stockfish's count of pseudo-royal pieces is also the
+    extinction's: no count keeps a second royal queen guarded."""
+    path = tmp_path / "royal-blast.yaml"
+    path.write_text("variantkit: 1\nname: royal-blast\ninherits: atomic\ndescription: x\n"
+                    "pieces:\n  queen: {royal: true}\n"
+                    "end:\n  conditions:\n    - {extinct: [king, queen], result: loss}\n",
+                    encoding="utf-8")
+    with pytest.raises(ExportRefused) as refused:
+        export_ini(str(path))
+    assert refused.value.reasons == ["royals: a promotion to a royal piece beside explosions"]
+

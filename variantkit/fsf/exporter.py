@@ -149,6 +149,7 @@ class Exporter:
         self.immobility = False                  # immobilityIllegal is written
         # Whether a captured promoted piece goes to the hand as a pawn, or stays.
         self.choice_kinds: set[str] = set()
+        self.choices: set[str] = set()           # the pieces a pawn may promote to
 
 
     # -- helpers ---------------------------------------------------------------
@@ -476,6 +477,7 @@ class Exporter:
         choices = {n for r in pawn_rules for side in SIDES
                    for n in (r["choices"][side] if isinstance(r["choices"], dict)
                              else r["choices"])}
+        self.choices = choices
         self.put("promotionPawnTypes", self.letters(pawns))
         self.shogi_promotion(piece_rules, regions[0] if regions else {})
         setup = self.data["setup"].split()[0]
@@ -984,8 +986,20 @@ class Exporter:
                 self.refuse(f"end: opponent-at-least on royal pieces: {NO_KEY}")
             self.put("extinctionPseudoRoyal", True)
             # Fairy-Stockfish keeps them out of check while a side has at
-            # most one more than the count.
-            names, results, counts = pseudo, {"loss"}, {royals.get("last", 1) - 1}
+            # most one more than the count of a type: for `check: any`, a
+            # count no side reaches on the board (its own coregal's is 64;
+            # with a count of 0, a pawn promoting to a second queen would
+            # leave both unguarded).  With explosions the count is also
+            # the extinction's (a side is left with none): 0.
+            if royals.get("check", "any") == "last":
+                count = royals.get("last", 1) - 1
+            elif "explosion" in self.data:
+                count = 0
+                if set(pseudo) & self.choices:
+                    self.refuse("royals: a promotion to a royal piece beside explosions")
+            else:
+                count = self.files * self.ranks
+            names, results, counts = pseudo, {"loss"}, {count}
         if not names:
             self.put("extinctionValue", "none")
             return

@@ -48,7 +48,7 @@ PROMOTION_KEYS = ("promotionRegionWhite", "promotionRegionBlack", "promotionPiec
                   "promotionPawnTypesWhite", "promotionPawnTypesBlack", "promotionLimit",
                   "promotedPieceType", "mandatoryPawnPromotion", "mandatoryPiecePromotion",
                   "pawnTypes", "capturesToHand", "pieceDemotion", "piecePromotionOnCapture",
-                  "dropPromoted")
+                  "dropPromoted", "dropLoop")
 PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "tripleStepRegionWhite", "tripleStepRegionBlack", "pieceDrops", "pawnTypes",
              "enPassantTypes", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack")
@@ -90,7 +90,8 @@ DEFAULTS: dict[str, str] = {
     "connectValue": "win", "castlingWins": "-", "connectNxN": "0",
     "collinearN": "0", "connectRegion1White": "", "connectRegion2White": "",
     "connectRegion1Black": "", "connectRegion2Black": "",
-    "blastOnCapture": "false", "blastImmuneTypes": "",
+    "blastOnCapture": "false", "blastImmuneTypes": "", "dropLoop": "false",
+    "adjudicateFullBoard": "false",
     "flyingGeneral": "false", "soldierPromotionRank": "1", "immobilityIllegal": "false",
     "enPassantTypes": "p",
     "nMoveRuleTypes": "p",
@@ -99,7 +100,7 @@ DEFAULTS: dict[str, str] = {
     "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
     "enclosingDropStart": "", "freeDrops": "false",
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
-    "dropLoop": "false", "gating": "false", "seirawanGating": "false", "wallingRule": "none",
+    "gating": "false", "seirawanGating": "false", "wallingRule": "none",
     "wallingRegionWhite": "", "wallingRegionBlack": "",
     "sittuyinPromotion": "false", "piecePromotionOnCapture": "false",
     "flagPieceBlockedWin": "false", "extinctionClaim": "false",
@@ -671,8 +672,8 @@ def write_castling(t: Translation, fields: list[str]) -> None:
         board = board_of(t, fields[0])
         king = (t.settings.value("castlingKingPiece").strip() or "k")[0].lower()
         rooks = t.settings.value("castlingRookPieces").lower()
-        to = {"k": ord(t.settings.value("castlingKingsideFile").strip()[:1]) - 97,
-              "q": ord(t.settings.value("castlingQueensideFile").strip()[:1]) - 97}
+        to = {"k": castling_file(t, "castlingKingsideFile"),
+              "q": castling_file(t, "castlingQueensideFile")}
         for right in fields[2]:
             entry = castling_entry(board, right, king, rooks, to, t)
             if entry is not None:
@@ -686,6 +687,14 @@ def write_castling(t: Translation, fields: list[str]) -> None:
                 e["cancels"] = [e["right"].swapcase()]
     t.data["castling"] = entries
     fields[2] = "".join(e["right"] for e in entries) or "-"
+
+
+def castling_file(t: Translation, key: str) -> int:
+    """The file (0 for a) a castling key names by its first letter."""
+    text = t.settings.value(key).strip()
+    if not "a" <= text[:1] <= "z":
+        raise Unsupported(t.settings.entry(key), f"{key} = {shorten(text)}: not a file")
+    return ord(text[0]) - 97
 
 
 def castling_entry(board: dict[Cell, str], right: str, king: str, rooks: str,
@@ -744,7 +753,14 @@ def write_promotion(t: Translation) -> None:
     rules: list[dict[str, Any]] = []
     regions = {"white": t.cells("promotionRegionWhite"), "black": t.cells("promotionRegionBlack")}
     pawns = [t.names[k] for k in sorted(t.kinds("promotionPawnTypes"), key=order_of)]
-    to_hand = t.settings.flag("capturesToHand")
+    # Under dropLoop a promoted piece is the piece it became, and goes to the
+    # hand as that piece (pyffish writes it without `~`): the choices are
+    # the pieces themselves, and the root's `X~` forms go.
+    loop = t.settings.flag("dropLoop")
+    to_hand = t.settings.flag("capturesToHand") and not loop
+    if loop:
+        for name in [n for n, spec in t.data["pieces"].items() if spec["letter"].endswith("~")]:
+            del t.data["pieces"][name]
     choices = {side: [t.names[k] for k in t.choices[side]] for side in SIDES}
     if to_hand:
         choices = {side: [promoted_form(t, name, pawns[0] if pawns else None) for name in names]
@@ -772,6 +788,9 @@ def write_promotion(t: Translation) -> None:
                     rule["limit"][name] = number
         rules.append(rule)
     promoted = promoted_types(t)
+    if promoted and loop and t.settings.flag("capturesToHand"):
+        raise Unsupported(t.settings.entry("dropLoop"), "dropLoop with promotedPieceType: "
+                          "not supported")
     if promoted:
         rules.extend(shogi_rules(t, promoted, regions))
     if rules:
@@ -1005,8 +1024,13 @@ def write_end(t: Translation, fields: list[str]) -> None:
         # beside the king as enough: only bare kings are dead.
         king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
         end["insufficient-material"] = [f"{king} v {king}"] if king else []
-    if s.changed("materialCounting"):
-        write_draw_odds(t)
+    if s.changed("materialCounting", "adjudicateFullBoard"):
+        write_counting(t)
+    if s.changed("materialCounting", "adjudicateFullBoard", "passOnStalemate", "nMoveRule") \
+            and s.value("materialCounting").strip() == "unweighted" and end.get("move-rule"):
+        # Fairy-Stockfish counts at the move rule's end too: no `move-rule` result says so.
+        raise Unsupported(s.entry("materialCounting", "nMoveRule"), "materialCounting = "
+                          "unweighted with nMoveRule: not supported")
 
 
 # Fairy-Stockfish's materialCounting values that give every drawn game to one side.
@@ -1015,6 +1039,43 @@ DRAW_ODDS = {"whitedrawodds": "white", "blackdrawodds": "black"}
 # (measured: a mate or an extinction valued `draw` stays a draw), where
 # `draws-go-to` would give it away.
 DRAWN_APART = ("checkmateValue", "extinctionValue", "connectValue")
+
+
+# What materialCounting makes of the ends it decides (two passes in a row, a
+# full board under adjudicateFullBoard): a draw, or a win for the side with
+# more pieces on the board.
+COUNTED = {"none": "draw", "unweighted": "more-pieces"}
+
+
+def counted_result(t: Translation, key: str) -> str:
+    """The result materialCounting gives an end that `key` brings, or
+    Unsupported."""
+    s = t.settings
+    value = s.value("materialCounting").strip()
+    if value not in COUNTED:
+        raise Unsupported(s.entry("materialCounting", key), f"{key} with materialCounting = "
+                          f"{shorten(value)}: not supported")
+    return COUNTED[value]
+
+
+def write_counting(t: Translation) -> None:
+    """`materialCounting` and `adjudicateFullBoard`: draw odds (see
+    write_draw_odds), or the result of two passes in a row and, under
+    adjudicateFullBoard, of a full board (`double-pass`, `board-full`)."""
+    s, end = t.settings, t.data.setdefault("end", {})
+    if s.value("materialCounting").strip() in DRAW_ODDS:
+        if s.flag("adjudicateFullBoard"):
+            raise Unsupported(s.entry("adjudicateFullBoard", "materialCounting"),
+                              "adjudicateFullBoard with draw odds: not supported")
+        write_draw_odds(t)
+        return
+    counted_result(t, "materialCounting")
+    if s.flag("passOnStalemate"):
+        end["double-pass"] = counted_result(t, "passOnStalemate")
+    if s.flag("adjudicateFullBoard"):
+        end["board-full"] = counted_result(t, "adjudicateFullBoard")
+    else:
+        end.pop("board-full", None)
 
 
 def write_draw_odds(t: Translation) -> None:
@@ -1300,16 +1361,20 @@ def write_royals(t: Translation) -> None:
     s = t.settings
     if s.changed("extinctionPseudoRoyal") and s.flag("extinctionPseudoRoyal"):
         royal = t.pieces("extinctionPieceTypes")
+        # Fairy-Stockfish keeps pseudo-royal pieces out of check while a
+        # side has at most `last` of a type, counting each type apart; a
+        # count no side reaches on the board keeps them out of check always
+        # (its own coregal's is 64), as `check: any` does.
+        last = s.number("extinctionPieceCount") + 1
+        always = last >= t.files * t.ranks
         chosen = {t.names[k] for side in SIDES for k in t.choices.get(side, [])}
-        if chosen & set(royal):
+        if chosen & set(royal) and not always:
             # Fairy-Stockfish lets a pawn promote to a pseudo-royal piece
-            # that would stand attacked; a royal piece here may not.
+            # that would stand attacked (one more than `last`); a royal
+            # piece here may not.
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "extinctionPseudoRoyal with a "
                               "promotion to the royal piece: not supported")
-        # Fairy-Stockfish keeps pseudo-royal pieces out of check while a
-        # side has at most `last` of a type, counting each type apart.
-        last = s.number("extinctionPieceCount") + 1
-        if last > 1 and len(royal) > 1:
+        if last > 1 and len(royal) > 1 and not always:
             raise Unsupported(s.entry("extinctionPieceCount"), "extinctionPseudoRoyal with "
                               "extinctionPieceCount and several piece types: not supported")
         for name in t.with_forms(royal):
@@ -1330,7 +1395,7 @@ def write_royals(t: Translation) -> None:
             if king is not None and case(king) in placement and count:
                 # (a king alone is kept out of check under either rule)
                 needs.add("any" if count <= last and not onto else "neither")
-            elif count > 1 or last > 1 or onto:
+            elif onto or (not always and (count > 1 or last > 1)):
                 needs.add("last")
         if len(needs) > 1 or "neither" in needs:
             raise Unsupported(s.entry("extinctionPseudoRoyal"), "several pseudo-royal pieces, "
@@ -1482,17 +1547,15 @@ def write_no_en_passant(t: Translation) -> None:
 
 def write_pass(t: Translation) -> None:
     """`passOnStalemate` as `pass: when-no-move`. Fairy-Stockfish ends the
-    game after two passes in a row, drawn unless it counts material."""
+    game after two passes in a row, drawn unless it counts material
+    (`materialCounting = unweighted`: the side with more pieces wins)."""
     end = t.data.setdefault("end", {})
     if not t.settings.flag("passOnStalemate"):
         t.data.pop("pass", None)
         end.pop("double-pass", None)
         return
-    if t.settings.value("materialCounting").strip() != "none":
-        raise Unsupported(t.settings.entry("materialCounting", "passOnStalemate"),
-                          "passOnStalemate with materialCounting: not supported")
     t.data["pass"] = "when-no-move"
-    end["double-pass"] = "draw"
+    end["double-pass"] = counted_result(t, "passOnStalemate")
 
 
 # Fairy-Stockfish's flipEnclosedPieces and enclosingDrop values, and the

@@ -90,7 +90,7 @@ SUPPORTED = frozenset({
     "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
     "soldierPromotionRank", "pieceDemotion", "piecePromotionOnCapture", "dropPromoted",
     "extinctionOpponentPieceCount", "materialCounting", "petrifyOnCaptureTypes",
-    "enPassantRegion",
+    "enPassantRegion", "dropLoop", "adjudicateFullBoard",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -107,7 +107,7 @@ UNSUPPORTED = frozenset({
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
-    "mustDropType", "dropLoop", "sittuyinRookDrop",
+    "mustDropType", "sittuyinRookDrop",
     "dropOppositeColoredBishop", "gating", "wallingRegion",
     "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
     "passBlack", "passOnStalemateWhite", "passOnStalemateBlack",
@@ -115,7 +115,7 @@ UNSUPPORTED = frozenset({
     "moveRepetitionIllegal", "chasingRule",
     "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck",
-    "adjudicateFullBoard", "countingRule",
+    "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
