@@ -11,11 +11,13 @@ the user did not ask.
 - every bundled variant that exports imports back, into the same game
   (coregal's pseudo-royal queens checked against pyffish too);
 - the whole import of one file has a budget, however many sections;
+- a sweep of random and crafted texts through `import_ini` and the command.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
@@ -28,7 +30,7 @@ import yaml
 import variantkit
 import variantkit.fsf
 from variantkit.errors import Problem
-from variantkit.fsf import IMPORT_UNITS, ExportRefused, export_ini, import_ini
+from variantkit.fsf import IMPORT_UNITS, ExportRefused, IniError, export_ini, import_ini, keys
 from variantkit.fsf.importer import ATOM
 from variantkit.fsf.ini import MAX_BETZA_CHARS, MAX_SECTIONS, SECTION_UNITS
 from variantkit.limits import Budget
@@ -395,3 +397,134 @@ def test_a_royal_promotion_beside_explosions_is_refused(tmp_path: Path) -> None:
         export_ini(str(path))
     assert refused.value.reasons == ["royals: a promotion to a royal piece beside explosions"]
 
+
+# -- a sweep of hostile texts -------------------------------------------------------------
+
+# Work one text of the sweep may spend (a few sections), and the CPU seconds
+# it may take: generous bounds of the "does not hang" kind.
+SWEEP_BUDGET = 200_000
+SWEEP_SECONDS = 15
+HUGE = str(10**100)
+HOSTILE_VALUES = ["", "-", "*", "true", "0", "1", "8", "99", "9999", "10000", HUGE, "-1", "²",
+                  "\u0663", "\u0661\u0660", "x\u2028y", "x\x85y", "\x07", "a1", "*8", "a*",
+                  "*\u0668", "q:2", "q:x", f"q:{HUGE}", "qrbn", "k", "none", "win",
+                  "unweighted", "whitedrawodds", "reversi", "top", "duck", "a:QQ", "b:W²",
+                  "c:fmWfceF", "d:mRcpR", "e:nN", "f:" + "f" * 300, "=", "[", "]", ":", "é",
+                  "K", "KQkq", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                  "r3k2r/8/8/8/8/8/8/R3K2R[Pp] w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K3 w 3+3 0 1",
+                  "4k3/8/8/8/8/8/8/4K3 w - - x+3 0 1", f"{HUGE}/8 w - - 0 1"]
+PARENTS = [":chess", ":chess", ":crazyhouse", "", ":shogi", ":xiangqi", ":flipello", ":ataxx",
+           ":atomic", ":makruk", ":3check", ":placement", ":giveaway", ":nope", ":s0", ":s1"]
+ALL_KEYS = sorted(keys.SUPPORTED | keys.UNSUPPORTED | set(keys.PIECE_TYPES)
+                  | {"king", "customPiece1", "customPiece25", "mobilityRegionWhiteKnight"})
+
+
+def random_text(rng: random.Random) -> str:
+    """One to four sections of random keys and hostile values."""
+    lines = []
+    for index in range(rng.randint(1, 4)):
+        lines.append(f"[s{index}{rng.choice(PARENTS)}]")
+        lines += [f"{rng.choice(ALL_KEYS)} = {rng.choice(HOSTILE_VALUES)}"
+                  for _ in range(rng.randint(0, 10))]
+    return "\n".join(lines) + "\n"
+
+
+def crafted_texts() -> dict[str, str | bytes]:
+    """Texts made to find a limit or a crash, by what they try."""
+    chain = "[s0:chess]\n" + "".join(f"[s{i}:s{i - 1}]\n" for i in range(1, 41))
+    numbers = "".join(f"{key} = {HUGE}\n" for key in (
+        "maxRank", "maxFile", "nMoveRule", "nFoldRule", "extinctionPieceCount", "connectN",
+        "castlingRank", "flagPieceCount", "soldierPromotionRank", "dropNoDoubledCount"))
+    digits = ("maxRank = \u0668\nmaxFile = \u0668\nnMoveRule = \u0665\u0660\n"
+              "castlingRank = \u0661\npromotionRegionWhite = *\u0668\n"
+              "customPiece1 = a:N⁹\ndropNoDoubledCount = ²\n")
+    return {
+        "huge board with riders": big_section("a") + big_section("b"),
+        "too many cells": "[a]\nmaxFile = z\nmaxRank = 99\nking = k\n",
+        "600 sections": chess_sections(600),
+        "an inheritance chain of 41": chain,
+        "a cycle": "[a:b]\nmustCapture = true\n[b:a]\n[c:c]\n",
+        "a long start position": "[a:chess]\nstartFen = " + "p" * 9980 + "\n",
+        "a long Betza": "[a:chess]\ncustomPiece1 = a:" + "Q" * 9970 + "\n",
+        "a long piece list": "[a:chess]\npromotionPieceTypes = " + "q" * 9970 + "\n",
+        "a long key": "[a:chess]\n" + "x" * 9990 + " = 1\n",
+        "a line too long": "[a:chess]\nstartFen = " + "p" * 20_000 + "\n",
+        "UTF-16": "[a:chess]\nmustCapture = true\n".encode("utf-16"),
+        "a UTF-8 byte order mark": "\ufeff[a:chess]\nmustCapture = true\n".encode(),
+        "Latin-1": "[a:chess]\n# é\n".encode("latin-1"),
+        "CR line ends": "[a:chess]\rmustCapture = true\r",
+        "U+2028 line ends": "[a:chess]\u2028mustCapture = true\u2028",
+        "a NUL byte": b"[a:chess]\x00\nmustCapture = true\n",
+        "invalid UTF-8": b"[a:chess]\nmustCapture = \xff\xfe\n",
+        "other scripts' digits": "[a:chess]\n" + digits,
+        "absurd numbers": "[a:chess]\n" + numbers,
+        "absurd counts in the start": f"[a]\nking = k\ncheckCounting = true\nstartFen = 4k3/"
+                                      f"{HUGE}/8/8/8/8/8/4K3 w KQkq - {HUGE}+{HUGE} {HUGE} 1\n",
+        "duplicate keys and sections": "[a:chess]\nmustCapture = true\nmustCapture = false\n"
+                                       "[a:shogi]\nmustCapture = true\n",
+        "600 keys in a section": "[a:chess]\n" + "".join(f"k{i} = 1\n" for i in range(600)),
+        "empty castling files": "[a:chess]\ncastlingKingsideFile =\ncastlingQueensideFile =\n"
+                                "startFen = r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n",
+        "headers only": "[]\n[:]\n[a:]\n[:a]\n[a b]\n[" + "a" * 100 + "]\n",
+        "text before any section": "mustCapture = true\n" * 1000,
+        "an empty text": "",
+    }
+
+
+def assert_clean_import(text: str | bytes) -> None:
+    """The text imports, or is refused with the project's own problems,
+    within SWEEP_SECONDS; what imports is YAML on lines of their own."""
+    started = time.process_time()
+    try:
+        result = import_ini(text, "sweep.ini", budget=Budget(SWEEP_BUDGET))
+    except IniError as error:
+        assert error.problem.message and error.problem.rule.startswith("ini-")
+        return
+    finally:
+        assert time.process_time() - started < SWEEP_SECONDS
+    for name, outcome in result.items():
+        if isinstance(outcome, str):
+            assert all(line.isprintable() for line in outcome.split("\n")), name
+            assert yaml.safe_load(outcome)["name"] == name
+        else:
+            assert outcome and all(isinstance(p, Problem) and p.message for p in outcome), name
+    assert all(isinstance(p, Problem) for p in result.errors + result.warnings)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_texts_fail_cleanly(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(15):
+        assert_clean_import(random_text(rng))
+
+
+@pytest.mark.parametrize("key", ALL_KEYS)
+def test_every_key_with_hostile_values_fails_cleanly(key: str) -> None:
+    # Two values a key, taken in turn: every value meets several keys.
+    turn = 2 * ALL_KEYS.index(key)
+    values = [HOSTILE_VALUES[(turn + i) % len(HOSTILE_VALUES)] for i in range(2)]
+    assert_clean_import("".join(f"[s{i}:chess]\n{key} = {value}\n"
+                                for i, value in enumerate(values)))
+
+
+CRAFTED = crafted_texts()
+
+
+@pytest.mark.parametrize("what", CRAFTED)
+def test_crafted_texts_fail_cleanly(what: str) -> None:
+    assert_clean_import(CRAFTED[what])
+
+
+@pytest.mark.parametrize("what", ["a cycle", "a long Betza", "a NUL byte", "invalid UTF-8",
+                                  "other scripts' digits", "absurd counts in the start",
+                                  "empty castling files", "UTF-16", "an empty text"])
+def test_the_command_fails_cleanly(tmp_path: Path, what: str) -> None:
+    text = CRAFTED[what]
+    ini = tmp_path / "hostile.ini"
+    ini.write_bytes(text if isinstance(text, bytes) else text.encode())
+    result = command("import-fsf", str(ini), "--out", str(tmp_path / "out"))
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    for line in result.stderr.splitlines():
+        assert line.startswith(("hostile.ini", "error: ", str(tmp_path))) or \
+            "RuntimeWarning" in line or line.startswith("  "), line
