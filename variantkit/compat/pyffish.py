@@ -38,10 +38,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import variantkit
-from variantkit.board import GridTopology
 from variantkit.core.conditions import result_for
 from variantkit.core.moves import (
     CASTLE,
@@ -67,7 +66,7 @@ from variantkit.limits import MAX_PGN_PLIES, read_named_file
 from variantkit.loader import bundled_names
 from variantkit.notation import placement, split_hand
 from variantkit.outcome import insufficient_material, repetition_key
-from variantkit.pieces import piece_code, type_of
+from variantkit.pieces import CAPTURE, MOVE, piece_code, reach, type_of
 from variantkit.san import san as write_san
 from variantkit.values import SIDES, Outcome
 from variantkit.variant import Variant, load_text
@@ -160,9 +159,13 @@ class error(ValueError):
 
 # -- arguments, checked as pyffish's C functions check them ------------------------
 
+def _kind(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
 def _text(value: object, number: int) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"argument {number} must be str, not {type(value).__name__}")
+        raise TypeError(f"argument {number} must be str, not {_kind(value)}")
     if "\0" in value:
         raise ValueError("embedded null character")
     return value
@@ -170,7 +173,7 @@ def _text(value: object, number: int) -> str:
 
 def _moves(value: object, number: int) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise TypeError(f"argument {number} must be list, not {type(value).__name__}")
+        raise TypeError(f"argument {number} must be list, not {_kind(value)}")
     if len(value) > MAX_MOVES:
         raise error(f"a move list of {len(value):,} moves, more than the {MAX_MOVES:,} "
                     "allowed")
@@ -180,9 +183,9 @@ def _moves(value: object, number: int) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _number(value: object, number: int) -> int:
+def _number(value: object) -> int:
     if not isinstance(value, int):
-        raise TypeError(f"argument {number} must be int, not {type(value).__name__}")
+        raise TypeError(f"'{_kind(value)}' object cannot be interpreted as an integer")
     return value
 
 
@@ -310,12 +313,21 @@ NOTATIONS = frozenset(range(NOTATION_DEFAULT, NOTATION_THAI_LAN + 1))
 _CELL = re.compile(r"([a-z])([0-9]+)")
 
 
-def _grid(variant: Variant) -> GridTopology | None:
-    """The variant's grid when it has one plane (files and ranks to count)."""
-    topology = variant.board.topology
-    if isinstance(topology, GridTopology) and topology.planes == 1:
-        return topology
-    return None
+class _Grid(NamedTuple):
+    files: int
+    ranks: int
+
+
+@lru_cache(maxsize=VARIANTS_KEPT)
+def _grid(variant: Variant) -> _Grid | None:
+    """The files and ranks of a board whose cells are named by a file
+    letter and a rank number (a grid of one plane, or a graph cut out of
+    one: Gustav III's, Omicron's), to count in notations; None for another."""
+    found = [_CELL.fullmatch(name) for name in variant.board.names]
+    if not all(found):
+        return None
+    return _Grid(max(ord(m[1]) - ord("a") for m in found if m) + 1,
+                 max(int(m[2]) for m in found if m))
 
 
 def _file_rank(variant: Variant, cell: int) -> tuple[int, int]:
@@ -361,28 +373,33 @@ def _kind_letter(variant: Variant, code: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _reach_kind(variant: Variant, code: int) -> str | None:
-    """The kind of piece whose moves reach, on the empty board, the cells
-    this piece's reach (seen from White's side, every cell's reach put
-    together as offsets from it, first moves left out): `king`, `khon`, `ferz`, `knight`, `rook`
-    or `ai-wok`; None for another."""
+    """The kind of piece whose moves and captures both reach, on the empty
+    board, what this piece's do (seen from White's side, every cell's
+    reach put together as offsets from it, first moves left out): `king`,
+    `khon`, `ferz`, `knight`, `rook` or `ai-wok`; None for another (a
+    cannon, which captures only by leaping)."""
     grid = _grid(variant)
     if grid is None:
         return None
-    white = code & ~1
-    offsets = set()
+    offsets: list[set[tuple[int, int]]] = [set(), set()]
     for cell in range(variant.board.size):
         f0, r0 = _file_rank(variant, cell)
-        reach = variant.empty_board_reach(white, cell, initial=False)
-        for reached in variant.board.cells_of(reach):
-            f, r = _file_rank(variant, reached)
-            offsets.add((f - f0, r - r0))
+        for generator in variant.generators[code & ~1]:
+            if generator.initial:
+                continue
+            reached = variant.board.cells_of(reach(generator.tables[cell], 1 << cell))
+            for mode, found in ((MOVE, offsets[0]), (CAPTURE, offsets[1])):
+                if generator.mode & mode:
+                    found.update((f - f0, r - r0) for f, r in
+                                 (_file_rank(variant, c) for c in reached))
     ferz = {(x, y) for x in (-1, 1) for y in (-1, 1)}
     knight = {(x, y) for a, b in ((1, 2), (2, 1)) for x in (-a, a) for y in (-b, b)}
     rook = {(d, 0) for d in range(1 - grid.files, grid.files) if d} | \
         {(0, d) for d in range(1 - grid.ranks, grid.ranks) if d}
     kinds = {"king": ferz | {(1, 0), (-1, 0), (0, 1), (0, -1)}, "khon": ferz | {(0, 1)},
              "ferz": ferz, "knight": knight, "rook": rook, "ai-wok": rook | knight | ferz}
-    return next((kind for kind, reach in kinds.items() if offsets == reach), None)
+    return next((kind for kind, pattern in kinds.items()
+                 if offsets[0] == pattern and offsets[1] == pattern), None)
 
 
 # -- games: position strings, moves, the games kept ------------------------------
@@ -443,15 +460,11 @@ def _read(variant: Variant, fen: str, chess960: bool) -> Game:
     try:
         game = variant.new_game(text)
     except ValueError as exc:
-        # Fairy-Stockfish also reads a piece by its letter in written moves
-        # (xiangqi's `H` for the horse `N`).
-        board, _, rest = text.partition(" ")
-        synonyms = _synonyms(variant)
-        plain = "".join(synonyms.get(c, c) for c in board)
+        lenient = _lenient(variant, text)
         try:
-            if plain == board:
+            if lenient == text:
                 raise
-            game = variant.new_game(f"{plain} {rest}")
+            game = variant.new_game(lenient)
         except ValueError:
             raise error(f"position string {quote(text)}: {' '.join(str(exc).split())}"
                         ) from None
@@ -464,6 +477,31 @@ def _read(variant: Variant, fen: str, chess960: bool) -> Game:
         if declared is not None:
             game = declared
     return game
+
+
+def _lenient(variant: Variant, text: str) -> str:
+    """A position string as Fairy-Stockfish reads it, for variantkit's
+    reader: a piece named by its letter in written moves (xiangqi's `H` for
+    the horse `N`) by its position-string letter, and the castling and en
+    passant fields of a game that has neither passed over (`-`)."""
+    fields = text.split(" ")
+    synonyms = _synonyms(variant)
+    fields[0] = "".join(synonyms.get(c, c) for c in fields[0])
+    # `w 0 1`: the castling and en passant fields left out.
+    omitted = 4 <= len(fields) <= 5 and fields[2][:1].isdigit()
+    if len(fields) > 2 and not omitted and not _castles(variant):
+        fields[2] = "-"
+    if len(fields) > 3 and not omitted and variant.end.counting is None and not any(
+            g.en_passant for generators in variant.generators for g in generators):
+        fields[3] = "-"
+    return " ".join(fields)
+
+
+def _castles(variant: Variant) -> bool:
+    """Whether a game's castling field means anything: castling, gating,
+    or the first moves of `initial-rights`."""
+    return bool(variant.castlings) or variant.gate_regions != [0, 0] \
+        or bool(variant.initial_rights)
 
 
 @lru_cache(maxsize=VARIANTS_KEPT)
@@ -600,7 +638,7 @@ def get_fen(variant: str, fen: str, movelist: list[str], chess960: bool = False,
     piece promoted during the moves is marked `~` (`Q~`).  `count_started`
     is taken and changes nothing (see docs/pyffish.md)."""
     key = _position_arguments(variant, fen, movelist)
-    _number(count_started, 7)
+    _number(count_started)
     return _answer(lambda: _fen(_game(*key, bool(chess960)), bool(sfen), bool(show_promoted)))
 
 
@@ -748,6 +786,7 @@ class _Written:
     """One legal move with what writing it needs."""
 
     text: str           # the move string
+    internal: InternalMove
     frm: int
     to: int             # the cell reached (a castling: the rook's cell, as Fairy-Stockfish)
     kind: int           # the plain move's kind (gating and walls apart)
@@ -784,7 +823,7 @@ def _describe(position: Position) -> list[_Written]:
                                              and cells[to] != 0)
         if kind == CASTLE:
             to = position.castlings[extra].rook_from
-        out.append(_Written(str(move), frm, to, kind, mover, move.promotion or "",
+        out.append(_Written(str(move), internal, frm, to, kind, mover, move.promotion or "",
                             promo if kind != DROP else 0, capture, gate, gate_cell, wall))
     return out
 
@@ -799,8 +838,10 @@ def _same_kind(a: _Written, b: _Written) -> bool:
         and a.wall == b.wall
 
 
-def _described(game: Game, move: str) -> _Written:
-    for written in _describe(game.position):
+def _described(game: Game, move: str, described: list[_Written] | None = None) -> _Written:
+    """The legal move a move string names, among the position's moves
+    (`described`, when already worked out)."""
+    for written in described if described is not None else _describe(game.position):
         if written.text == move:
             return written
     raise error(f"Invalid move {quote(move)}")
@@ -812,7 +853,7 @@ def get_san(variant: str, fen: str, move: str, chess960: bool = False,
     default)."""
     name, text = _text(variant, 1), _text(fen, 2)
     _text(move, 3)
-    style = _number(notation, 5)
+    style = _number(notation)
     return _answer(lambda: _write_moves(_game(name, text, (), bool(chess960)), [move],
                                         style)[0])
 
@@ -822,7 +863,7 @@ def get_san_moves(variant: str, fen: str, movelist: list[str], chess960: bool = 
     """Each move of `movelist`, played in turn from `fen`, written in
     `notation`."""
     name, text, moves = _position_arguments(variant, fen, movelist)
-    style = _number(notation, 5)
+    style = _number(notation)
     return _answer(lambda: _write_moves(_game(name, text, (), bool(chess960)), list(moves),
                                         style))
 
@@ -839,18 +880,20 @@ def _write_moves(start: Game, moves: list[str], notation: int) -> list[str]:
                     "has none")
     out = []
     for move in moves:
-        written = _described(game, move)
-        out.append(_Writer(game.position, notation).write(written))
+        described = _describe(game.position)
+        written = _described(game, move, described)
+        out.append(_Writer(game.position, notation, described).write(written))
         if len(moves) > 1:
-            game.push(written.text)
+            game.position.make_internal(written.internal)
     return out
 
 
 class _Writer:
     """Writes moves of one position in one of pyffish's notations."""
 
-    def __init__(self, position: Position, notation: int) -> None:
+    def __init__(self, position: Position, notation: int, described: list[_Written]) -> None:
         self.position = position
+        self.described = described     # the position's legal moves
         self.variant = position.variant
         self.notation = notation
         self.shogi = notation in SHOGI_NOTATIONS
@@ -963,8 +1006,8 @@ class _Writer:
         if _pawn_letterless(variant, code):
             return THAI_PAWN
         kind = _reach_kind(variant, code)
-        if kind == "king":
-            return THAI_KING if variant.royal_code[code] else THAI_OTHER
+        if kind == "king":   # where captures explode, a king is a piece like another
+            return THAI_KING if variant.royal_code[code] and not variant.blast else THAI_OTHER
         if kind == "ferz" and cell in _promotions(self.position)[0]:
             return THAI_PROMOTED_MET
         return THAI_BY_REACH.get(kind or "", THAI_OTHER)
@@ -980,7 +1023,7 @@ class _Writer:
         pawn = _pawn_letterless(self.variant, move.mover)
         if n == NOTATION_THAI_SAN and pawn and move.capture:
             return self._file(move.frm)
-        others = [w.frm for w in _describe(self.position)
+        others = [w.frm for w in self.described
                   if w.frm != move.frm and w.to == move.to and _same_kind(w, move)
                   and self.variant.letter_of_code(w.mover).rstrip("~")
                   == self.variant.letter_of_code(move.mover).rstrip("~")]
@@ -1002,8 +1045,11 @@ class _Writer:
             f0, r0 = _file_rank(self.variant, move.frm)
             f1, r1 = _file_rank(self.variant, move.to)
             fo, ro = _file_rank(self.variant, other)
-            target = (fo + f1 - f0, ro + r1 - r0)
-            if 0 <= target[0] < self.files and 0 <= target[1] < self.ranks:
+            # `+` or `-` where the other could make the same move: its
+            # target a cell of the board, not a wall.
+            cell = self.variant.board.index.get(f"{chr(ord('a') + fo + f1 - f0)}{ro + r1 - r0 + 1}")
+            if 0 <= fo + f1 - f0 < self.files and cell is not None \
+                    and not self.position.walls >> cell & 1:
                 return self._rank(move.frm)
         return self._file(move.frm)
 
@@ -1048,7 +1094,7 @@ class _Writer:
             text = "=" + variant.letter_of_code(move.promoted_to).upper().rstrip("~")
         elif self.shogi and move.kind != DROP and any(
                 w.frm == move.frm and w.to == move.to and w.promotion == "+"
-                for w in _describe(self.position)):
+                for w in self.described):
             text = "="
         if move.gate:
             text += "/" + variant.letter_of_code(move.gate).upper()
@@ -1074,9 +1120,7 @@ class _Writer:
         if self.shogi or self.notation == NOTATION_XIANGQI_WXF or self.variant.blast:
             return ""
         position = self.position
-        internal = next(m for m in position.legal_internal()
-                        if str(position.public_move(m)) == move.text)
-        position.make_internal(internal)
+        position.make_internal(move.internal)
         try:
             if not _king_in_check(position):
                 return ""
@@ -1158,7 +1202,7 @@ def is_optional_game_end(variant: str, fen: str, movelist: list[str], chess960: 
     move rule, a count run out), and its value for the side to move
     ((False, 0) when not).  `count_started` is taken and changes nothing."""
     key = _position_arguments(variant, fen, movelist)
-    _number(count_started, 5)
+    _number(count_started)
     return _answer(lambda: _optional(_game(*key, bool(chess960))))
 
 
