@@ -26,6 +26,7 @@ import pytest
 from catalogue import on_both_builds
 
 import variantkit
+from variantkit.errors import shorten
 from variantkit.protocols.channel import MAX_LINE
 from variantkit.protocols.host import MAX_PENDING_LINES
 from variantkit.protocols.uci import Dialect
@@ -370,7 +371,7 @@ def test_no_answer_echoes_a_file_that_is_no_variant(sessions: Starter, tmp_path:
     xboard = started(sessions, "xboard")
     xboard.send(f"variant {listing}", "variant /etc/passwd")
     lines = sync(xboard, "xboard", 1)
-    assert lines[:2] == [f"Error (unknown variant): {listing}",
+    assert lines[:2] == [f"Error (unknown variant): {shorten(str(listing), 80)}",
                          "Error (unknown variant): /etc/passwd"]
     xboard.quit()
 
