@@ -373,33 +373,42 @@ def _kind_letter(variant: Variant, code: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _reach_kind(variant: Variant, code: int) -> str | None:
-    """The kind of piece whose moves and captures both reach, on the empty
-    board, what this piece's do (seen from White's side, every cell's
-    reach put together as offsets from it, first moves left out): `king`,
-    `khon`, `ferz`, `knight`, `rook` or `ai-wok`; None for another (a
-    cannon, which captures only by leaping)."""
+    """The kind of piece whose moves and captures reach, on the empty
+    board, what this piece's do, and whose captures reach it too where
+    every cell is taken (seen from White's side, every cell's reach put
+    together as offsets from it, first moves left out): `king`, `khon`,
+    `ferz`, `knight`, `rook` or `ai-wok`; None for another (a cannon,
+    which captures only by leaping; xiangqi's horse, which a piece beside
+    it blocks)."""
     grid = _grid(variant)
     if grid is None:
         return None
-    offsets: list[set[tuple[int, int]]] = [set(), set()]
+    everything = (1 << variant.board.size) - 1
+    offsets: list[set[tuple[int, int]]] = [set(), set(), set()]
     for cell in range(variant.board.size):
         f0, r0 = _file_rank(variant, cell)
         for generator in variant.generators[code & ~1]:
             if generator.initial:
                 continue
-            reached = variant.board.cells_of(reach(generator.tables[cell], 1 << cell))
-            for mode, found in ((MOVE, offsets[0]), (CAPTURE, offsets[1])):
+            table = generator.tables[cell]
+            for found, mode, occupied in ((offsets[0], MOVE, 1 << cell),
+                                          (offsets[1], CAPTURE, 1 << cell),
+                                          (offsets[2], CAPTURE, everything)):
                 if generator.mode & mode:
-                    found.update((f - f0, r - r0) for f, r in
-                                 (_file_rank(variant, c) for c in reached))
+                    found.update((f - f0, r - r0) for f, r in (
+                        _file_rank(variant, c)
+                        for c in variant.board.cells_of(reach(table, occupied))))
     ferz = {(x, y) for x in (-1, 1) for y in (-1, 1)}
+    wazir = {(1, 0), (-1, 0), (0, 1), (0, -1)}
     knight = {(x, y) for a, b in ((1, 2), (2, 1)) for x in (-a, a) for y in (-b, b)}
     rook = {(d, 0) for d in range(1 - grid.files, grid.files) if d} | \
         {(0, d) for d in range(1 - grid.ranks, grid.ranks) if d}
-    kinds = {"king": ferz | {(1, 0), (-1, 0), (0, 1), (0, -1)}, "khon": ferz | {(0, 1)},
-             "ferz": ferz, "knight": knight, "rook": rook, "ai-wok": rook | knight | ferz}
-    return next((kind for kind, pattern in kinds.items()
-                 if offsets[0] == pattern and offsets[1] == pattern), None)
+    kinds = {  # kind: its reach on the empty board, and its captures on a full one
+        "king": (ferz | wazir, ferz | wazir), "khon": (ferz | {(0, 1)}, ferz | {(0, 1)}),
+        "ferz": (ferz, ferz), "knight": (knight, knight), "rook": (rook, wazir),
+        "ai-wok": (rook | knight | ferz, wazir | knight | ferz)}
+    return next((kind for kind, (empty, full) in kinds.items()
+                 if offsets[0] == empty and offsets[1] == empty and offsets[2] == full), None)
 
 
 # -- games: position strings, moves, the games kept ------------------------------
@@ -995,19 +1004,21 @@ class _Writer:
             # Three like pieces on a file (two, on two files): their order from the front.
             return str(len(self._ahead(move.frm, code)) + 1)
         letter = variant.letter_of_code(code).upper()
-        if self.shogi and letter.startswith("+"):
-            return letter
         if self.thai:
             return self._thai(code, move.frm if move.kind != DROP else -1)
+        if letter.startswith("+"):   # a promoted form: in other notations, its kind's letter
+            return letter if self.shogi else _kind_letter(variant, code)
         return _written_letter(variant, code)
 
     def _thai(self, code: int, cell: int) -> str:
         variant = self.variant
         if _pawn_letterless(variant, code):
             return THAI_PAWN
+        if variant.royal_code[code]:
+            # The one royal piece is the king, whatever its moves; where
+            # captures explode or several are royal, a piece like another.
+            return THAI_KING if variant.one_royal and not variant.blast else THAI_OTHER
         kind = _reach_kind(variant, code)
-        if kind == "king":   # where captures explode, a king is a piece like another
-            return THAI_KING if variant.royal_code[code] and not variant.blast else THAI_OTHER
         if kind == "ferz" and cell in _promotions(self.position)[0]:
             return THAI_PROMOTED_MET
         return THAI_BY_REACH.get(kind or "", THAI_OTHER)
@@ -1299,7 +1310,8 @@ class _FenRules:
     letters: frozenset[str]          # single characters naming pieces, both cases
     promoted: frozenset[str]         # letters after `+` (pieces with a `+` form)
     special: str                     # other characters allowed in the placement
-    hands: bool                      # pieces in hand or gating: a pocket may follow
+    drops: bool                      # pieces dropped (from a hand or not): a pocket row may follow
+    hands: bool                      # pieces in hand or gating: a pocket is read
     kings: tuple[str, str]           # the royal king's letter of each side ('' for none)
     start_kings: tuple[int, int]     # how many of them the start position holds
     kings_touch: bool                # whether two kings one step apart is refused
@@ -1336,18 +1348,22 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
     if any(variant.promotions[side] for side in range(2)):
         special += "~"
     free = variant.flips is not None and any(variant.flips.free)
-    hands = variant.has_hands or variant.gate_regions != [0, 0]
+    drops = variant.drops or free
+    hands = drops or variant.gate_regions != [0, 0]
     if hands and not free:
         special += "[-]"
+    # The royal king of each side, counted in a position string, unless a
+    # side starts with more than one (Spartan chess: no king is counted).
+    start_board = variant.setup_fen.split(" ")[0]
     royal = [code for code in range(2, variant.n_codes) if variant.royal_code[code]
              and _reach_kind(variant, code) == "king"]
     kings = tuple(next((variant.letter_of_code(c) for c in royal if c & 1 == side), "")
                   for side in range(2))
-    start_board = variant.setup_fen.split(" ")[0]
     start_kings = tuple(start_board.count(kings[side]) if kings[side] else 0
                         for side in range(2))
+    if max(start_kings) > 1:
+        kings, start_kings = ("", ""), (0, 0)
     castlings = variant.castlings
-    names = variant.board.names
 
     def file_rank(cell: int) -> tuple[int, int]:
         return _file_rank(variant, cell)
@@ -1356,11 +1372,12 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
                        for side in range(2))
     rook_starts = tuple(tuple(sorted({file_rank(c.rook_from)[0] for c in castlings
                                       if c.side == side})) for side in range(2))
-    passes = any(g.passed for generators in variant.generators for g in generators)
-    del names
+    # An en passant field is checked where a pawn written without a letter steps twice.
+    steps_twice = any(_pawn_letterless(variant, code) and any(g.initial for g in generators)
+                      for code, generators in enumerate(variant.generators))
     return _FenRules(
         files=grid.files, ranks=grid.ranks, letters=frozenset(letters),
-        promoted=frozenset(promoted), special=special, hands=hands and not free,
+        promoted=frozenset(promoted), special=special, drops=drops, hands=hands and not free,
         kings=(kings[0], kings[1]), start_kings=(start_kings[0], start_kings[1]),
         kings_touch=bool(kings[0]) and not variant.facing,
         castling=bool(castlings) or variant.gate_regions != [0, 0],
@@ -1370,7 +1387,7 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
                frozenset(variant.letter_of_code(c.rook_code) for c in castlings if c.side == 1)),
         king_start=(king_start[0], king_start[1]), rook_starts=(rook_starts[0], rook_starts[1]),
         fixed_castling=not variant.free_castling and not variant.drops_grant_castling,
-        en_passant=passes, counting=variant.end.counting is not None,
+        en_passant=steps_twice, counting=variant.end.counting is not None,
         checks=variant.end.check_limit is not None)
 
 
@@ -1463,14 +1480,14 @@ def _char_board(board: str, rules: _FenRules) -> dict[tuple[int, int], str] | No
             placed[(column, rules.ranks - 1 - row)] = c
             column += 1
         previous = c
-    rows = (row + 1, row) if rules.hands else (row + 1,)
+    rows = (row + 1, row) if rules.drops else (row + 1,)
     return placed if rules.ranks in rows else None
 
 
 def _pocket(board: str, rules: _FenRules) -> str | None:
     """The letters of the pieces in hand ('' for none), None for a pocket
     that does not close or holds what is no piece."""
-    if not rules.hands:
+    if not rules.drops and not rules.hands:
         return ""
     if board.count("/") == rules.ranks:
         stop, body = "/", board
