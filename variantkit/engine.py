@@ -23,11 +23,15 @@ game, or that reaches the move rule, is a draw (a position seen once
 before in the game is not: reaching it again does not end the game).
 
 `Engine.search` takes `Limits` (depth, nodes, a time per move, a game clock
-with a simple time manager, or none: infinite), a `threading.Event` that
-another thread may set at any moment to stop it with the best move found so
-far, and a callback told of each completed iteration.  It searches a copy of
-the caller's position; the transposition table lives as long as the Engine
-(`new_game` clears it); a position with one legal move is answered at once.
+with a simple time manager and USI's byoyomi, or none: infinite; the number
+of best lines wanted and the root moves to choose from), a
+`threading.Event` that another thread may set at any moment to stop it with
+the best move found so far, and a callback told of each completed iteration
+(of each line).  It searches a copy of the caller's position; the
+transposition table lives as long as the Engine (`new_game` clears it;
+`table_entries` bounds it); a position with one legal move is answered at
+once.  `Engine.skill` below SKILL_MAX weakens the engine: fewer nodes and
+plies, and a move chosen at random among its best few (`weakening`).
 
 The search only uses the core position's make/unmake, so it works on any
 variant; for a given position, depth and table it is deterministic.
@@ -40,6 +44,7 @@ variant; for a given position, depth and table it is deterministic.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import Counter
@@ -76,7 +81,11 @@ DEFAULT_DEPTH = 3
 MAX_DEPTH = 64
 MAX_PLY = 128               # extensions may take a line beyond its nominal depth
 MAX_QUIESCENCE = 6          # plies of captures after the nominal depth
-TT_LIMIT = 1 << 20          # entries; the table is cleared when full
+TT_LIMIT = 1 << 20          # entries by default; the table is cleared when full
+# What one entry of the table costs, in bytes, about (its key, its value and
+# the dictionary's slot, measured on the pure build): what turns a size in
+# megabytes (UCI's Hash) into entries.
+TT_ENTRY_BYTES = 400
 # Pruning margins, in centipawns: a node whose evaluation beats beta by
 # FUTILITY per ply of depth left (depth 3 at most) is cut; a quiet move at
 # depth 1 or 2 whose evaluation falls short of alpha by as much is skipped;
@@ -117,6 +126,19 @@ CHECK_EVERY = 256
 MOVE_OVERHEAD = 0.05
 # Moves the time manager spreads the clock over when no movestogo is given.
 MOVES_TO_GO = 30
+# Of a byoyomi period (the time each move gets once the main time is gone,
+# lost if unused), this much is kept back for the move's travel: at least
+# BYOYOMI_KEPT seconds or BYOYOMI_KEPT_SHARE of it, never more than half.
+BYOYOMI_KEPT = 0.1
+BYOYOMI_KEPT_SHARE = 0.05
+# Strength: SKILL_MAX is the engine at full strength; below it, a level L
+# searches at most 1 + L // 2 plies and WEAK_NODES * 2 ** (L / 2) nodes, and
+# chooses among its best WEAK_LINES moves the one whose score plus a random
+# number from 0 to WEAK_MARGIN * (SKILL_MAX - L) centipawns is highest.
+SKILL_MAX = 20.0
+WEAK_NODES = 100
+WEAK_LINES = 4
+WEAK_MARGIN = 15
 
 TTEntry = tuple[int, int, int, InternalMove | None]   # depth, score, bound, move
 Key = tuple[int, int, int, int]
@@ -144,6 +166,12 @@ class Limits:
     binc: float = 0.0
     movestogo: int | None = None
     infinite: bool = False
+    # USI: seconds each move may take once the main time is gone.
+    byoyomi: float = 0.0
+    # How many best lines to find (each root move at most once), and the
+    # root moves to choose from (None: all).
+    multipv: int = 1
+    searchmoves: list[Move] | None = None
 
     def clock(self, stm: int) -> tuple[float, float] | None:
         """The time left and the increment of the side to move (0 White,
@@ -159,31 +187,81 @@ def time_budget(limits: Limits, stm: int) -> tuple[float, float] | None:
     starts after half the soft time, and the search stops at the hard time.
     A movetime is used whole; a clock is shared over the moves to go (or
     MOVES_TO_GO), with most of the increment, never more than a quarter of
-    the time left, MOVE_OVERHEAD kept back.  None when the time is not
-    bounded."""
+    the time left, MOVE_OVERHEAD kept back.  A byoyomi period (USI) is
+    added to both, less a margin (`byoyomi_share`), and once the main time
+    is gone it is the whole budget, used whole (`spends_whole`).  None when
+    the time is not bounded."""
     if limits.movetime is not None:
         return limits.movetime, limits.movetime
     clock = limits.clock(stm)
+    period = byoyomi_share(limits.byoyomi)
     if clock is None:
-        return None
+        return (period, period) if period else None
     left, increment = clock
-    left = max(left - MOVE_OVERHEAD, 0.01)
+    left -= MOVE_OVERHEAD
+    if left <= 0 and period:  # the main time is gone: the byoyomi alone
+        return period, period
+    left = max(left, 0.01)
     moves = max(1, min(limits.movestogo or MOVES_TO_GO, MOVES_TO_GO))
-    soft = min(left / moves + 0.75 * increment, left / 4)
-    return soft, min(3 * soft, left / 2)
+    soft = min(left / moves + 0.75 * increment, left / 4) + period
+    return soft, min(3 * soft, left / 2 + period)
+
+
+def byoyomi_share(period: float) -> float:
+    """Seconds of a byoyomi period a move may spend: all of it but
+    BYOYOMI_KEPT seconds or BYOYOMI_KEPT_SHARE of it, whichever is more,
+    and at least half of it (0 without a byoyomi)."""
+    if period <= 0:
+        return 0.0
+    return max(period - max(BYOYOMI_KEPT, BYOYOMI_KEPT_SHARE * period), period / 2)
+
+
+def spends_whole(limits: Limits, stm: int) -> bool:
+    """Whether the time for this move is lost if unused (a movetime, or a
+    byoyomi once the main time is gone): the search then runs to its end,
+    as an unfinished iteration may still prove a better move."""
+    if limits.movetime is not None:
+        return True
+    clock = limits.clock(stm)
+    return limits.byoyomi > 0 and (clock is None or clock[0] - MOVE_OVERHEAD <= 0)
+
+
+@dataclass
+class Weakening:
+    """How a skill level below SKILL_MAX weakens the search: at most
+    `depth` plies and `nodes` nodes, and the move chosen among the best
+    `lines` by their score plus a random number up to `margin`
+    centipawns."""
+
+    depth: int
+    nodes: int
+    lines: int
+    margin: int
+
+
+def weakening(skill: float) -> Weakening | None:
+    """The weakening of a skill level from 0 to SKILL_MAX (None at
+    SKILL_MAX: full strength)."""
+    level = min(max(skill, 0.0), SKILL_MAX)
+    if level >= SKILL_MAX:
+        return None
+    return Weakening(depth=1 + int(level) // 2, nodes=int(WEAK_NODES * 2 ** (level / 2)),
+                     lines=WEAK_LINES, margin=round(WEAK_MARGIN * (SKILL_MAX - level)))
 
 
 @dataclass
 class SearchInfo:
     """What the last search found: the depth completed, the nodes visited
     (quiescence included), the score in centipawns for the side to move,
-    the seconds spent and the principal variation."""
+    the seconds spent and the principal variation; `multipv`, which of the
+    best lines it is (1: the best)."""
 
     depth: int = 0
     nodes: int = 0
     score: int = 0
     seconds: float = 0.0
     pv: list[Move] = field(default_factory=list)
+    multipv: int = 1
 
     @property
     def nodes_per_second(self) -> float:
@@ -241,8 +319,15 @@ class Engine:
         # zugzwang is common).
         self._null_moves = self._own_captures and not any(variant.pass_codes)
         self.info = SearchInfo()
-        # Kept from one search to the next; `new_game` clears it.
+        # The best lines of the last iteration completed (`Limits.multipv`).
+        self.lines: list[SearchInfo] = []
+        # Kept from one search to the next; `new_game` clears it.  It holds
+        # at most `table_entries` positions, and is emptied when full.
         self._tt: dict[Key, TTEntry] = {}
+        self.table_entries = TT_LIMIT
+        # SKILL_MAX plays at full strength; lower levels see `weakening`.
+        self.skill = SKILL_MAX
+        self.random = random.Random()
         # Quiet moves that cut the search off, by piece code and cell
         # reached, weighted by the depth; halved at each search.
         self._history = [[0] * variant.board.size for _ in range(variant.n_codes)]
@@ -258,13 +343,43 @@ class Engine:
         self._stop: threading.Event | None = None
         self._nodes = 0
         self._root_best: InternalMove | None = None
+        # The root moves the iteration may choose from (None: all).
+        self._root_moves: set[InternalMove] | None = None
+        # Progress of the iteration in progress: its depth, and the root
+        # moves searched of those it has.
+        self._depth_now = 0
+        self._root_searched = 0
+        self._root_total = 0
 
     def new_game(self) -> None:
         """Forget what earlier searches learnt (the transposition table
         and the history of good quiet moves)."""
-        self._tt = {}
+        self.clear_table()
         for row in self._history:
             row[:] = [0] * len(row)
+
+    def clear_table(self) -> None:
+        """Empty the transposition table."""
+        self._tt = {}
+
+    @property
+    def table_used(self) -> int:
+        """Positions the transposition table holds (at most
+        `table_entries`)."""
+        return len(self._tt)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes the search in progress (or the last one) has visited."""
+        return self._nodes
+
+    @property
+    def progress(self) -> tuple[int, int, int]:
+        """Where the search in progress is (read from another thread): the
+        depth of its iteration, how many of the root moves that iteration
+        has searched (in its last pass, for a root searched again), and
+        how many it has."""
+        return self._depth_now, self._root_searched, self._root_total
 
     def best_move(self, game: Game, depth: int | None = None,
                   time_limit: float | None = None) -> Move:
@@ -291,18 +406,32 @@ class Engine:
         moves = position.legal_internal()
         if not moves:
             raise ValueError("no legal move: the game is over")
+        wanted = limits.searchmoves
+        restricted = bool(wanted) and wanted is not None \
+            and any(position.public_move(m) in wanted for m in moves)
+        if restricted and wanted is not None:
+            moves = [m for m in moves if position.public_move(m) in wanted]
         self._position = position
         self.info = SearchInfo()
+        self.lines = []
         if len(moves) == 1:  # nothing to choose: answer at once
             self.info.pv = [position.public_move(moves[0])]
+            self.lines = [self.info]
             return self.info.pv[0]
-        bounded = limits.depth is not None or limits.nodes is not None \
-            or limits.movetime is not None or limits.clock(position.stm) is not None
-        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH) \
+        weak = weakening(self.skill)
+        depth_limit, node_limit = limits.depth, limits.nodes
+        if weak is not None:
+            depth_limit = min(depth_limit or weak.depth, weak.depth)
+            node_limit = min(node_limit or weak.nodes, weak.nodes)
+        bounded = depth_limit is not None or node_limit is not None \
+            or limits.movetime is not None or limits.clock(position.stm) is not None \
+            or limits.byoyomi > 0
+        max_depth = min(depth_limit or MAX_DEPTH, MAX_DEPTH) \
             if bounded or limits.infinite else DEFAULT_DEPTH
         budget = time_budget(limits, position.stm)
+        whole = spends_whole(limits, position.stm)
         self._deadline = start + budget[1] if budget else None
-        self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self._node_limit = node_limit if node_limit is not None else 1 << 62
         self._stop = stop
         self._killers = [[] for _ in range(MAX_PLY)]
         self._age_history()
@@ -313,35 +442,76 @@ class Engine:
         self._nodes = 0
         entry = self._tt.get(_key(position))
         best = entry[3] if entry is not None and entry[3] in moves else moves[0]
-        base, score = len(position.history), 0
+        wanted_lines = max(1, limits.multipv, weak.lines if weak is not None else 1)
+        line_count = min(wanted_lines, len(moves))
+        base = len(position.history)
+        # Each line's root move and score in the last iteration completed.
+        found: list[tuple[int, InternalMove]] = []
         for d in range(1, max_depth + 1):
+            latest: list[tuple[int, InternalMove]] = []
             try:
-                score = self._aspirate(d, score)
+                for index in range(line_count):
+                    # Line k is the best of the root moves the lines before
+                    # it left (all of them for the first, unless restricted).
+                    taken = {move for _, move in latest}
+                    rest = [m for m in moves if m not in taken]
+                    self._root_moves = set(rest) if index or restricted else None
+                    self._depth_now, self._root_total = d, len(rest)
+                    guess = found[index][0] if index < len(found) else 0
+                    score = self._aspirate(d, guess)
+                    earlier = found[index][1] if index < len(found) else rest[0]
+                    latest.append((score, self._root_best
+                                   or (earlier if earlier in rest else rest[0])))
             except _Timeout:  # unwound without unmaking: restore the position
                 while len(position.history) > base:
                     position.unmake_internal()
                 # The first move searched is the last iteration's best; a
                 # move that replaced it was proven better.
-                best = self._root_best or best
+                best = latest[0][1] if latest else self._root_best or best
                 break
-            best = self._root_best or best
+            finally:
+                self._root_moves = None
+            # The best first (a line may prove better than the one before it
+            # where the pruning of the earlier line cut it short).
+            latest.sort(key=_first, reverse=True)
+            found = latest
+            best = found[0][1]
             elapsed = time.perf_counter() - start
-            self.info = SearchInfo(d, self._nodes, score, elapsed, self._pv(best, d))
+            self.lines = [SearchInfo(d, self._nodes, score, elapsed, self._pv(move, d), k + 1)
+                          for k, (score, move) in enumerate(found)]
+            self.info = self.lines[0]
             if on_info is not None:
-                on_info(self.info)
-            if abs(score) >= MATE_BOUND:
+                for line in self.lines:
+                    on_info(line)
+            if abs(found[0][0]) >= MATE_BOUND:
                 break  # no deeper search finds a shorter mate
-            if budget and limits.movetime is None and elapsed > budget[0] / 2:
+            if budget and not whole and elapsed > budget[0] / 2:
                 # On a clock, time not spent is kept for later moves, and
                 # the next ply would likely not finish.  A movetime unspent
                 # is lost, while an unfinished ply may still prove a better
                 # move: that search runs to its time.
                 break
+        if weak is not None and len(found) > 1:
+            chosen = self._weak_choice(found, weak)
+            if chosen != best:
+                best = chosen
+                shown = position.public_move(best)
+                for line in self.lines:
+                    if line.pv and line.pv[0] == shown:
+                        self.info = line
         self.info.nodes = self._nodes
         self.info.seconds = time.perf_counter() - start
         if not self.info.pv or self.info.pv[0] != position.public_move(best):
             self.info.pv = self._pv(best, max(self.info.depth, 1))
         return position.public_move(best)
+
+    def _weak_choice(self, found: list[tuple[int, InternalMove]],
+                     weak: Weakening) -> InternalMove:
+        """A weakened engine's move: of the best lines, the one whose score
+        plus a random number up to the weakening's margin is highest."""
+        noisy = [(score + self.random.randint(0, weak.margin), move)
+                 for score, move in found[:weak.lines]]
+        return max(noisy, key=_first)[1]
 
     # -- search ----------------------------------------------------------------
     def _aspirate(self, depth: int, guess: int) -> int:
@@ -351,12 +521,14 @@ class Engine:
         # Cast: the search sets it, which mypy does not see; narrowed to
         # None here, the compiled build would refuse the move it finds.
         self._root_best = cast(InternalMove | None, None)
+        self._root_searched = 0
         if depth < ASPIRATION_DEPTH or abs(guess) >= MATE_BOUND:
             return self._negamax(depth, -INFINITY, INFINITY, 0)
         low = high = ASPIRATION
         while True:
             alpha = guess - low if low < MATE_BOUND else -INFINITY
             beta = guess + high if high < MATE_BOUND else INFINITY
+            self._root_searched = 0
             score = self._negamax(depth, alpha, beta, 0)
             if score <= alpha:  # no move proved: the last iteration's best stands
                 self._root_best = cast(InternalMove | None, None)
@@ -452,6 +624,9 @@ class Engine:
                 if searched:
                     staged = [m for m in staged if m not in searched]
                 self._order(staged, tt_move, killers, losing)
+            if not ply and self._root_moves is not None:
+                # The root chooses among the moves left to this line.
+                staged = [m for m in staged if m in self._root_moves]
             for index, move in enumerate(staged):
                 if tested and self._losing(move, self._gain(move)):
                     losing.add(move)
@@ -484,6 +659,8 @@ class Engine:
                     if alpha < score < beta:
                         score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
                 position.unmake_internal()
+                if not ply:
+                    self._root_searched += 1
                 if score > best_score:
                     best_score, best_move = score, move
                     if ply == 0:
@@ -495,10 +672,12 @@ class Engine:
                         self._remember_quiet(ply, move, depth)
                     break
         self._line.discard(key)
-        bound = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
-        if len(self._tt) >= TT_LIMIT:
-            self._tt.clear()
-        self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
+        if ply or self._root_moves is None:  # a root restricted to some moves is no answer
+            bound = UPPER if best_score <= original_alpha \
+                else LOWER if best_score >= beta else EXACT
+            if len(self._tt) >= self.table_entries:
+                self._tt.clear()
+            self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
         return best_score
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int, in_check: bool) -> int:
