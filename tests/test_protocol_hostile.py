@@ -12,6 +12,7 @@ Every wait is bounded, so a regression fails instead of hanging."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import re
@@ -27,10 +28,11 @@ from catalogue import on_both_builds
 
 import variantkit
 from variantkit.errors import shorten
-from variantkit.protocols.channel import MAX_LINE
+from variantkit.protocols.channel import MAX_LINE, Channel
 from variantkit.protocols.host import MAX_PENDING_LINES
 from variantkit.protocols.uci import Dialect
 from variantkit.protocols.usi import UsiDialect
+from variantkit.protocols.xboard import XboardSession, cecp_move, variantkit_move
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 # Seconds an answer may take: generous (a loaded machine, the pure
@@ -385,7 +387,8 @@ NOTATIONS: dict[str, Dialect] = {"uci": Dialect(), "usi": UsiDialect()}
 @pytest.mark.parametrize("name", on_both_builds(variantkit.variants()))
 def test_every_legal_move_reads_back_as_itself(name: str) -> None:
     """Along seeded random games, each legal move written in UCI, CECP
-    (variantkit's move strings, as UCI) and USI reads back as that move:
+    (variantkit's move strings, ranks from 0 on boards of ten ranks) and
+    USI reads back as that move:
     as the move string that names it among the legal moves, and for one
     move a ply, played through the game's own reading."""
     variant = variantkit.load(name)
@@ -400,7 +403,10 @@ def test_every_legal_move_reads_back_as_itself(name: str) -> None:
             named = {str(move): move for move in moves}
             assert len(named) == len(moves)   # no two moves written alike
             for move in moves:
-                texts = [str(move), NOTATIONS["uci"].move_out(variant, move)]
+                cecp = cecp_move(variant, move)
+                assert cecp.isascii() and " " not in cecp, cecp
+                texts = [str(move), NOTATIONS["uci"].move_out(variant, move),
+                         variantkit_move(variant, cecp)]
                 if usi.supports(variant):
                     written = usi.move_out(variant, move)
                     assert written.isascii() and " " not in written, written
@@ -415,7 +421,8 @@ def test_every_legal_move_reads_back_as_itself(name: str) -> None:
 def texts_of(variant: variantkit.Variant, move: variantkit.Move) -> list[str]:
     """`move` as each protocol reads it back: UCI and CECP, then USI."""
     usi = NOTATIONS["usi"]
-    texts = [NOTATIONS["uci"].move_in(variant, NOTATIONS["uci"].move_out(variant, move))]
+    texts = [NOTATIONS["uci"].move_in(variant, NOTATIONS["uci"].move_out(variant, move)),
+             variantkit_move(variant, cecp_move(variant, move))]
     if usi.supports(variant):
         texts.append(usi.move_in(variant, usi.move_out(variant, move)))
     return texts
@@ -478,6 +485,101 @@ def test_words_are_apart_by_any_white_space(sessions: Starter) -> None:
     assert re.fullmatch(r"move \S+", lines[-2]), lines
     xboard.send("setboard\t6k1/5ppp/8/8/8/8/5PPP/R5K1\tw\t-\t-\t0\t1", "sd\t2", "go")
     assert xboard.expect(r"move .*")[-1] == "move a1a8"
+    xboard.quit()
+
+
+# -- 9. CECP as XBoard writes it ---------------------------------------------------------
+
+THINKING = r"\d+ -?\d+ \d+ \d+ \S.*"
+
+
+def test_cecp_reads_xboards_shogi_promotion_forms(sessions: Starter) -> None:
+    """`=` declines a promotion (`c6c7=`: the silver stays a silver, which
+    may step back diagonally), `+` takes it (the promoted silver may not),
+    and `=` where the promotion is forced is an illegal move."""
+    xboard = started(sessions, "xboard")
+    silver = "4k4/9/9/2S6/9/9/9/9/4K4[] w - - 0 1"
+    for suffix, back in (("=", "legal"), ("+", "illegal"), ("", "legal")):
+        xboard.send("new", "variant shogi", "force", f"setboard {silver}",
+                    f"usermove c6c7{suffix}", "usermove e9e8", "usermove c7b6", "ping 1")
+        lines = xboard.expect("pong 1")
+        refused = [line for line in lines if line.startswith("Illegal move")]
+        assert refused == ([] if back == "legal" else ["Illegal move: c7b6"]), (suffix, lines)
+    xboard.send("setboard 4k4/2P6/9/9/9/9/9/9/4K4[] w - - 0 1", "usermove c8c9=",
+                "usermove c8c9+", "ping 2")
+    lines = xboard.expect("pong 2")
+    assert [line for line in lines if line.startswith("Illegal")] == ["Illegal move: c8c9="]
+    xboard.quit()
+
+
+def test_cecp_counts_xiangqi_ranks_from_zero(sessions: Starter) -> None:
+    """On a board of ten ranks XBoard writes a0-i9: the engine reads the
+    GUI's `h2e2` (variantkit's h3e3) and writes its moves and lines so."""
+    xiangqi = variantkit.load("xiangqi")
+    game = xiangqi.new_game()
+    xboard = started(sessions, "xboard")
+    xboard.send("new", "variant xiangqi", "sd 2", "post", "usermove h2e2")
+    game.push("h3e3")
+    lines = xboard.expect(r"move .*")
+    reply = lines[-1].split()[1]
+    assert re.fullmatch(r"[a-i][0-9][a-i][0-9]", reply), reply
+    game.push(variantkit_move(xiangqi, reply))
+    for line in lines:
+        if re.fullmatch(THINKING, line):   # its lines too: black's pieces stand on ranks 5-9
+            assert all(re.fullmatch(r"[a-i][0-9][a-i][0-9]", m) for m in line.split()[4:])
+    xboard.send("new", "variant xiangqi", "force", "usermove h3e3", "usermove h2e2", "ping 4")
+    lines = xboard.expect("pong 4")
+    # h3e3 is the cannon of h4 to e4 in XBoard's count: none stands there.
+    assert [line for line in lines if line.startswith("Illegal")] == ["Illegal move: h3e3"]
+    xboard.quit()
+
+
+def test_cecp_takes_fractional_increments_and_move_times(sessions: Starter) -> None:
+    xboard = started(sessions, "xboard")
+    xboard.send("new", "level 0 0:20 0.3", "level 40 0:30.5 0", "level 0 1.5 0.25", "st 0.5",
+                "ping 1")
+    assert not any(line.startswith("Error") for line in xboard.expect("pong 1"))
+    xboard.send("go")
+    assert re.fullmatch(r"move \S+", xboard.expect(r"move .*")[-1])
+    xboard.quit()
+    session = XboardSession(Channel(io.BytesIO(), io.StringIO()))
+    for line in ("level 0 0:20 0.3", "time 2000", "otim 1950"):
+        session.command(line)
+    limits = session.limits()
+    assert (limits.wtime, limits.btime, limits.winc, limits.binc) == (20.0, 19.5, 0.3, 0.3)
+    session.command("level 0 1.5 0.25")
+    session.own_time = session.other_time = None
+    assert (session.limits().wtime, session.limits().winc) == (90.0, 0.25)
+    session.command("st 0.5")
+    assert session.limits().movetime == 0.5
+
+
+def test_cecp_analyze_mode(sessions: Starter) -> None:
+    """`analyze` thinks about the position until `exit`, following the
+    moves and undos the GUI sends, answers `.` with its status and plays
+    no move."""
+    chess = variantkit.load("chess")
+    xboard = sessions("xboard")
+    xboard.send("xboard", "protover 2")
+    assert "analyze=1" in xboard.expect(r"feature .*done=1")[-1]
+    xboard.send("new", "post", "analyze")
+    xboard.expect(THINKING)
+    xboard.expect(THINKING)   # iteration after iteration
+    xboard.send(".")
+    assert re.fullmatch(r"stat01: \d+ \d+ \d+ \d+ 20", xboard.expect(r"stat01: .*")[-1])
+    for command, moves in (("usermove e2e4", ["e2e4"]), ("undo", []), ("new", [])):
+        xboard.send(command, "ping 1")   # answered at once: no move is awaited
+        xboard.expect("pong 1")
+        game = chess.new_game()
+        for move in moves:
+            game.push(move)
+        legal = {str(move) for move in game.legal_moves()}
+        line = xboard.expect(THINKING)[-1]
+        assert line.split()[4] in legal, (command, line)
+    xboard.send("exit", "ping 2")
+    xboard.expect("pong 2")
+    assert not any(line.startswith("move ") for line in xboard.seen)
+    xboard.silent_for(r"move .*|\d+ .*", 1.0)   # the analysis has ended
     xboard.quit()
 
 
@@ -560,6 +662,9 @@ def xboard_lines(rng: random.Random, files: list[str]) -> list[str | bytes]:
         "undo", "remove", "undo", "remove", "?", "ping", "ping -1", "ping " + "9" * 1000,
         "post", "nopost", "random", "hard", "easy", "name x", "result 1-0 {x}", "draw",
         "computer", "accepted setboard", "rejected x", "analyze", "exit", ".", "bk", "hint",
+        "memory 64", "memory -1", "memory x", "memory " + "9" * 400, "level 0 0:20 0.3",
+        "level 0 .:. .", "level 0 0.5:1e5 0", "st 0.5", "st .", "st 1." + "5" * 5000,
+        "usermove e2e4=", "usermove e2e4==", "usermove a9999999999b1",
         *[f"variant {path}" for path in files], *ODD]
     for _ in range(100):  # moves, searches and move-now in any order
         lines.append(rng.choice(["go", "usermove e2e4", "usermove e7e5", "?", "playother",

@@ -19,7 +19,8 @@ from variantkit.protocols.uci import UciSession
 from variantkit.protocols.usi import UsiDialect, fen_to_sfen, sfen_to_fen
 from variantkit.protocols.xboard import XboardSession
 
-INFO = r"info depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ time \d+ pv .+"
+INFO = (r"info depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+( hashfull \d+)? "
+        r"time \d+ pv .+")
 
 
 def session_of(kind: str) -> tuple[UciSession | XboardSession, io.StringIO]:
@@ -52,13 +53,25 @@ def test_uci_handshake_lists_every_variant() -> None:
     expect(lines, [r"id name variantkit .+", r"id author .+",
                    r"option name UCI_Variant type combo default chess( var \S+)+",
                    r"option name VariantPath type string default <empty>",
-                   r"option name Ponder type check default false", "uciok", "readyok"])
+                   r"option name Ponder type check default false",
+                   "option name MultiPV type spin default 1 min 1 max 500",
+                   "option name UCI_Chess960 type check default false",
+                   "option name Hash type spin default 400 min 1 max 4096",
+                   "option name Clear Hash type button",
+                   "option name Skill Level type spin default 20 min 0 max 20",
+                   "option name UCI_LimitStrength type check default false",
+                   "option name UCI_Elo type spin default 2500 min 500 max 2500",
+                   "uciok", "readyok"])
     assert lines[2].split(" var ")[1:] == variantkit.variants()
 
 
 def test_uci_search_to_a_depth() -> None:
     lines = transcript("uci", "ucinewgame", "position startpos moves e2e4 e7e5", "go depth 3")
-    expect(lines, [INFO] * 3 + [r"bestmove \S+ ponder \S+"])
+    # An info line per iteration, then a last one as the search ended.
+    expect(lines, [INFO] * 4 + [r"bestmove \S+ ponder \S+"])
+    last = lines[-2].split()
+    assert last[last.index("depth") + 1] == "3"
+    assert last[last.index("pv") + 1:][:2] == lines[-1].split()[1::2]
     game = variantkit.load("chess").new_game()
     game.push("e2e4")
     game.push("e7e5")

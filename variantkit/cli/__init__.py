@@ -36,6 +36,11 @@ STOPPED = "stopped (Ctrl-C)"
 def main() -> None:
     """The `variantkit` program."""
     try:
+        if len(sys.argv) == 2 and sys.argv[1] in ("uci", "usi", "xboard"):
+            # A GUI waits for the engine's first answer: a protocol session
+            # starts without loading the other commands.
+            from variantkit.protocols import serve
+            serve(sys.argv[1])
         from variantkit.cli.commands import run
     except KeyboardInterrupt:
         sys.stderr.write(f"error: {STOPPED}\n")

@@ -6,7 +6,12 @@ through a callback.
 Input is read on a thread of its own, so that `quit`, the end of input
 and CECP's `?` are seen at once even while a command is still being
 carried out (a variant file compiling, a `ping` waiting for the move in
-progress); the commands themselves are carried out in order."""
+progress); the commands themselves are carried out in order.
+
+A session answers its GUI's first command at once: the library's heavy
+modules (the search, the variant compiler, the ini importer) are imported
+when first needed, and the default variant is loaded when first used (a
+position, a search, `isready`), not as the session starts."""
 
 from __future__ import annotations
 
@@ -14,12 +19,12 @@ import queue
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import variantkit
-from variantkit.engine import Engine, Limits, SearchInfo, time_budget
 from variantkit.errors import (
     DeclarationError,
     InvalidFenError,
@@ -28,18 +33,23 @@ from variantkit.errors import (
     quote,
     shorten,
 )
-from variantkit.fsf import IniError, import_ini
-from variantkit.fsf.ini import MAX_INI_CHARS, read_ini
-from variantkit.game import Game
 from variantkit.limits import Budget, read_named_file
 from variantkit.protocols.channel import Channel, LineTooLong, command_words
 from variantkit.values import Move
-from variantkit.variant import Variant, load_text
+
+if TYPE_CHECKING:
+    from variantkit.engine import Engine, Limits, SearchInfo
+    from variantkit.game import Game
+    from variantkit.variant import Variant
 
 # The variant a session starts with.
 DEFAULT_VARIANT = "chess"
 # Numbers a GUI sends are clamped into this range (milliseconds, nodes).
 MAX_NUMBER = 10**12
+# A number with a fraction as a GUI writes one (CECP's `st 0.5`), and the
+# digits of it read.
+DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?")
+DECIMAL_DIGITS = 20
 # What a variant file or a position string may raise when it is refused.
 REFUSED = (VariantError, DeclarationError, InvalidFenError, OSError, ValueError)
 # A number as a GUI writes one.
@@ -101,6 +111,8 @@ def load_variant(name_or_path: str, text: str | None = None) -> Variant:
     """A bundled variant by name, a variant file by path, or with `text`,
     that variant YAML (`name_or_path` naming it in problems), compiled
     within LOAD_SECONDS; raises ValueError saying why it is refused."""
+    from variantkit.variant import load_text
+
     budget = Budget(seconds=LOAD_SECONDS, source=name_or_path)
     try:
         if text is None:
@@ -125,6 +137,8 @@ class IniChoices:
     def variant(self, name: str) -> Variant:
         """Section `name` imported and compiled, each within LOAD_SECONDS;
         ValueError when refused."""
+        from variantkit.fsf import IniError, import_ini
+
         budget = Budget(seconds=LOAD_SECONDS, source=self.path)
         try:
             result = import_ini(self.text, self.path, sections=[name], budget=budget)
@@ -142,6 +156,8 @@ class IniChoices:
 def read_ini_choices(path: str) -> IniChoices:
     """The sections of the ini file at `path`, read but not imported;
     ValueError for a file that cannot be read or is refused whole."""
+    from variantkit.fsf.ini import MAX_INI_CHARS, IniError, read_ini
+
     try:
         data = read_named_file(path, MAX_INI_CHARS)
         ini = read_ini(data, path)
@@ -168,6 +184,20 @@ def bounded_int(text: str) -> int:
     return (-1 if match[1] == "-" else 1) * min(size, MAX_NUMBER)
 
 
+def bounded_float(text: str) -> float:
+    """A number a GUI sent with or without a fraction (`0.3`, `.5`, `20`),
+    clamped to +-MAX_NUMBER; ValueError if none.  Only ASCII digits are
+    read, each part converted from at most DECIMAL_DIGITS of them."""
+    match = DECIMAL.fullmatch(text)
+    if match is None or not (match[2] or match[3]):
+        raise ValueError(f"not a number: {quote(text)}")
+    whole = int(match[2]) if match[2] and len(match[2]) <= DECIMAL_DIGITS else \
+        MAX_NUMBER if match[2] else 0
+    fraction = match[3][:DECIMAL_DIGITS] if match[3] else ""
+    size = min(whole + (int(fraction) / 10 ** len(fraction) if fraction else 0.0), MAX_NUMBER)
+    return -size if match[1] == "-" else size
+
+
 class Thinking:
     """One search on its own thread.  With `hold` (an infinite or pondering
     search) its move is handed on only once released, as the protocols
@@ -184,6 +214,7 @@ class Thinking:
         if not hold:
             self._release.set()
         self._timer: threading.Timer | None = None
+        self._started = time.monotonic()
         self._engine, self._game, self._limits = engine, game, limits
         self._on_info, self._on_done = on_info, on_done
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -198,6 +229,11 @@ class Thinking:
         self._on_done(move)
 
     @property
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.monotonic() - self._started
+
+    @property
     def running(self) -> bool:
         """Whether the thread runs (the move may be on its way out)."""
         return self._thread.is_alive()
@@ -206,6 +242,8 @@ class Thinking:
         """The move pondered on was played: search on within `limits`'
         time for the side to move (its depth and nodes bound the search
         already), then hand the move on, at once if the search is over."""
+        from variantkit.engine import time_budget
+
         budget = time_budget(limits, self._game.position.stm)
         if budget is not None:
             self._timer = threading.Timer(budget[0], self.stop.set)
@@ -239,9 +277,20 @@ class Host:
     once on reading a line (`at_once`), and how to report a line it
     refused unread (`refuse_line`)."""
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, default_variant: str = DEFAULT_VARIANT) -> None:
         self.channel = channel
         self.thinking: Thinking | None = None
+        # The variant in play, its engine and game; None until first used,
+        # then `wanted` is loaded (see `prepare`).
+        self.wanted = default_variant
+        self._variant: Variant | None = None
+        self._engine: Engine | None = None
+        self._game: Game | None = None
+        # What the GUI set for every engine of the session: the table's
+        # size in entries (None: the engine's own) and the skill level
+        # (None: full strength).
+        self.table_entries: int | None = None
+        self.skill: float | None = None
         self._pending: queue.Queue[str | LineTooLong | None] = queue.Queue()
         self._pending_lines = self._pending_chars = 0
         self._count_lock = threading.Lock()
@@ -250,6 +299,56 @@ class Host:
         # after it would apply to the wrong variant, and are dropped.
         self._cut_short = False
         channel.when_closed(self._end_now)
+
+    # -- the variant, engine and game in play ----------------------------------------
+    def prepare(self) -> None:
+        """Load the variant the session wants where none is loaded yet
+        (the default one, or the one `select` named)."""
+        if self._variant is None:
+            self.install(load_variant(self.wanted))
+
+    def select(self, name: str) -> None:
+        """Play bundled variant `name` from now on, loaded when first used."""
+        self.wanted = name
+        self._variant = self._engine = self._game = None
+
+    def install(self, variant: Variant, engine: Engine | None = None) -> None:
+        """Play `variant` (with `engine`, else a new one) from its start."""
+        from variantkit.engine import Engine
+
+        self._variant, self._engine = variant, engine or Engine(variant)
+        self.wanted = variant.name
+        self.tune(self._engine)
+        self._game = variant.new_game()
+
+    def tune(self, engine: Engine) -> None:
+        """Give `engine` the table size and skill the GUI set."""
+        from variantkit.engine import SKILL_MAX, TT_LIMIT
+
+        engine.table_entries = self.table_entries or TT_LIMIT
+        engine.skill = SKILL_MAX if self.skill is None else self.skill
+
+    @property
+    def variant(self) -> Variant:
+        self.prepare()
+        assert self._variant is not None
+        return self._variant
+
+    @property
+    def engine(self) -> Engine:
+        self.prepare()
+        assert self._engine is not None
+        return self._engine
+
+    @property
+    def game(self) -> Game:
+        self.prepare()
+        assert self._game is not None
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game = game
 
     # -- what each protocol says -------------------------------------------------
     def command(self, line: str) -> None:

@@ -6,21 +6,24 @@ Any bundled variant is chosen with the `UCI_Variant` option, and any
 variant file with `VariantPath` (loaded and chosen at once; a
 Fairy-Stockfish ini file adds its sections to `UCI_Variant`'s choices,
 each compiled when chosen).  A variant loads while input is still read:
-`isready` is answered once it is loaded, `quit` at once.  A command that
-is unknown or malformed is answered with `info string`, UCI's only way to
-tell the GUI, never with a traceback."""
+`isready` is answered once it is loaded, `quit` at once.  The other
+options: `MultiPV` (that many best lines, each reported), `UCI_Chess960`
+(castling written and read as the king taking its rook), `Hash` (the
+bound of the transposition table, in megabytes), `Clear Hash`, and
+`Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, which weaken the engine
+(`variantkit.engine.weakening`).  A command that is unknown or malformed
+is answered with `info string`, UCI's only way to tell the GUI, never
+with a traceback."""
 
 from __future__ import annotations
 
 import re
 import sys
 from collections.abc import Callable
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import variantkit
-from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
 from variantkit.errors import IllegalMoveError, quote, shorten
-from variantkit.game import Game
 from variantkit.protocols.channel import Channel, command_words
 from variantkit.protocols.host import (
     DEFAULT_VARIANT,
@@ -35,7 +38,11 @@ from variantkit.protocols.host import (
     serve_session,
 )
 from variantkit.values import Move
-from variantkit.variant import Variant
+
+if TYPE_CHECKING:
+    from variantkit.engine import Engine, Limits, SearchInfo
+    from variantkit.game import Game
+    from variantkit.variant import Variant
 
 # The option that chooses a bundled variant, in USI as well.
 VARIANT_OPTION = "UCI_Variant"
@@ -44,8 +51,22 @@ VARIANT_OPTION = "UCI_Variant"
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime",
               "mate", "byoyomi")
 GO_WORDS = (*GO_NUMBERS, "infinite", "ponder", "searchmoves")
-# Options a GUI may set that change nothing here.
-IGNORED_OPTIONS = ("Ponder", "Hash", "Threads", "MultiPV", "USI_Ponder", "USI_Hash")
+# Options a GUI may set that change nothing here (pondering is the GUI's
+# `go ponder`; the search has one thread).
+IGNORED_OPTIONS = ("Ponder", "Threads", "USI_Ponder")
+# Hash: the table's bound in megabytes (the engine's TT_ENTRY_BYTES an
+# entry); its default is the engine's own bound, TT_LIMIT entries (kept
+# here so that `uci` is answered without importing the search; a test
+# holds them equal).
+HASH_MIN, HASH_DEFAULT, HASH_MAX = 1, 400, 4096
+# MultiPV: best lines reported.
+MULTIPV_MAX = 500
+# Skill Level's range: SKILL_LEVELS is full strength (the engine's
+# SKILL_MAX, which a test holds equal).
+SKILL_LEVELS = 20
+# UCI_Elo's range: a provisional scale, not yet measured against rated
+# engines, on which each 100 points is a skill level (`skill_of_elo`).
+ELO_MIN, ELO_MAX = 500, 2500
 # `setoption name NAME [value VALUE]`, words apart by any white space.
 SET_OPTION = re.compile(r"name\s+(.+?)(?:\s+value(?:\s+(.*))?)?", re.DOTALL)
 
@@ -62,6 +83,10 @@ class Dialect:
     # Whether `go mate T` is USI's checkmate search (T milliseconds, or
     # `infinite`, answered with `checkmate ...`) rather than UCI's depth.
     checkmate_search = False
+    # Whether the UCI_Chess960 option is offered, and the name of the
+    # table's size option.
+    chess960 = True
+    hash_option = "Hash"
 
     def supports(self, variant: Variant) -> bool:
         return True
@@ -86,14 +111,16 @@ class UciSession(Host):
     """One GUI's session with the built-in engine."""
 
     def __init__(self, channel: Channel, dialect: Dialect | None = None) -> None:
-        super().__init__(channel)
         self.dialect = dialect or Dialect()
-        self.variant = variantkit.load(self.dialect.default_variant)
-        self.engine = Engine(self.variant)
-        self.game = self.variant.new_game()
+        super().__init__(channel, self.dialect.default_variant)
         self.pondering: Limits | None = None
         # The Fairy-Stockfish ini file VariantPath named last, if any.
         self.ini: IniChoices | None = None
+        self.multipv = 1
+        self.chess960 = False
+        self.skill_level = SKILL_LEVELS
+        self.limit_strength = False
+        self.elo = ELO_MAX
 
     def say(self, text: str) -> None:
         self.channel.write(f"info string {text}")
@@ -107,13 +134,14 @@ class UciSession(Host):
         if word == d.hello:
             self.hello()
         elif word == "isready":
+            self.prepare()   # the default variant, loaded once the GUI waits for it
             self.channel.write("readyok")
         elif word == "setoption":
             self.set_option(rest)
         elif word == d.new_game:
             self.finish()
             self.engine.new_game()
-            self.game = self.variant.new_game()
+            self.set_game(self.variant.new_game())
         elif word == "position":
             self.position(rest)
         elif word == "go":
@@ -130,14 +158,24 @@ class UciSession(Host):
             self.say(f"unknown command: {shorten(line, 80)}")
 
     def hello(self) -> None:
-        names = " ".join(f"var {name}" for name in self.dialect.variants())
-        variant_option = f"option name {VARIANT_OPTION} type combo"
+        """The engine's name and options, then `uciok`: written without
+        loading any variant, so that a GUI probing engines waits little."""
+        d = self.dialect
+        names = " ".join(f"var {name}" for name in d.variants())
         self.channel.write(
             f"id name variantkit {variantkit.__version__}", "id author the variantkit developers",
-            f"{variant_option} default {self.variant.name} {names}",
+            f"option name {VARIANT_OPTION} type combo default {self.wanted} {names}",
             "option name VariantPath type string default <empty>",
             "option name Ponder type check default false",
-            self.dialect.ok)
+            f"option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}",
+            *(["option name UCI_Chess960 type check default false"] if d.chess960 else []),
+            f"option name {d.hash_option} type spin default {HASH_DEFAULT} min {HASH_MIN} "
+            f"max {HASH_MAX}",
+            "option name Clear Hash type button",
+            f"option name Skill Level type spin default {SKILL_LEVELS} min 0 max {SKILL_LEVELS}",
+            "option name UCI_LimitStrength type check default false",
+            f"option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}",
+            d.ok)
 
     def set_option(self, rest: str) -> None:
         match = SET_OPTION.fullmatch(rest)
@@ -150,8 +188,64 @@ class UciSession(Host):
         elif name == "VariantPath":
             if value and value != "<empty>":
                 self.variant_path(value)
+        elif name == "Clear Hash":
+            self.finish()
+            if self._engine is not None:
+                self._engine.clear_table()
+        elif name == "UCI_Chess960":
+            self.chess960 = self.check(name, value, self.chess960)
+            if self._game is not None:
+                self.set_game(self._game)
+        elif name == "UCI_LimitStrength":
+            self.limit_strength = self.check(name, value, self.limit_strength)
+            self.retune()
+        elif name in ("MultiPV", "Skill Level", "UCI_Elo", "Hash", "USI_Hash"):
+            self.set_number(name, value)
         elif name not in IGNORED_OPTIONS:
             self.say(f"unknown option: {shorten(name, 80)}")
+
+    def check(self, name: str, value: str, current: bool) -> bool:
+        """A check option's new value (`true`/`false`); told and kept as it
+        was for another value."""
+        if value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        self.say(f"option {name}: true or false expected, not {shorten(value, 20)}")
+        return current
+
+    def set_number(self, name: str, value: str) -> None:
+        """A spin option, clamped into its range (told when it was not
+        a number or out of the range)."""
+        low, high = {"MultiPV": (1, MULTIPV_MAX), "Skill Level": (0, SKILL_LEVELS),
+                     "UCI_Elo": (ELO_MIN, ELO_MAX)}.get(name, (HASH_MIN, HASH_MAX))
+        try:
+            number = bounded_int(value)
+        except ValueError:
+            self.say(f"option {name}: a number from {low} to {high} expected")
+            return
+        if not low <= number <= high:
+            self.say(f"option {name}: {number} is out of {low} to {high}; "
+                     f"{min(max(number, low), high)} taken")
+        number = min(max(number, low), high)
+        if name == "MultiPV":
+            self.multipv = number
+        elif name == "Skill Level":
+            self.skill_level = number
+        elif name == "UCI_Elo":
+            self.elo = number
+        else:
+            from variantkit.engine import TT_ENTRY_BYTES
+
+            self.finish()
+            self.table_entries = number * 2**20 // TT_ENTRY_BYTES
+        self.retune()
+
+    def retune(self) -> None:
+        """Give the engine in play the table size and strength set."""
+        self.skill = skill_of_elo(self.elo) if self.limit_strength \
+            else None if self.skill_level >= SKILL_LEVELS else float(self.skill_level)
+        if self._engine is not None:
+            self.finish()
+            self.tune(self._engine)
 
     def choose_variant(self, name: str) -> None:
         """`UCI_Variant`: a bundled variant, or a section of the ini file
@@ -195,6 +289,8 @@ class UciSession(Host):
         self.finish()
 
         def prepared() -> tuple[Variant, Engine]:
+            from variantkit.engine import Engine
+
             variant = load()
             return variant, Engine(variant)
 
@@ -210,8 +306,15 @@ class UciSession(Host):
         if not self.dialect.supports(variant):
             self.say(f"variant {variant.name} has no {self.dialect.name} notation")
             return
-        self.variant, self.engine = variant, engine
-        self.game = variant.new_game()
+        self.install(variant, engine)
+        self.set_game(self.game)
+
+    def set_game(self, game: Game) -> None:
+        """Play `game` from now on; with UCI_Chess960, castling in it is
+        written and read as the king taking its rook."""
+        if self.chess960:
+            game.position.chess960 = True
+        self.game = game
 
     def position(self, rest: str) -> None:
         """`position startpos|fen F [moves M...]`: a new game; on an illegal
@@ -231,6 +334,8 @@ class UciSession(Host):
         except REFUSED as exc:
             self.say(f"position refused: {shorten(' '.join(str(exc).split()), 200)}")
             return
+        if self.chess960:
+            game.position.chess960 = True
         for text in moves:
             if self.ending:   # thousands of moves take seconds: `quit` need not wait
                 return
@@ -247,13 +352,16 @@ class UciSession(Host):
         searches until `stop`; any other `go` ends by itself: a word that is
         unknown or a number that is missing is told, and a `go` left with
         no limit then searches one ply, since the GUI meant one and will
-        send no `stop`."""
+        send no `stop`.  `searchmoves M...` restricts the search to those
+        moves (one that is not legal is told and left out)."""
+        from variantkit.engine import Limits
+
         thinking = self.thinking
         if thinking is not None and thinking.running and not thinking.handed_on.is_set():
             self.say("already searching: go ignored")
             return
         self.finish()  # the last search, its move written, ends its thread
-        limits = Limits()
+        limits = Limits(multipv=self.multipv)
         ponder = checkmate = malformed = False
         d = self.dialect
         clock = {word: name for name, word in d.clock_words.items()}
@@ -282,16 +390,18 @@ class UciSession(Host):
             elif word == "ponder":
                 ponder = True
             elif word == "searchmoves":
-                self.say("go searchmoves: not supported, every move is searched")
+                chosen = []
                 while i + 1 < len(words) and words[i + 1] not in GO_WORDS:
                     i += 1
+                    chosen.append(words[i])
+                limits.searchmoves = self.search_moves(chosen)
             else:
                 self.say(f"go: unknown word {shorten(word, 20)}")
                 malformed = True
             i += 1
         if not (limits.depth or limits.nodes or limits.movetime is not None
                 or limits.wtime is not None or limits.btime is not None
-                or limits.infinite):
+                or limits.byoyomi or limits.infinite):
             if malformed:
                 limits.depth = 1
             else:
@@ -301,12 +411,28 @@ class UciSession(Host):
             # Pondering, the clock waits for `ponderhit`; depth and nodes
             # bound the search already.
             self.pondering = limits
-            limits, hold = Limits(depth=limits.depth, nodes=limits.nodes, infinite=True), True
+            limits, hold = Limits(depth=limits.depth, nodes=limits.nodes, infinite=True,
+                                  multipv=limits.multipv, searchmoves=limits.searchmoves), True
         self.thinking = Thinking(self.engine, self.game, limits, self.info,
                                  self.checkmate if checkmate else self.best, hold=hold)
 
+    def search_moves(self, texts: list[str]) -> list[Move] | None:
+        """The legal moves of `go searchmoves`; those that are not legal
+        are told.  None (every move) when none is."""
+        legal = {self.dialect.move_out(self.variant, m): m for m in self.game.legal_moves()}
+        chosen = [legal[text] for text in dict.fromkeys(texts) if text in legal]
+        refused = [text for text in texts if text not in legal]
+        if refused:
+            self.say(f"go searchmoves: {len(refused)} move(s) not legal here left out: "
+                     f"{shorten(' '.join(refused), 80)}")
+        if texts and not chosen:
+            self.say("go searchmoves: no legal move named, every move is searched")
+        return chosen or None
+
     @staticmethod
     def _set(limits: Limits, name: str, number: int, checkmate: bool) -> None:
+        from variantkit.engine import MAX_DEPTH
+
         if name == "depth":
             limits.depth = min(limits.depth or MAX_DEPTH, max(1, min(number, MAX_DEPTH)))
         elif name == "mate" and not checkmate:   # mate in N moves: 2N-1 plies
@@ -318,37 +444,48 @@ class UciSession(Host):
             limits.nodes = max(1, number)
         elif name == "movestogo":
             limits.movestogo = number or None
-        elif name == "byoyomi":  # counts as an increment, and as time in hand
-            seconds = number / 1000
-            limits.winc, limits.binc = limits.winc + seconds, limits.binc + seconds
-            limits.wtime = (limits.wtime or 0.0) + seconds
-            limits.btime = (limits.btime or 0.0) + seconds
+        elif name == "byoyomi":   # each move's time once the main time is gone
+            limits.byoyomi = number / 1000
         elif name == "wtime":
-            limits.wtime = number / 1000 + (limits.wtime or 0.0)
+            limits.wtime = number / 1000
         elif name == "btime":
-            limits.btime = number / 1000 + (limits.btime or 0.0)
+            limits.btime = number / 1000
         elif name == "winc":
-            limits.winc += number / 1000
+            limits.winc = number / 1000
         else:
-            limits.binc += number / 1000
+            limits.binc = number / 1000
 
-    def info(self, info: SearchInfo) -> None:
+    def info_line(self, info: SearchInfo, final: bool = False) -> str:
+        """`info depth D [multipv K] score ... nodes N nps N time MS pv ...`;
+        `final` (the search has ended) adds `hashfull`, the table's use in
+        thousandths."""
         mate = info.mate_in
         score = f"mate {mate}" if mate is not None else f"cp {info.score}"
         pv = " ".join(self.dialect.move_out(self.variant, m) for m in info.pv)
-        self.channel.write(
-            f"info depth {info.depth} score {score} nodes {info.nodes} "
-            f"nps {round(info.nodes_per_second)} time {round(info.seconds * 1000)} pv {pv}")
+        line = f" multipv {info.multipv}" if self.multipv > 1 else ""
+        engine = self.engine
+        full = f" hashfull {engine.table_used * 1000 // max(engine.table_entries, 1)}" \
+            if final else ""
+        return (f"info depth {info.depth}{line} score {score} nodes {info.nodes} "
+                f"nps {round(info.nodes_per_second)}{full} time {round(info.seconds * 1000)} "
+                f"pv {pv}")
+
+    def info(self, info: SearchInfo) -> None:
+        if info.multipv <= self.multipv:   # a weakened engine looks at more lines
+            self.channel.write(self.info_line(info))
 
     def best(self, move: Move | None) -> None:
+        """`bestmove M ponder P`, after a last `info` line that gives the
+        search's depth, score, nodes and time as it ended, and its line."""
         if move is None:
             self.channel.write(f"bestmove {self.dialect.no_move}")
             return
-        pv = self.engine.info.pv
+        info = self.engine.info
+        pv = info.pv
         text = f"bestmove {self.dialect.move_out(self.variant, move)}"
         if len(pv) > 1 and pv[0] == move:
             text += f" ponder {self.dialect.move_out(self.variant, pv[1])}"
-        self.channel.write(text)
+        self.channel.write(self.info_line(info, final=True), text)
 
     def checkmate(self, move: Move | None) -> None:
         """USI's answer to `go mate`: the mating line the search found,
@@ -369,6 +506,13 @@ class UciSession(Host):
         self.pondering = None
 
 
+def skill_of_elo(elo: int) -> float:
+    """The skill level (0 to SKILL_LEVELS) UCI_Elo stands for on its
+    provisional scale: ELO_MIN is level 0, each 100 points a level more,
+    ELO_MAX full strength."""
+    return min(max((elo - ELO_MIN) / 100, 0.0), float(SKILL_LEVELS))
+
+
 def serve(dialect: Dialect | None = None, source: BinaryIO | None = None,
           sink: TextIO | None = None) -> int:
     """Run one session on standard input and output (or the streams
@@ -377,4 +521,4 @@ def serve(dialect: Dialect | None = None, source: BinaryIO | None = None,
     return serve_session(UciSession(channel, dialect))
 
 
-__all__ = ["Dialect", "UciSession", "serve"]
+__all__ = ["Dialect", "UciSession", "serve", "skill_of_elo"]

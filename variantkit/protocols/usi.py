@@ -18,11 +18,14 @@ from __future__ import annotations
 import functools
 import re
 import string
+from typing import TYPE_CHECKING
 
-import variantkit
 from variantkit.protocols.uci import Dialect
 from variantkit.values import Move
-from variantkit.variant import Variant
+
+if TYPE_CHECKING:
+    from variantkit.game import Game
+    from variantkit.variant import Variant
 
 CELL = re.compile(r"([a-z])(\d+)")
 USI_CELL = re.compile(r"(\d+)([a-z])")
@@ -58,6 +61,8 @@ class UsiDialect(Dialect):
     checkmate_search = True
 
     default_variant = "shogi"
+    chess960 = False
+    hash_option = "USI_Hash"
 
     def supports(self, variant: Variant) -> bool:
         return grid_size(variant) is not None
@@ -100,10 +105,10 @@ class UsiDialect(Dialect):
             return moved
         return f"{moved},{self.cell_in(variant, landing)}{self.cell_in(variant, wall)}"
 
-    def game_from(self, variant: Variant, text: str) -> variantkit.Game:
+    def game_from(self, variant: Variant, text: str) -> Game:
         return variant.new_game(sfen_to_fen(text, variant.has_hands))
 
-    def position_out(self, game: variantkit.Game) -> str:
+    def position_out(self, game: Game) -> str:
         return fen_to_sfen(game.fen(), game.plies + 1)
 
 

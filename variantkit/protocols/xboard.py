@@ -1,6 +1,7 @@
 """The built-in engine behind CECP v2 (the xboard/WinBoard protocol):
 reads a GUI's commands, keeps the variant, position, clocks and mode it
-sets, thinks on a thread when it is the engine's turn and writes its move.
+sets, thinks on a thread when it is the engine's turn and writes its move;
+in analyze mode it thinks on the position the GUI sets until `exit`.
 
 `variant NAME` takes any bundled variant (`normal` is the default one); on
 a letter-and-number grid it is followed by a `setup` line that tells a GUI
@@ -8,28 +9,41 @@ the board size, the pieces, the pieces in hand and the start position of a
 variant it does not know, and a `piece` line with the moves of each piece
 declared in Betza.  Errors are answered in CECP's forms: `Illegal move: M`,
 `Error (REASON): COMMAND`, never a traceback.  `ping` is answered after the
-move in progress, while `?` (move now) and `quit` are still read at once."""
+move in progress, while `?` (move now) and `quit` are still read at once.
+
+Moves are variantkit's move strings with XBoard's two differences
+(`cecp_move`, `variantkit_move`): on a board of exactly ten ranks the
+ranks count from 0, as XBoard's protocol specification says (xiangqi's
+`h2e2` is variantkit's `h3e3`; boards of more ranks count from 1), and a
+shogi-style move that may promote and does not is read with XBoard's `=`
+(`h8b2=`) as well as without it."""
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import variantkit
-from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
 from variantkit.errors import IllegalMoveError, shorten
 from variantkit.protocols.channel import Channel, command_words
 from variantkit.protocols.host import (
     DEFAULT_VARIANT,
+    MAX_NUMBER,
     REFUSED,
     Host,
     Thinking,
+    bounded_float,
     bounded_int,
+    load_variant,
     serve_session,
 )
 from variantkit.protocols.usi import grid_size
 from variantkit.values import Move
-from variantkit.variant import Variant
+
+if TYPE_CHECKING:
+    from variantkit.engine import Limits, SearchInfo
+    from variantkit.variant import Variant
 
 # CECP's name for the default variant.
 NORMAL = "normal"
@@ -39,14 +53,49 @@ XBOARD_PIECES = "PNBRQFEACWMOHIJGDVLSUK"
 PROMOTED_OFFSET = 11
 # Commands a GUI may send that change nothing here.
 IGNORED = frozenset({"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
-                     "name", "rating", "ics", "draw", "hint", "bk",
-                     "otim", "result", "analyze", "exit", "."})
+                     "name", "rating", "ics", "draw", "hint", "bk", "cores", "result"})
+# A cell of a letter-and-number grid in a move's text (three digits at most:
+# longer numbers name no cell and are left for the move to be refused).
+CELL = re.compile(r"([a-z])([0-9]{1,3})(?![0-9])")
+# XBoard counts the ranks from 0 on a board of exactly this many ranks
+# (its protocol specification, since version 4.8; from 1 on all others).
+ZERO_BASED_RANKS = 10
+# Seconds a move may take at most (`st`), and megabytes `memory` may give.
+MAX_MOVETIME = 1e6
+MAX_MEMORY = 4096
 
 
 def parse_clock(text: str) -> float:
-    """`mm` or `mm:ss` as seconds."""
+    """`mm` or `mm:ss` as seconds (either may have a fraction)."""
     minutes, _, seconds = text.partition(":")
-    return bounded_int(minutes) * 60 + (bounded_int(seconds) if seconds else 0)
+    return max(0.0, min(bounded_float(minutes) * 60 + (bounded_float(seconds) if seconds
+                                                        else 0.0), MAX_NUMBER))
+
+
+def zero_based(variant: Variant) -> bool:
+    """Whether XBoard counts this board's ranks from 0: a letter-and-number
+    grid of exactly ZERO_BASED_RANKS ranks."""
+    size = grid_size(variant)
+    return size is not None and size[1] == ZERO_BASED_RANKS
+
+
+def cecp_move(variant: Variant, move: Move | str) -> str:
+    """A move as CECP writes it: variantkit's text, each rank one lower on
+    a board XBoard counts from 0."""
+    text = str(move)
+    if zero_based(variant):
+        return CELL.sub(lambda m: f"{m[1]}{int(m[2]) - 1}", text)
+    return text
+
+
+def variantkit_move(variant: Variant, text: str) -> str:
+    """The variantkit move string a CECP move stands for (unchecked: the
+    game judges it): each rank one higher on a board XBoard counts from 0,
+    and XBoard's `=` (a shogi-style move that does not promote) dropped."""
+    text = text.removesuffix("=")
+    if zero_based(variant):
+        return CELL.sub(lambda m: f"{m[1]}{int(m[2]) + 1}", text)
+    return text
 
 
 def setup_places(letters: list[str], royal: list[str], held: bool) -> list[str] | None:
@@ -97,7 +146,8 @@ class XboardSession(Host):
 
     def __init__(self, channel: Channel) -> None:
         super().__init__(channel)
-        self.new(DEFAULT_VARIANT)
+        self.force, self.engine_side = False, 1
+        self.analyzing = False
         self.post = True
         self.movetime: float | None = None   # st
         self.depth: int | None = None        # sd
@@ -105,24 +155,13 @@ class XboardSession(Host):
         self.own_time: float | None = None   # time, in seconds
         self.other_time: float | None = None  # otim
 
-    def new(self, name: str) -> None:
-        """A new game of `name`, the engine playing Black, out of force mode."""
-        self.set_variant(name)
-        self.force, self.engine_side = False, 1
-
-    def set_variant(self, name: str) -> None:
-        """`name` at its start; the mode and the engine's side are kept."""
-        self.variant = variantkit.load(name)
-        self.engine = Engine(self.variant)
-        self.game = self.variant.new_game()
-
     def refuse_line(self, reason: str, detail: str) -> None:
         self.channel.write(f"Error ({reason}): {detail}")
 
     def at_once(self, word: str) -> None:
         # `?` moves now even while `ping` waits for that very move.
         thinking = self.thinking
-        if word == "?" and thinking is not None:
+        if word == "?" and thinking is not None and not self.analyzing:
             thinking.stop.set()
 
     def command(self, line: str) -> None:
@@ -139,14 +178,17 @@ class XboardSession(Host):
                 "feature done=0",
                 f'feature myname="variantkit {variantkit.__version__}" variants="{names}"',
                 "feature setboard=1 usermove=1 ping=1 time=1 sigint=0 sigterm=0 colors=0 "
-                "analyze=0 draw=0 reuse=1 san=0 done=1")
+                "analyze=1 memory=1 draw=0 reuse=1 san=0 done=1")
         elif word == "new":
             self.finish()
-            self.new(DEFAULT_VARIANT)
+            self.select(DEFAULT_VARIANT)
+            self.force, self.engine_side = False, 1
             self.movetime = self.depth = None
+            self.reanalyze()
         elif word == "variant":
             self.finish()
             self.choose_variant(rest)
+            self.reanalyze()
         elif word == "setboard":
             self.finish()
             try:
@@ -154,6 +196,7 @@ class XboardSession(Host):
             except REFUSED as exc:
                 self.channel.write("Error (illegal position): "
                                    f"{shorten(' '.join(str(exc).split()), 200)}")
+            self.reanalyze()
         elif word == "usermove":
             self.user_move(rest)
         elif word == "force":
@@ -161,35 +204,60 @@ class XboardSession(Host):
             self.force = True
         elif word == "go":
             self.finish()
+            self.analyzing = False
             self.force, self.engine_side = False, self.game.position.stm
             self.think()
         elif word == "playother":
             self.finish()
             self.force, self.engine_side = False, 1 - self.game.position.stm
         elif word == "?":
-            if self.thinking is not None:
+            if self.thinking is not None and not self.analyzing:
                 self.thinking.stop.set()
         elif word == "ping":
-            self.wait_for_search()
+            if not self.analyzing:   # an analysis hands no move on
+                self.wait_for_search()
             self.channel.write(f"pong {shorten(rest, 40)}")
         elif word == "level":
             mps, base, inc = rest.split()
             self.moves_per_session = max(0, bounded_int(mps))
-            self.base, self.increment = parse_clock(base), max(0.0, float(bounded_int(inc)))
+            self.base = parse_clock(base)
+            self.increment = max(0.0, min(bounded_float(inc), MAX_NUMBER))
             self.movetime = None
         elif word == "st":
-            self.movetime = max(0.01, min(float(bounded_int(rest)), 1e6))
+            self.movetime = max(0.01, min(bounded_float(rest), MAX_MOVETIME))
         elif word == "sd":
+            from variantkit.engine import MAX_DEPTH
+
             self.depth = max(1, min(bounded_int(rest), MAX_DEPTH))
         elif word == "time":
             self.own_time = max(0, bounded_int(rest)) / 100
         elif word == "otim":
             self.other_time = max(0, bounded_int(rest)) / 100
+        elif word == "memory":
+            from variantkit.engine import TT_ENTRY_BYTES
+
+            megabytes = max(1, min(bounded_int(rest), MAX_MEMORY))
+            self.finish()
+            self.table_entries = megabytes * 2**20 // TT_ENTRY_BYTES
+            if self._engine is not None:
+                self.tune(self._engine)
+            self.reanalyze()
         elif word in ("undo", "remove"):
             self.finish()
             for _ in range(1 if word == "undo" else 2):
                 if self.game.plies:
                     self.game.pop()
+            self.reanalyze()
+        elif word == "analyze":
+            self.finish()
+            self.analyzing = True
+            self.reanalyze()
+        elif word == "exit":
+            if self.analyzing:
+                self.finish()
+                self.analyzing = False
+        elif word == ".":
+            self.status()
         elif word == "post":
             self.post = True
         elif word == "nopost":
@@ -202,7 +270,7 @@ class XboardSession(Host):
         if name != NORMAL and name not in variantkit.variants():
             self.channel.write(f"Error (unknown variant): {shorten(name, 80)}")
             return
-        self.set_variant(DEFAULT_VARIANT if name == NORMAL else name)
+        self.install(load_variant(DEFAULT_VARIANT if name == NORMAL else name))
         lines = self.setup_lines(self.variant)
         if lines:
             self.channel.write(*lines)
@@ -242,11 +310,13 @@ class XboardSession(Host):
     def user_move(self, text: str) -> None:
         self.finish()
         try:
-            self.game.push(text)
+            self.game.push(variantkit_move(self.variant, text))
         except (IllegalMoveError, ValueError):
             self.channel.write(f"Illegal move: {shorten(text, 40)}")
             return
-        if not self.announce_end() and not self.force \
+        if self.analyzing:
+            self.reanalyze()
+        elif not self.announce_end() and not self.force \
                 and self.game.position.stm == self.engine_side:
             self.think()
 
@@ -259,6 +329,8 @@ class XboardSession(Host):
         return True
 
     def limits(self) -> Limits:
+        from variantkit.engine import Limits
+
         if self.movetime is not None:
             return Limits(depth=self.depth, movetime=self.movetime)
         own = self.own_time if self.own_time is not None else self.base
@@ -277,9 +349,35 @@ class XboardSession(Host):
         self.thinking = Thinking(self.engine, self.game, self.limits(), self.info, self.done,
                                  hold=False)
 
+    def reanalyze(self) -> None:
+        """In analyze mode, think about the position now set until told
+        otherwise (a game that is over is not thought about); its lines
+        are written as they come, no move is played."""
+        from variantkit.engine import Limits
+
+        if not self.analyzing or not self.game.legal_moves():
+            return
+        self.thinking = Thinking(self.engine, self.game, Limits(infinite=True), self.info,
+                                 self.analysed, hold=True)
+
+    def analysed(self, move: Move | None) -> None:
+        """An analysis ends with no move played."""
+
+    def status(self) -> None:
+        """`.` in analyze mode: `stat01: TIME NODES DEPTH LEFT TOTAL`, the
+        centiseconds and nodes of the analysis so far, the depth it
+        searches, and the root moves left of those at that depth."""
+        thinking = self.thinking
+        if not self.analyzing or thinking is None:
+            return
+        depth, searched, total = self.engine.progress
+        centiseconds = round(thinking.elapsed * 100)
+        self.channel.write(f"stat01: {centiseconds} {self.engine.nodes} {depth} "
+                           f"{max(total - searched, 0)} {total}")
+
     def info(self, info: SearchInfo) -> None:
-        if self.post:
-            pv = " ".join(str(m) for m in info.pv)
+        if self.post or self.analyzing:
+            pv = " ".join(cecp_move(self.variant, m) for m in info.pv)
             mate = info.mate_in
             score = info.score if mate is None else (100000 + mate if mate > 0 else -100000 + mate)
             centiseconds = round(info.seconds * 100)
@@ -289,9 +387,8 @@ class XboardSession(Host):
         if move is None:
             return
         self.game.push(move)
-        self.channel.write(f"move {move}")
+        self.channel.write(f"move {cecp_move(self.variant, move)}")
         self.announce_end()
-
 
 
 def serve(source: BinaryIO | None = None, sink: TextIO | None = None) -> int:
