@@ -1,7 +1,9 @@
 """Tests of the match referee (variantkit.analysis.match): the score and
-its Elo interval, openings and colours, adjudication of illegal moves and
-fallen flags, and short real matches through each protocol against
-Debian's Fairy-Max and Fairy-Stockfish (`make engines` installs them)."""
+its Elo interval, openings and colours, adjudication of illegal moves,
+fallen flags and claims (`--adjudicate claims|rules`), and short real
+matches through each protocol against Debian's Fairy-Max, MaxQi (ten
+ranks, counted from 0 by CECP) and Fairy-Stockfish (`make engines`
+installs them)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from variantkit.analysis.match import (
     Player,
     Score,
     Settings,
+    claim_only,
     match,
     opening,
     player_for,
@@ -34,18 +37,20 @@ from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.loader import examples_dir
 from variantkit.pgn import result_token
-from variantkit.protocols.driver import RESIGN, Clock, EngineFailure, MatchRefused
+from variantkit.protocols.driver import RESIGN, Claim, Clock, EngineFailure, MatchRefused
 from variantkit.variant import Variant
 
 SEARCH_PATH = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
 FAIRYMAX = shutil.which("fairymax", path=SEARCH_PATH)
+MAXQI = shutil.which("maxqi", path=SEARCH_PATH)
 FAIRY_STOCKFISH = shutil.which("fairy-stockfish", path=SEARCH_PATH)
 
 
 class Scripted:
-    """A player that answers with fixed moves, or sleeps first."""
+    """A player that answers with fixed moves (or claims), or sleeps first;
+    it never claims after its move."""
 
-    def __init__(self, moves: list[str | None], sleep: float = 0.0) -> None:
+    def __init__(self, moves: list[str | Claim | None], sleep: float = 0.0) -> None:
         self.name, self.moves, self.sleep = "scripted", moves, sleep
 
     def new_game(self, variant: Variant) -> None:
@@ -54,9 +59,12 @@ class Scripted:
     def set_clock(self, base: float, increment: float) -> None:
         return None
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+    def move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
         time.sleep(self.sleep)
         return self.moves.pop(0)
+
+    def claim_after(self, wait: float) -> Claim | None:
+        return None
 
     def close(self) -> None:
         return None
@@ -102,7 +110,7 @@ def test_a_fallen_flag_loses() -> None:
 class Failing(Scripted):
     """A player whose engine has died."""
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+    def move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
         raise EngineFailure("uci:gone: the engine has exited")
 
 
@@ -149,15 +157,19 @@ def test_an_engine_that_cannot_start() -> None:
 
 
 def played_fairly(results: list[GameResult]) -> None:
-    """No illegal move, no fallen flag, and each result the rules' own."""
+    """No illegal move, no fallen flag, no false claim, and each result the
+    rules' own (a draw that may be claimed, claimed, or played on)."""
     for result in results:
         assert "illegal" not in result.reason and "time" not in result.reason, result
+        assert "false claim" not in result.reason and "failed" not in result.reason, result
         outcome = result.game.outcome()
-        if outcome is None:
+        if outcome is None or result.reason == "adjudicated: move limit":
             assert (result.token, result.reason) == ("1/2-1/2", "adjudicated: move limit")
+            assert outcome is None or claim_only(result.game, outcome), result
         else:
-            assert (result.token, result.reason) == (result_token(outcome.winner),
-                                                     outcome.reason)
+            assert result.token == result_token(outcome.winner), result
+            assert result.reason in (outcome.reason, f"{outcome.reason} (claimed by white)",
+                                     f"{outcome.reason} (claimed by black)"), result
 
 
 def real_match(variant: str, spec: str, settings: Settings) -> list[GameResult]:
@@ -183,6 +195,23 @@ def test_against_fairymax_by_xboard() -> None:
     played_fairly(real_match("chess", f"xboard:{FAIRYMAX}",
                              Settings(games=2, movetime=0.1, max_plies=40, opening_plies=2,
                                       grace=1.5)))
+
+
+@pytest.mark.skipif(MAXQI is None, reason="MaxQi is not installed (make engines: fairymax)")
+def test_against_maxqi_on_ten_ranks(tmp_path: Path) -> None:
+    """XBoard counts xiangqi's ranks 0-9: the referee writes and reads
+    them so (it misread every MaxQi move as illegal, two bogus wins)."""
+    pgn = tmp_path / "xiangqi.pgn"
+    result = CliRunner().invoke(cli, ["match", "xiangqi", "builtin", f"xboard:{MAXQI}",
+                                      "--games", "2", "--movetime", "0.1", "--max-plies", "40",
+                                      "--grace", "1.5", "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    games = [line for line in result.output.splitlines() if line.startswith("game ")]
+    assert len(games) == 2
+    assert not any(word in result.output for word in ("illegal", "failed", "on time")), \
+        result.output
+    for game in variantkit.read_games(pgn.read_text(encoding="utf-8")):
+        assert game.plies >= 30 or game.outcome() is not None   # both engines moved
 
 
 @pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
@@ -306,3 +335,92 @@ def test_self_play_scores_an_illegal_move_as_a_loss(tmp_path: Path) -> None:
 def test_analyze_refuses_an_engine(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["analyze", "chess", "--games", "1", *args])
     assert result.exit_code == 1 and message in result.output, result.output
+
+
+# --- claims: a draw that may be claimed ends the game only when claimed ----------
+
+# The knights out and back: the start stands a third time after 8 plies,
+# a fifth (chess's automatic end) after 16.
+WHITE_SHUFFLE = ["g1f3", "f3g1"] * 12
+BLACK_SHUFFLE = ["g8f6", "f6g8"] * 12
+
+
+def shuffled(settings: Settings, white: list[str | Claim | None] | None = None) -> GameResult:
+    players = (Scripted(white or list(WHITE_SHUFFLE)), Scripted(list(BLACK_SHUFFLE)))
+    [result] = match(variantkit.load("chess"), players, settings)
+    return result
+
+
+def test_a_claimable_draw_ends_the_game_when_claimed_or_by_the_rules() -> None:
+    result = shuffled(Settings(games=1, adjudicate="rules"))
+    assert (result.token, result.reason, result.game.plies) == ("1/2-1/2", "repetition", 8)
+    # Nobody claims: the game plays on to the automatic fifth repetition,
+    # or to the ply limit.
+    result = shuffled(Settings(games=1))
+    assert (result.token, result.reason, result.game.plies) == ("1/2-1/2", "repetition", 16)
+    result = shuffled(Settings(games=1, max_plies=12))
+    assert (result.reason, result.game.plies) == ("adjudicated: move limit", 12)
+    # A claim the rules give ends the game; a false one, or one the
+    # position does not give yet, loses; claiming one's own loss resigns.
+    claim = Claim("1/2-1/2", "draw by repetition")
+    result = shuffled(Settings(games=1), WHITE_SHUFFLE[:4] + [claim])
+    assert (result.token, result.reason, result.game.plies) == (
+        "1/2-1/2", "repetition (claimed by white)", 8)
+    result = shuffled(Settings(games=1), WHITE_SHUFFLE[:1] + [claim])
+    assert (result.token, result.reason) == (
+        "0-1", "white made a false claim: 1/2-1/2 {draw by repetition}")
+    result = shuffled(Settings(games=1), [Claim("0-1", "white resigns")])
+    assert (result.token, result.reason) == ("0-1", "white resigned")
+
+
+FAKE_CECP_ENGINE = """import sys
+# A CECP engine that plays given moves; it claims a draw instead of its
+# move number CLAIM_INSTEAD, or right after its move number CLAIM_AFTER.
+moves, claim_instead, claim_after = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3])
+played = 0
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["protover"]:
+        print('feature myname="claimer" usermove=1 ping=1 setboard=1 done=1', flush=True)
+    elif words[:1] == ["ping"]:
+        print("pong", *words[1:], flush=True)
+    elif words[:1] == ["go"]:
+        played += 1
+        if played == claim_instead:
+            print("1/2-1/2 {Draw by repetition}", flush=True)
+            continue
+        print("move", moves[played - 1], flush=True)
+        if played == claim_after:
+            print("1/2-1/2 {Draw by repetition}", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+@pytest.mark.parametrize("instead, after, plies, token, reason", [
+    (5, 0, 8, "1/2-1/2", "repetition (claimed by white)"),     # at its turn
+    (0, 6, 11, "1/2-1/2", "repetition (claimed by white)"),    # with its move
+    (2, 0, 2, "0-1", "white made a false claim: 1/2-1/2 {Draw by repetition}"),
+    (0, 0, 16, "1/2-1/2", "repetition"),                       # no claim: the fifth time
+])
+def test_a_cecp_engine_claims_through_the_protocol(
+        tmp_path: Path, instead: int, after: int, plies: int, token: str, reason: str) -> None:
+    script = tmp_path / "claimer.py"
+    script.write_text(FAKE_CECP_ENGINE, encoding="utf-8")
+    spec = f"xboard:{sys.executable} {script} {','.join(WHITE_SHUFFLE)} {instead} {after}"
+    claimer = player_for(spec)
+    try:
+        [result] = match(variantkit.load("chess"), (claimer, Scripted(list(BLACK_SHUFFLE))),
+                         Settings(games=1, movetime=0.5, grace=5.0))
+    finally:
+        claimer.close()
+    assert (result.token, result.reason, result.game.plies) == (token, reason, plies)
+
+
+def test_the_match_command_chooses_the_adjudication() -> None:
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin:1", "builtin:1", "--games",
+                                      "1", "--max-plies", "2", "--adjudicate", "rules"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["match", "chess", "builtin", "builtin",
+                                      "--adjudicate", "never"])
+    assert result.exit_code == 2 and "'never' is not one of 'claims', 'rules'" in result.output

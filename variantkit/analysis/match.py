@@ -2,9 +2,17 @@
 external ones, in any variant: seeded opening plies, colours alternating
 (each opening played once with each colour), the clocks kept, and every
 game judged by variantkit's own rules.  An illegal or missing move, a
-fallen flag, a resignation and an engine that fails (at the start of a
-game too) lose, with the reason; the results are scored with the Elo
-difference and its 95% interval."""
+fallen flag, a resignation, a false claim and an engine that fails (at the
+start of a game too) lose, with the reason; the results are scored with
+the Elo difference and its 95% interval.
+
+A draw the rules let a side claim (a repetition, the move rule, where the
+variant's draws are claimed) ends the game only when a side claims it, as
+XBoard and cutechess play (`Settings.adjudicate == "claims"`): a CECP
+engine by announcing the result, the built-in engine at the first chance;
+UCI and USI have no claim, so such games play on until an automatic end
+(chess: the fifth repetition, the 75-move rule) or the ply limit.  With
+"rules", the referee ends the game at the first draw the rules allow."""
 
 from __future__ import annotations
 
@@ -18,20 +26,29 @@ from typing import Protocol
 from variantkit.engine import Engine, Limits
 from variantkit.errors import IllegalMoveError
 from variantkit.game import Game
+from variantkit.outcome import repetition_key
 from variantkit.pgn import result_token, write_pgn
 from variantkit.protocols.driver import (
     RESIGN,
+    Claim,
     Clock,
     EngineFailure,
     ExternalEngine,
     UnreadableMove,
 )
-from variantkit.values import SIDES
+from variantkit.values import SIDES, Outcome
 from variantkit.variant import Variant
 
 BUILTIN = "builtin"
 # z for a two-sided 95% interval.
 Z95 = 1.96
+# How the referee ends a draw the rules let a side claim: when a side
+# claims it (as XBoard and cutechess), or at once.
+ADJUDICATIONS = ("claims", "rules")
+# Seconds the referee waits after a move that makes a draw claimable for
+# the engine that made it to claim it (a CECP engine announces it right
+# after its move).
+CLAIM_WAIT = 0.3
 
 
 class Player(Protocol):
@@ -43,10 +60,14 @@ class Player(Protocol):
 
     def set_clock(self, base: float, increment: float) -> None: ...
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
-        """The move's text, RESIGN, or None when none came within `wait`
-        seconds; EngineFailure for an engine that failed, UnreadableMove
-        for a text that is no move of its protocol."""
+    def move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
+        """The move's text, RESIGN, a Claim, or None when none came within
+        `wait` seconds; EngineFailure for an engine that failed,
+        UnreadableMove for a text that is no move of its protocol."""
+
+    def claim_after(self, wait: float) -> Claim | None:
+        """The claim the engine makes right after its move, within `wait`
+        seconds (asked where its move made a draw claimable)."""
 
     def close(self) -> None: ...
 
@@ -58,6 +79,7 @@ class BuiltinPlayer:
         self.name = "variantkit" + (f" depth {depth}" if depth else "")
         self.depth = depth
         self.engine: Engine | None = None
+        self._claim: Claim | None = None   # the draw its last move made
 
     def new_game(self, variant: Variant) -> None:
         if self.engine is None or self.engine.variant is not variant:
@@ -67,14 +89,30 @@ class BuiltinPlayer:
     def set_clock(self, base: float, increment: float) -> None:
         return None
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
+    def move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
+        """The engine's move; a claim instead where the position lets it
+        claim a draw (it claims at the first chance, as its CECP session
+        does)."""
         assert self.engine is not None  # new_game comes first
+        self._claim = None
+        outcome = game.outcome()
+        if outcome is not None:
+            return Claim(result_token(outcome.winner), outcome.reason)
         if clock.movetime is not None:
             limits = Limits(depth=self.depth, movetime=clock.movetime)
         else:
             limits = Limits(depth=self.depth, wtime=clock.white, btime=clock.black,
                             winc=clock.increment, binc=clock.increment)
-        return str(self.engine.search(game, limits))
+        move = self.engine.search(game, limits)
+        after = game.copy()
+        after.push(move)
+        outcome = after.outcome()
+        if outcome is not None:
+            self._claim = Claim(result_token(outcome.winner), outcome.reason)
+        return str(move)
+
+    def claim_after(self, wait: float) -> Claim | None:
+        return self._claim
 
     def close(self) -> None:
         return None
@@ -93,8 +131,10 @@ def player_for(spec: str) -> Player:
 class Settings:
     """A match's rules: games, time (movetime seconds a move, or a clock of
     `base` seconds plus `increment`), random opening plies, the seed, the
-    ply at which a game is adjudicated a draw, and the grace in seconds
-    allowed past a time for the pipes' delay."""
+    ply at which a game is adjudicated a draw, the grace in seconds
+    allowed past a time for the pipes' delay, and how a draw that is
+    claimed is ended (ADJUDICATIONS: "claims", only when a side claims it;
+    "rules", at once)."""
 
     games: int = 2
     movetime: float | None = 0.2
@@ -104,6 +144,7 @@ class Settings:
     seed: int = 0
     max_plies: int = 300
     grace: float = 0.5
+    adjudicate: str = "claims"
 
 
 @dataclass
@@ -150,9 +191,10 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
             return GameResult(index, white, result_token(SIDES[1 - side]),
                               f"{SIDES[side]}'s engine failed: {exc}", game)
     clocks = [settings.base, settings.base]
+    on_claim = settings.adjudicate == "claims"
     while True:
         outcome = game.outcome()
-        if outcome is not None:
+        if outcome is not None and not (on_claim and claim_only(game, outcome)):
             return GameResult(index, white, result_token(outcome.winner), outcome.reason, game)
         if game.plies >= settings.max_plies:
             return GameResult(index, white, "1/2-1/2", "adjudicated: move limit", game)
@@ -173,6 +215,8 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
         elapsed = time.monotonic() - start
         if text == RESIGN:
             return GameResult(index, white, winner, f"{loser} resigned", game)
+        if isinstance(text, Claim):
+            return judged(game, text, stm, index, white)
         if text is None or elapsed > allowed + settings.grace:
             return GameResult(index, white, winner, f"{loser} lost on time "
                               f"({elapsed:.2f} s for {allowed:.2f} s)", game)
@@ -183,6 +227,49 @@ def play_game(variant: Variant, players: tuple[Player, Player], white: int,
                               f"{loser} played an illegal move: {text[:40]!r}", game)
         if settings.movetime is None:
             clocks[stm] += settings.increment - elapsed
+        made = game.outcome()
+        if on_claim and made is not None and claim_only(game, made):
+            claim = mover.claim_after(CLAIM_WAIT)
+            if claim is not None:
+                return judged(game, claim, stm, index, white)
+
+
+def claim_only(game: Game, outcome: Outcome) -> bool:
+    """Whether the game's end is a draw its side may claim but the rules do
+    not make by themselves: a repetition or the move rule in a variant
+    whose draws are claimed, short of its automatic counts."""
+    end = game.variant.end
+    if end.draw_timing != "on-claim" or outcome.reason not in ("repetition", "move-rule"):
+        return False
+    if end.automatic_move_rule is not None \
+            and game.position.halfmove >= 2 * end.automatic_move_rule:
+        return False
+    return end.automatic_repetition is None or times_seen(game) < end.automatic_repetition
+
+
+def times_seen(game: Game) -> int:
+    """How many times the game's position has stood (this time included)."""
+    earlier = game.copy()
+    key, count = repetition_key(earlier.position), 1
+    while earlier.plies:
+        earlier.pop()
+        count += repetition_key(earlier.position) == key
+    return count
+
+
+def judged(game: Game, claim: Claim, side: int, index: int, white: int) -> GameResult:
+    """The end of a game in which `side` claimed a result: a claim of its
+    own loss resigns; a claim the rules give (the position's end, a draw
+    that may be claimed included) ends the game so; any other loses."""
+    claimer, other = SIDES[side], SIDES[1 - side]
+    outcome = game.outcome()
+    if claim.token == result_token(other):
+        return GameResult(index, white, claim.token, f"{claimer} resigned", game)
+    if outcome is not None and claim.token == result_token(outcome.winner):
+        return GameResult(index, white, claim.token, f"{outcome.reason} (claimed by {claimer})",
+                          game)
+    return GameResult(index, white, result_token(other),
+                      f"{claimer} made a false claim: {claim.token} {{{claim.reason}}}", game)
 
 
 def match(variant: Variant, players: tuple[Player, Player],
@@ -257,5 +344,6 @@ def table(names: tuple[str, str], score: Score) -> str:
         f"Elo difference {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"])
 
 
-__all__ = ["BUILTIN", "BuiltinPlayer", "GameResult", "Player", "Score", "Settings",
-           "match", "opening", "pgn", "play_game", "player_for", "table"]
+__all__ = ["ADJUDICATIONS", "BUILTIN", "BuiltinPlayer", "GameResult", "Player", "Score",
+           "Settings", "claim_only", "match", "opening", "pgn", "play_game", "player_for",
+           "table"]

@@ -31,7 +31,7 @@ from variantkit.analysis.payload import compiled, variant_text
 from variantkit.engine import Engine
 from variantkit.errors import IllegalMoveError
 from variantkit.game import Game
-from variantkit.protocols.driver import RESIGN, Clock, ExternalEngine
+from variantkit.protocols.driver import RESIGN, Claim, Clock, ExternalEngine
 from variantkit.values import SIDES, Move
 from variantkit.variant import Variant
 
@@ -128,6 +128,10 @@ def _external_move(game: Game, external: ExternalEngine, seconds: float,
     (recorded: resignation, time forfeit or an illegal move)."""
     try:
         text = external.move(game, Clock(movetime=seconds), seconds + GRACE)
+        if isinstance(text, Claim):
+            # A result claimed where the game goes on (every end the rules
+            # give has ended it already) forfeits, as under XBoard.
+            raise ValueError(f"false claim {text.token}")
         if text is not None and text != RESIGN:
             move = game.push(text)
             game.pop()

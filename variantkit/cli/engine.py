@@ -3,7 +3,8 @@ referee: uci, xboard, usi, match.
 
     variantkit uci | xboard | usi
     variantkit match VARIANT ENGINE ENGINE [--games N] [--movetime S | --tc BASE+INC]
-                     [--opening-plies K] [--seed S] [--max-plies P] [--grace S] [--pgn FILE]
+                     [--opening-plies K] [--seed S] [--max-plies P] [--grace S]
+                     [--adjudicate claims|rules] [--pgn FILE]
 
 An ENGINE is `builtin` (`builtin:DEPTH` for a fixed depth), `uci:PATH`,
 `xboard:PATH` or `usi:PATH` (PATH may carry arguments, quoted as a shell
@@ -17,13 +18,10 @@ output fails otherwise (a full disk).
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
-import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NoReturn
 
 import click
 
@@ -42,38 +40,25 @@ from variantkit.cli.options import games_option, max_plies_option, pgn_option, s
 MAX_SECONDS = 86_400.0
 
 
-def end_session(session: Callable[[], int]) -> NoReturn:
-    """Run a protocol session and end the process with its status at
-    once: a variant still compiling when `quit` came must not hold the
-    process up, and an output the GUI closed must not be flushed again
-    (which would print a traceback) as Python exits."""
-    status = session()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # closed by the GUI
-            stream.flush()
-    os._exit(status)
-
-
 @cli.command()
 def uci() -> None:
     """Speak UCI on standard input and output (any variant: UCI_Variant, VariantPath)."""
-    from variantkit.protocols.uci import serve
-    end_session(serve)
+    from variantkit.protocols import serve
+    serve("uci")
 
 
 @cli.command()
 def xboard() -> None:
     """Speak CECP v2 (xboard/WinBoard) on standard input and output."""
-    from variantkit.protocols.xboard import serve
-    end_session(serve)
+    from variantkit.protocols import serve
+    serve("xboard")
 
 
 @cli.command()
 def usi() -> None:
     """Speak USI (shogi GUIs: SFEN positions, 7g7f moves) on standard input and output."""
-    from variantkit.protocols.uci import serve
-    from variantkit.protocols.usi import UsiDialect
-    end_session(lambda: serve(UsiDialect()))
+    from variantkit.protocols import serve
+    serve("usi")
 
 
 def time_control(text: str) -> tuple[float, float]:
@@ -104,10 +89,14 @@ def time_control(text: str) -> tuple[float, float]:
 @max_plies_option
 @click.option("--grace", type=FiniteFloat(0, 60), default=0.5, show_default=True,
               help="Seconds past a move's time before its flag falls.")
+@click.option("--adjudicate", type=click.Choice(["claims", "rules"]), default="claims",
+              show_default=True,
+              help="A draw a side may claim (repetition, move rule) ends the game when a "
+                   "side claims it (claims, as XBoard and cutechess), or at once (rules).")
 @pgn_option("Write the games to FILE as PGN.")
 def match(variant: str, first: str, second: str, games: int, movetime: float | None,
           tc: str | None, opening_plies: int, seed: int, max_plies: int, grace: float,
-          pgn_path: str | None) -> None:
+          adjudicate: str, pgn_path: str | None) -> None:
     """Play a match between two engines, refereed by variantkit's rules."""
     from variantkit.analysis.match import Score, Settings, pgn, player_for, table
     from variantkit.analysis.match import match as play
@@ -121,7 +110,7 @@ def match(variant: str, first: str, second: str, games: int, movetime: float | N
     base, increment = time_control(tc) if tc else (60.0, 0.0)
     settings = Settings(games=games, movetime=None if tc else (movetime or 0.2), base=base,
                         increment=increment, opening_plies=opening_plies, seed=seed,
-                        max_plies=max_plies, grace=grace)
+                        max_plies=max_plies, grace=grace, adjudicate=adjudicate)
     players = []
     score, texts, failure, status = Score(), [], None, EXIT_ERROR
     with ending_signals() as signals:

@@ -2,7 +2,8 @@
 the program (`uci:PATH`, `xboard:PATH`, `usi:PATH`, a command line split as
 a shell would), set up the variant and position, ask for a move within a
 time and hand back its text in variantkit's notation, unchecked: the
-referee judges it.
+referee judges it.  A CECP engine may also announce a result (`1/2-1/2
+{draw by repetition}`), handed back as a `Claim` for the referee to judge.
 
 The engine is untrusted.  Its lines are read as bytes on a thread (text
 that is not UTF-8 becomes replacement characters), each at most
@@ -39,7 +40,7 @@ from variantkit.loader import bundled_names, load_document
 from variantkit.protocols.host import DEFAULT_VARIANT
 from variantkit.protocols.uci import VARIANT_OPTION, Dialect
 from variantkit.protocols.usi import UsiDialect
-from variantkit.protocols.xboard import NORMAL
+from variantkit.protocols.xboard import NORMAL, cecp_move, variantkit_move
 from variantkit.values import Move
 from variantkit.variant import Variant
 
@@ -66,6 +67,10 @@ POLL_SECONDS = 0.25
 PROTOCOLS = ("uci", "xboard", "usi")
 # What `move` answers for an engine that gives up.
 RESIGN = "resign"
+# The results a CECP engine announces.
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+# Characters of a claim's comment kept.
+MAX_CLAIM = 120
 
 
 class EngineFailure(RuntimeError):
@@ -81,6 +86,23 @@ class MatchRefused(RuntimeError):
 
 class UnreadableMove(ValueError):
     """The engine's move is no move of its protocol: an illegal move."""
+
+
+@dataclass
+class Claim:
+    """A result an engine announced instead of a move or right after its
+    move (CECP's `1/2-1/2 {draw by repetition}`): the result and its
+    comment, for the referee to judge."""
+
+    token: str
+    reason: str
+
+
+def read_claim(line: str) -> Claim:
+    """The claim of a result line: its token and its comment (braces
+    dropped, at most MAX_CLAIM printable characters)."""
+    token, _, rest = line.partition(" ")
+    return Claim(token, shown_name(rest.strip().strip("{}"))[:MAX_CLAIM])
 
 
 @dataclass
@@ -393,10 +415,11 @@ class ExternalEngine:
         self.process.send(f"option {option}={value}" if self.protocol == "xboard"
                           else f"setoption name {option} value {value}")
 
-    def move(self, game: Game, clock: Clock, wait: float) -> str | None:
-        """The engine's move in variantkit's notation, RESIGN, or None when
-        no move came within `wait` seconds (the engine is then stopped);
-        UnreadableMove for a text that is no move of the protocol."""
+    def move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
+        """The engine's move in variantkit's notation, RESIGN, a Claim
+        (CECP) or None when no move came within `wait` seconds (the engine
+        is then stopped); UnreadableMove for a text that is no move of the
+        protocol."""
         if self.protocol == "xboard":
             return self._xboard_move(game, clock, wait)
         d, variant = self.dialect, game.variant
@@ -452,10 +475,10 @@ class ExternalEngine:
         self._written = (game, written)
         return [text for _, text in written]
 
-    def _xboard_move(self, game: Game, clock: Clock, wait: float) -> str | None:
+    def _xboard_move(self, game: Game, clock: Clock, wait: float) -> str | Claim | None:
         prefix = "usermove " if self.features.get("usermove") == "1" else ""
         for move in game.move_stack[self._sent:]:
-            self.process.send(f"{prefix}{move}")
+            self.process.send(f"{prefix}{cecp_move(game.variant, move)}")
         if clock.movetime is not None:  # one move a session, that move's time
             self.process.send(f"level 1 0:{max(1, math.ceil(clock.movetime))} 0",
                               f"time {round(clock.movetime * 100)}",
@@ -465,15 +488,25 @@ class ExternalEngine:
                 else (clock.black, clock.white)
             self.process.send(f"time {round(own * 100)}", f"otim {round(other * 100)}")
         self.process.send("go")
-        line = self.process.expect("move", wait, RESIGN)
+        line = self.process.expect("move", wait, RESIGN, *RESULTS)
         self.process.send("force")
         if line is None:
             self.process.send("?")
             return None
         if line == RESIGN:
             return RESIGN
+        if line.split(" ", 1)[0] in RESULTS:
+            return read_claim(line)
         self._sent = game.plies + 1
-        return _move_word(line)
+        return variantkit_move(game.variant, _move_word(line))
+
+    def claim_after(self, wait: float) -> Claim | None:
+        """A result a CECP engine announces within `wait` seconds after its
+        move (None for UCI and USI engines, which cannot claim)."""
+        if self.protocol != "xboard":
+            return None
+        line = self.process.expect(RESULTS[0], wait, *RESULTS[1:])
+        return read_claim(line) if line is not None else None
 
     def set_clock(self, base: float, increment: float) -> None:
         """Tell an xboard engine the game's time control (UCI and USI get
