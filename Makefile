@@ -38,7 +38,7 @@ lint: $(VENV)/.test-deps
 # marker `pure_in_oracle`, in `make oracle`).
 # Each pass lists its slowest tests, to show what to move to `make oracle`
 # when the whole stays near its 20-minute budget on two cores.
-SERIAL_TESTS := tests/test_web_browser.py tests/test_pair_browser.py tests/test_cluster.py tests/test_cluster_faults.py
+SERIAL_TESTS := tests/test_web_browser.py tests/test_pair_browser.py tests/test_cluster.py tests/test_cluster_faults.py tests/test_gui_xboard.py
 SLOWEST := --durations=15
 test: lint docs
 	$(BIN)/python -m pytest -n auto $(SLOWEST) $(addprefix --ignore=,$(SERIAL_TESTS))
@@ -80,13 +80,18 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; }
 
 # The match tests (tests/test_match.py) and benchmarks/match_bench.py play
-# Debian's Fairy-Max (CECP) and Fairy-Stockfish (UCI and USI): installed
-# here when missing (make test runs as root on CI).
+# Debian's Fairy-Max and MaxQi (CECP; both in the fairymax package) and
+# Fairy-Stockfish (UCI and USI); tests/test_gui_xboard.py runs the engine in
+# Debian's XBoard under xvfb-run: installed here when missing (make test
+# runs as root on CI).
 .PHONY: engines bench-match
 test: engines
 engines:
-	@{ test -x /usr/games/fairymax && test -x /usr/games/fairy-stockfish; } || { \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fairymax fairy-stockfish; }
+	@{ test -x /usr/games/fairymax && test -x /usr/games/maxqi \
+		&& test -x /usr/games/fairy-stockfish && test -x /usr/games/xboard \
+		&& command -v xvfb-run >/dev/null 2>&1; } || { \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fairymax \
+		fairy-stockfish xboard xvfb; }
 
 bench-match: $(VENV)/.test-deps engines
 	$(BIN)/python benchmarks/match_bench.py
