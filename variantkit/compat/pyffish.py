@@ -15,12 +15,14 @@ knows under the same name, as it does), and so does each section of a
 Fairy-Stockfish ini text given to `load_variant_config`, imported by
 `variantkit.fsf.import_ini`.  variantkit's own games (Strato's planes,
 Diplomat's circle) answer in their own position and move strings; the
-notations that count files and ranks need a board of one plane of them.
+notations that count files and ranks, and fog of war, need a board whose
+cells are named by file letters and rank numbers.
 
-Each call replays the moves from the position string.  The last games
-played are kept (`GAMES_KEPT`), each under its variant, position string,
-Chess960 flag and moves, so that a call whose moves extend a kept game's by
-a few (a game that goes on one move at a time) plays only those.  Calls
+pyffish plays every move of the list again at each call.  The module
+keeps the last games played (`GAMES_KEPT`), each under its variant,
+position string, Chess960 flag and moves, so that a call whose moves extend
+a kept game's by a few (a game that goes on one move at a time) plays only
+those.  Calls
 are serialised by one lock: a kept game is never played by two threads.
 
 Bad input raises `error` (a `ValueError`, and pyffish's `error`): an
@@ -707,18 +709,40 @@ def gives_check(variant: str, fen: str, movelist: list[str], chess960: bool = Fa
     return _answer(lambda: _game(*key, bool(chess960)).is_check())
 
 
-def _king_in_check(position: Position) -> bool:
-    """Whether the side to move is in check as Fairy-Stockfish marks a move
-    that gives check: its royal piece attacked; with several royal pieces
-    (coregal's queen, Spartan's two kings), only those that move as kings."""
-    variant = position.variant
+@lru_cache(maxsize=VARIANTS_KEPT)
+def _king_codes(variant: Variant) -> frozenset[int]:
+    """The piece codes Fairy-Stockfish plays as kings (the kind that gives
+    and suffers check): the royal piece where each side has one; where
+    several are royal, those that move as kings, provided each side has
+    one such kind and starts with at most one of it (coregal's king, not
+    its queen; none in Spartan chess, whose black kings are two, nor in
+    sho shogi, whose prince is a second king).  None where captures
+    explode: its kings there are pieces whose loss loses."""
+    if variant.blast:
+        return frozenset()
+    royal = [code for code in range(2, variant.n_codes) if variant.royal_code[code]]
     if variant.one_royal:
+        return frozenset(royal)
+    kings = [code for code in royal if _reach_kind(variant, code) == "king"]
+    start = variant.setup_fen.split(" ")[0]
+    per_side = [[code for code in kings if code & 1 == side] for side in range(2)]
+    if any(len(codes) > 1 or sum(start.count(variant.letter_of_code(c)) for c in codes) > 1
+           for codes in per_side):
+        return frozenset()
+    return frozenset(kings)
+
+
+def _king_in_check(position: Position) -> bool:
+    """Whether the side to move's king is attacked, as Fairy-Stockfish
+    marks a move that gives check (`_king_codes`)."""
+    variant = position.variant
+    kings = _king_codes(variant)
+    if variant.one_royal and kings:
         return position.is_check()
     us = position.stm
     occupied = position.side_bb[0] | position.side_bb[1] | position.walls
     return any(position.attackers(cell, 1 - us, occupied, position.side_bb[1 - us])
-               for code in range(2 + us, variant.n_codes, 2)
-               if variant.royal_code[code] and _reach_kind(variant, code) == "king"
+               for code in kings if code & 1 == us
                for cell in variant.board.cells_of(position.bb[code]))
 
 
@@ -912,9 +936,12 @@ class _Writer:
         self.ranks = grid.ranks if grid else 0
 
     def write(self, move: _Written) -> str:
-        if self.notation == NOTATION_SAN:
+        promoted_form = self.variant.letter_of_code(move.mover).startswith("+")
+        if self.notation == NOTATION_SAN and not (promoted_form and self.files):
             # variantkit's SAN, its check marks as Fairy-Stockfish writes
-            # them, a promotion into a promoted form by the kind's letter.
+            # them, a promotion into a promoted form by the kind's letter;
+            # a promoted form's move is written below, as its kind's
+            # (shogi's tokin as a gold, told apart from the golds).
             text = write_san(self.position, move.text, "san").rstrip("+#")
             if move.promotion == "+":
                 text = text.replace("=" + self.variant.letter_of_code(move.promoted_to).upper(),
@@ -964,22 +991,35 @@ class _Writer:
         return r if self.position.stm == 0 else self.ranks - 1 - r
 
     def _like(self, code: int) -> list[int]:
-        """The cells of the pieces of this code."""
-        return self.variant.board.cells_of(self.position.bb[code])
+        """The cells of the mover's pieces of this piece's kind."""
+        bits = 0
+        for other in range(2 + (code & 1), self.variant.n_codes, 2):
+            if self._kind(other) == self._kind(code):
+                bits |= self.position.bb[other]
+        return self.variant.board.cells_of(bits)
+
+    def _kind(self, code: int) -> str:
+        """What tells a piece's kind in the notation, as Fairy-Stockfish
+        tells its piece types: its letter (a promoted form's own `+P` in the
+        shogi notations, its kind's elsewhere; `Q~` as `Q`)."""
+        letter = self.variant.letter_of_code(code).rstrip("~").upper()
+        if letter.startswith("+") and not self.shogi:
+            return _kind_letter(self.variant, code)
+        return letter
 
     def _on_file(self, cell: int, code: int) -> list[int]:
-        """The cells of the pieces of `code` on the file of `cell`."""
+        """The cells of the mover's pieces of the kind of `code` on the file of `cell`."""
         f, _ = _file_rank(self.variant, cell)
         return [c for c in self._like(code) if _file_rank(self.variant, c)[0] == f]
 
     def _ahead(self, cell: int, code: int) -> list[int]:
-        """The cells of the pieces of `code` ahead of `cell` on its file,
-        as their side moves."""
+        """The cells of the mover's pieces of the kind of `code` ahead of
+        `cell` on its file, as their side moves."""
         mine = self._relative_rank(cell)
         return [c for c in self._on_file(cell, code) if self._relative_rank(c) > mine]
 
     def _tandems(self, code: int) -> int:
-        """How many files hold more than one piece of `code`."""
+        """How many files hold more than one of the mover's pieces of the kind of `code`."""
         files: dict[int, int] = {}
         for c in self._like(code):
             f = _file_rank(self.variant, c)[0]
@@ -1015,9 +1055,7 @@ class _Writer:
         if _pawn_letterless(variant, code):
             return THAI_PAWN
         if variant.royal_code[code]:
-            # The one royal piece is the king, whatever its moves; where
-            # captures explode or several are royal, a piece like another.
-            return THAI_KING if variant.one_royal and not variant.blast else THAI_OTHER
+            return THAI_KING if code in _king_codes(variant) else THAI_OTHER
         kind = _reach_kind(variant, code)
         if kind == "ferz" and cell in _promotions(self.position)[0]:
             return THAI_PROMOTED_MET
@@ -1036,8 +1074,7 @@ class _Writer:
             return self._file(move.frm)
         others = [w.frm for w in self.described
                   if w.frm != move.frm and w.to == move.to and _same_kind(w, move)
-                  and self.variant.letter_of_code(w.mover).rstrip("~")
-                  == self.variant.letter_of_code(move.mover).rstrip("~")]
+                  and self._kind(w.mover) == self._kind(move.mover)]
         if not others:
             return ""
         if self.shogi:
@@ -1126,9 +1163,8 @@ class _Writer:
 
     def _marks(self, move: _Written) -> str:
         """`+` for a check, `#` for a check that leaves no legal move, in
-        every notation but shogi's and WXF; none where captures explode
-        (Fairy-Stockfish's kings there are pieces whose loss loses)."""
-        if self.shogi or self.notation == NOTATION_XIANGQI_WXF or self.variant.blast:
+        every notation but shogi's and WXF."""
+        if self.shogi or self.notation == NOTATION_XIANGQI_WXF:
             return ""
         position = self.position
         position.make_internal(move.internal)
@@ -1355,10 +1391,8 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
     # The royal king of each side, counted in a position string, unless a
     # side starts with more than one (Spartan chess: no king is counted).
     start_board = variant.setup_fen.split(" ")[0]
-    royal = [code for code in range(2, variant.n_codes) if variant.royal_code[code]
-             and _reach_kind(variant, code) == "king"]
-    kings = tuple(next((variant.letter_of_code(c) for c in royal if c & 1 == side), "")
-                  for side in range(2))
+    kings = tuple(next((variant.letter_of_code(c) for c in _king_codes(variant)
+                        if c & 1 == side), "") for side in range(2))
     start_kings = tuple(start_board.count(kings[side]) if kings[side] else 0
                         for side in range(2))
     if max(start_kings) > 1:
@@ -1379,7 +1413,7 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
         files=grid.files, ranks=grid.ranks, letters=frozenset(letters),
         promoted=frozenset(promoted), special=special, drops=drops, hands=hands and not free,
         kings=(kings[0], kings[1]), start_kings=(start_kings[0], start_kings[1]),
-        kings_touch=bool(kings[0]) and not variant.facing,
+        kings_touch=any(_reach_kind(variant, c) == "king" for c in _king_codes(variant)),
         castling=bool(castlings) or variant.gate_regions != [0, 0],
         castling_rank=(king_start[0][1] if king_start[0] else 0,
                        king_start[1][1] if king_start[1] else grid.ranks - 1),
