@@ -237,7 +237,13 @@ def main() -> None:
     try:
         cli(prog_name="variantkit")
     except Exception as exc:
-        if os.environ.get("VARIANTKIT_DEBUG"):
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} "
-              "(a bug in variantkit; VARIANTKIT_DEBUG=1 shows the traceback)")
+        internal_error(exc)
+
+
+def internal_error(exc: Exception) -> NoReturn:
+    """Report a bug in one line and exit 1 (with VARIANTKIT_DEBUG=1,
+    raise it: the traceback)."""
+    if os.environ.get("VARIANTKIT_DEBUG"):
+        raise exc
+    fail(f"internal error: {type(exc).__name__}: {exc} "
+         "(a bug in variantkit; VARIANTKIT_DEBUG=1 shows the traceback)")

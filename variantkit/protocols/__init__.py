@@ -22,13 +22,17 @@ def serve(name: str) -> NoReturn:
     process with its status at once: a variant still compiling when `quit`
     came must not hold the process up, and an output the GUI closed must
     not be flushed again (which would print a traceback) as Python exits."""
-    if name == "xboard":
-        from variantkit.protocols.xboard import serve as cecp
-        status = cecp()
-    else:
-        from variantkit.protocols.uci import serve as uci
-        from variantkit.protocols.usi import UsiDialect
-        status = uci(UsiDialect() if name == "usi" else None)
+    try:
+        if name == "xboard":
+            from variantkit.protocols.xboard import serve as cecp
+            status = cecp()
+        else:
+            from variantkit.protocols.uci import serve as uci
+            from variantkit.protocols.usi import UsiDialect
+            status = uci(UsiDialect() if name == "usi" else None)
+    except Exception as exc:  # a bug: one line, as every command reports one
+        from variantkit.cli.common import internal_error
+        internal_error(exc)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # closed by the GUI
             stream.flush()
