@@ -34,7 +34,8 @@ once.  `Engine.skill` below SKILL_MAX weakens the engine: fewer nodes and
 plies, and a move chosen at random among its best few (`weakening`).
 
 The search only uses the core position's make/unmake, so it works on any
-variant; for a given position, depth and table it is deterministic.
+variant; for a given position, depth and table it is deterministic (at
+full strength: a weakened engine draws random numbers).
 
     >>> import variantkit
     >>> from variantkit.engine import Engine
