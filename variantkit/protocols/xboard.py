@@ -79,7 +79,7 @@ def zero_based(variant: Variant) -> bool:
     return size is not None and size[1] == ZERO_BASED_RANKS
 
 
-def cecp_move(variant: Variant, move: Move | str) -> str:
+def cecp_move(variant: Variant, move: Move) -> str:
     """A move as CECP writes it: variantkit's text, each rank one lower on
     a board XBoard counts from 0."""
     text = str(move)
