@@ -15,7 +15,7 @@ from typing import BinaryIO, TextIO
 import variantkit
 from variantkit.engine import MAX_DEPTH, Engine, Limits, SearchInfo
 from variantkit.errors import IllegalMoveError, quote
-from variantkit.game import Game
+from variantkit.game import Game, VariantFace
 from variantkit.protocols.channel import Channel, LineTooLong
 from variantkit.protocols.host import (
     DEFAULT_VARIANT,
@@ -26,7 +26,6 @@ from variantkit.protocols.host import (
     load_variant,
 )
 from variantkit.values import Move
-from variantkit.variant import Variant
 
 # The option that chooses a bundled variant, in USI as well.
 VARIANT_OPTION = "UCI_Variant"
@@ -43,7 +42,7 @@ class Dialect:
     # The go keywords of White's and Black's clocks and increments.
     clock_words = {"wtime": "wtime", "btime": "btime", "winc": "winc", "binc": "binc"}
 
-    def supports(self, variant: Variant) -> bool:
+    def supports(self, variant: VariantFace) -> bool:
         return True
 
     def variants(self) -> list[str]:
@@ -52,13 +51,13 @@ class Dialect:
     def position_out(self, game: Game) -> str:
         return game.fen()
 
-    def move_out(self, variant: Variant, move: Move) -> str:
+    def move_out(self, variant: VariantFace, move: Move) -> str:
         return str(move)
 
-    def move_in(self, variant: Variant, text: str) -> str:
+    def move_in(self, variant: VariantFace, text: str) -> str:
         return text
 
-    def game_from(self, variant: Variant, text: str) -> Game:
+    def game_from(self, variant: VariantFace, text: str) -> Game:
         return variant.new_game(text)
 
 

@@ -11,16 +11,16 @@ import re
 import string
 
 import variantkit
+from variantkit.game import VariantFace
 from variantkit.protocols.uci import Dialect
 from variantkit.values import Move
-from variantkit.variant import Variant
 
 CELL = re.compile(r"([a-z])(\d+)")
 USI_CELL = re.compile(r"(\d+)([a-z])")
 USI_MOVE = re.compile(r"(?:([A-Z])\*|(\d+[a-z]))(\d+[a-z])(\+?)")
 
 
-def grid_size(variant: Variant) -> tuple[int, int] | None:
+def grid_size(variant: VariantFace) -> tuple[int, int] | None:
     """(files, ranks) of a board whose cells are all named file letter and
     rank number, else None."""
     files = ranks = 0
@@ -42,17 +42,17 @@ class UsiDialect(Dialect):
 
     default_variant = "shogi"
 
-    def supports(self, variant: Variant) -> bool:
+    def supports(self, variant: VariantFace) -> bool:
         return grid_size(variant) is not None
 
-    def cell_out(self, variant: Variant, cell: str) -> str:
+    def cell_out(self, variant: VariantFace, cell: str) -> str:
         files, ranks = grid_size(variant) or (0, 0)
         match = CELL.fullmatch(cell)
         assert match is not None  # supports() holds for the session's variant
         rank = string.ascii_lowercase[ranks - int(match[2])]
         return f"{files - (ord(match[1]) - ord('a'))}{rank}"
 
-    def cell_in(self, variant: Variant, text: str) -> str:
+    def cell_in(self, variant: VariantFace, text: str) -> str:
         files, ranks = grid_size(variant) or (0, 0)
         match = USI_CELL.fullmatch(text)
         if match is None or not 1 <= int(match[1]) <= files \
@@ -60,13 +60,13 @@ class UsiDialect(Dialect):
             raise ValueError(f"no cell {text}")
         return f"{chr(ord('a') + files - int(match[1]))}{ranks - (ord(match[2]) - ord('a'))}"
 
-    def move_out(self, variant: Variant, move: Move) -> str:
+    def move_out(self, variant: VariantFace, move: Move) -> str:
         to = self.cell_out(variant, move.to_cell)
         if move.drop:
             return f"{move.drop}*{to}"
         return f"{self.cell_out(variant, move.from_cell)}{to}{move.promotion or ''}"
 
-    def move_in(self, variant: Variant, text: str) -> str:
+    def move_in(self, variant: VariantFace, text: str) -> str:
         match = USI_MOVE.fullmatch(text)
         if match is None:
             raise ValueError(f"not a USI move: {text}")
@@ -75,7 +75,7 @@ class UsiDialect(Dialect):
             return f"{match[1]}@{to}"
         return f"{self.cell_in(variant, match[2])}{to}{match[4]}"
 
-    def game_from(self, variant: Variant, text: str) -> variantkit.Game:
+    def game_from(self, variant: VariantFace, text: str) -> variantkit.Game:
         return variant.new_game(sfen_to_fen(text))
 
     def position_out(self, game: variantkit.Game) -> str:

@@ -220,12 +220,12 @@ class XboardSession:
             return []
         places = setup_places([t.letter for t in variant.pieces.types if not t.royal],
                               [t.letter for t in variant.pieces.types if t.royal][:1],
-                              variant.has_hands)
+                              variant.rules.hands.has_hands)
         if places is None:
             return []
         white = "".join(places)
         held = [at for at, letter in enumerate(places[:-1]) if letter not in ".+"]
-        hand = max(held) + 1 if variant.has_hands and held else 0
+        hand = max(held) + 1 if variant.rules.hands.has_hands and held else 0
         lines = [f"setup ({white}{white.lower()}) {size[0]}x{size[1]}+{hand}_fairy "
                  f"{variant.setup_fen}"]
         declared = variant.document.data.get("pieces", {})
