@@ -374,6 +374,16 @@ def _kind_letter(variant: Variant, code: int) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _region(variant: Variant, code: int) -> int:
+    """The cells a piece of `code` may stand on, as far as its moves on the
+    empty board tell: every cell one reaches (an advisor's palace)."""
+    cells = 0
+    for cell in range(variant.board.size):
+        cells |= variant.empty_board_reach(code, cell)
+    return cells
+
+
+@lru_cache(maxsize=4096)
 def _reach_kind(variant: Variant, code: int) -> str | None:
     """The kind of piece whose moves and captures reach, on the empty
     board, what this piece's do, and whose captures reach it too where
@@ -403,14 +413,18 @@ def _reach_kind(variant: Variant, code: int) -> str | None:
     ferz = {(x, y) for x in (-1, 1) for y in (-1, 1)}
     wazir = {(1, 0), (-1, 0), (0, 1), (0, -1)}
     knight = {(x, y) for a, b in ((1, 2), (2, 1)) for x in (-a, a) for y in (-b, b)}
-    rook = {(d, 0) for d in range(1 - grid.files, grid.files) if d} | \
-        {(0, d) for d in range(1 - grid.ranks, grid.ranks) if d}
+    # A rook slides along files and ranks, as far as the board goes: every
+    # offset on those lines, two cells away at least in each direction.
+    lines = {o for o in offsets[0] if 0 in o}
+    rook = lines if wazir <= lines and {(2, 0), (-2, 0), (0, 2), (0, -2)} <= lines \
+        and grid.files > 2 and grid.ranks > 2 else set()
     kinds = {  # kind: its reach on the empty board, and its captures on a full one
         "king": (ferz | wazir, ferz | wazir), "khon": (ferz | {(0, 1)}, ferz | {(0, 1)}),
         "ferz": (ferz, ferz), "knight": (knight, knight), "rook": (rook, wazir),
         "ai-wok": (rook | knight | ferz, wazir | knight | ferz)}
     return next((kind for kind, (empty, full) in kinds.items()
-                 if offsets[0] == empty and offsets[1] == empty and offsets[2] == full), None)
+                 if empty and offsets[0] == empty and offsets[1] == empty
+                 and offsets[2] == full), None)
 
 
 # -- games: position strings, moves, the games kept ------------------------------
@@ -717,10 +731,15 @@ def _king_codes(variant: Variant) -> frozenset[int]:
     one such kind and starts with at most one of it (coregal's king, not
     its queen; none in Spartan chess, whose black kings are two, nor in
     sho shogi, whose prince is a second king).  None where captures
-    explode: its kings there are pieces whose loss loses."""
+    explode, nor a piece whose extinction the declared ends name: those
+    kings are pieces whose loss loses."""
+    extinct = {code for condition in variant.end.conditions
+               if condition.kind == "extinct" and condition.codes is not None
+               for codes in condition.codes for code in codes}
     if variant.blast:
         return frozenset()
-    royal = [code for code in range(2, variant.n_codes) if variant.royal_code[code]]
+    royal = [code for code in range(2, variant.n_codes)
+             if variant.royal_code[code] and code not in extinct]
     if variant.one_royal:
         return frozenset(royal)
     kings = [code for code in royal if _reach_kind(variant, code) == "king"]
@@ -769,7 +788,7 @@ def _captured(game: Game) -> str:
     if not position.history:
         return ""
     captured = position.history[-1][2]
-    if not captured:
+    if not captured or position.history[-1][0][3] == PASS:
         return ""
     variant = position.variant
     _, was = _promotions(position)
@@ -790,6 +809,7 @@ def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
     keeps them: a piece keeps its mark as it moves, loses it when taken."""
     promoted: dict[int, int] = {}
     taken: int | None = None
+    variant = position.variant
     for record in position.history:
         move = record[0]
         if move[3] >= WALLED:
@@ -797,13 +817,17 @@ def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
         frm, to, promo, kind, extra = move
         if kind in (GATE, CASTLE_GATE):
             kind, extra, _, _ = gate_parts(move)
+        if kind == PASS:
+            continue
         victim = extra if kind == EN_PASSANT else to
         taken = promoted.pop(victim, None) if record[2] else None
-        if kind in (DROP, CASTLE, PASS, SUBORN):
+        if kind in (DROP, CASTLE, SUBORN):
             promoted.pop(to, None)
             continue
         was = promoted.pop(frm, None)
-        if promo:
+        if promo and variant.promotion_suffix(promo, record[1]) == "-":
+            was = None   # a promoted form turned back (kyoto shogi): unmarked
+        elif promo:
             was = record[1] if was is None else was
         if was is None:
             promoted.pop(to, None)
@@ -1094,10 +1118,12 @@ class _Writer:
             f1, r1 = _file_rank(self.variant, move.to)
             fo, ro = _file_rank(self.variant, other)
             # `+` or `-` where the other could make the same move: its
-            # target a cell of the board, not a wall.
+            # target a cell of the board, not a wall, where such a piece
+            # may stand (an advisor in its palace).
             cell = self.variant.board.index.get(f"{chr(ord('a') + fo + f1 - f0)}{ro + r1 - r0 + 1}")
             if 0 <= fo + f1 - f0 < self.files and cell is not None \
-                    and not self.position.walls >> cell & 1:
+                    and not self.position.walls >> cell & 1 \
+                    and _region(self.variant, move.mover) >> cell & 1:
                 return self._rank(move.frm)
         return self._file(move.frm)
 
