@@ -1033,7 +1033,10 @@ class _Writer:
 
     def _on_file(self, cell: int, code: int) -> list[int]:
         """The cells of the mover's pieces of the kind of `code` on the file of `cell`."""
-        f, _ = _file_rank(self.variant, cell)
+        return self._on_file_number(_file_rank(self.variant, cell)[0], code)
+
+    def _on_file_number(self, f: int, code: int) -> list[int]:
+        """The cells of the mover's pieces of the kind of `code` on file `f`."""
         return [c for c in self._like(code) if _file_rank(self.variant, c)[0] == f]
 
     def _ahead(self, cell: int, code: int) -> list[int]:
@@ -1063,10 +1066,13 @@ class _Writer:
         if n in (NOTATION_SAN, NOTATION_LAN, NOTATION_THAI_SAN) and move.kind != DROP \
                 and _pawn_letterless(variant, code):
             return ""
-        if n == NOTATION_XIANGQI_WXF and move.kind != DROP \
-                and len(self._on_file(move.frm, code)) >= 3 - (self._tandems(code) >= 2):
-            # Three like pieces on a file (two, on two files): their order from the front.
-            return str(len(self._ahead(move.frm, code)) + 1)
+        if n == NOTATION_XIANGQI_WXF:
+            # Three like pieces on a file (two, on two files): their order
+            # from the front.  A drop is read as a move from the first file
+            # with nothing ahead, as Fairy-Stockfish reads it.
+            file = 0 if move.kind == DROP else _file_rank(variant, move.frm)[0]
+            if len(self._on_file_number(file, code)) >= 3 - (self._tandems(code) >= 2):
+                return "1" if move.kind == DROP else str(len(self._ahead(move.frm, code)) + 1)
         letter = variant.letter_of_code(code).upper()
         if self.thai:
             return self._thai(code, move.frm if move.kind != DROP else -1)
