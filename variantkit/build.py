@@ -133,7 +133,8 @@ def pure_reason() -> str:
     if any(stale(module) for module in COMPILED_MODULES):
         return "the compiled modules are older than their sources: reinstall to rebuild"
     if any(extension_of(module) is None for module in COMPILED_MODULES):
-        return "no compiled modules are installed (no C compiler at install time)"
+        return ("no compiled modules are installed: the install found no C compiler, or mypyc "
+                "refused a module (`pip install -v -e .` prints which)")
     return "the compiled modules did not load"
 
 

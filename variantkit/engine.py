@@ -450,6 +450,7 @@ class Engine:
         found: list[tuple[int, InternalMove]] = []
         for d in range(1, max_depth + 1):
             latest: list[tuple[int, InternalMove]] = []
+            timed_out = False
             try:
                 for index in range(line_count):
                     # Line k is the best of the root moves the lines before
@@ -469,9 +470,11 @@ class Engine:
                 # The first move searched is the last iteration's best; a
                 # move that replaced it was proven better.
                 best = latest[0][1] if latest else self._root_best or best
-                break
+                timed_out = True
             finally:
                 self._root_moves = None
+            if timed_out:  # (mypyc compiles no `break` inside try/finally)
+                break
             # The best first (a line may prove better than the one before it
             # where the pruning of the earlier line cut it short).
             latest.sort(key=_first, reverse=True)
