@@ -375,11 +375,16 @@ def _kind_letter(variant: Variant, code: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _region(variant: Variant, code: int) -> int:
-    """The cells a piece of `code` may stand on, as far as its moves on the
-    empty board tell: every cell one reaches (an advisor's palace)."""
+    """The cells a piece of `code` may stand on, as far as its moves tell:
+    every cell one reaches on the empty board or on a full one (an
+    advisor's palace; the whole board for a grasshopper, which needs a
+    piece to leap)."""
+    everything = (1 << variant.board.size) - 1
     cells = 0
     for cell in range(variant.board.size):
-        cells |= variant.empty_board_reach(code, cell)
+        for generator in variant.generators[code]:
+            cells |= reach(generator.tables[cell], 1 << cell) \
+                | reach(generator.tables[cell], everything)
     return cells
 
 
