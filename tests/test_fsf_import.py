@@ -31,7 +31,7 @@ from variantkit.fsf.ini import MAX_CHAIN, MAX_INI_CHARS, MAX_SECTIONS
 PURE_PASS = False
 DATA = Path(__file__).parent / "data" / "fsf"
 GOOD = ("rules.ini", "drops.ini", "plain.ini", "flips.ini", "pieces.ini", "boards.ini",
-        "captures.ini", "promotions.ini")
+        "captures.ini", "promotions.ini", "fidelity.ini")
 TEXTS = {name: (DATA / name).read_text(encoding="utf-8") for name in GOOD + ("bad.ini",)}
 for _name in GOOD:
     pyffish.load_variant_config(TEXTS[_name])

@@ -18,6 +18,7 @@ its ini line.
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,9 +55,9 @@ PAWN_KEYS = ("doubleStep", "doubleStepRegionWhite", "doubleStepRegionBlack",
              "enPassantTypes", "nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack")
 CASTLING_KEYS = ("castling", "castlingKingsideFile", "castlingQueensideFile",
                  "castlingKingFile", "castlingRookPieces", "castlingKingPiece", "castlingRank",
-                 "oppositeCastling", "startFen")
-DROP_KEYS = ("pieceDrops", "capturesToHand", "dropRegionWhite", "dropRegionBlack",
-             "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
+                 "oppositeCastling", "chess960", "startFen")
+DROP_KEYS = ("pieceDrops", "capturesToHand", "seirawanGating", "dropRegionWhite",
+             "dropRegionBlack", "firstRankPawnDrops", "promotionZonePawnDrops", "dropNoDoubled",
              "dropNoDoubledCount", "dropChecks", "mustDrop", "shogiPawnDropMateIllegal")
 END_CONDITION_KEYS = ("extinctionValue", "extinctionPieceTypes", "extinctionPieceCount",
                       "extinctionPseudoRoyal", "flagPiece", "flagPieceWhite",
@@ -109,7 +110,7 @@ DEFAULTS: dict[str, str] = {
     "oppositeCastling": "false", "mustDropType": "*", "cambodianMoves": "false",
     "makpongRule": "false", "bikjangRule": "false", "shatarMateRule": "false",
     "dupleCheck": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
-    "nFoldValueAbsolute": "false",
+    "nFoldValueAbsolute": "false", "diagonalLines": "",
 }
 
 
@@ -511,17 +512,43 @@ def moves_of(t: Translation, kind: str) -> None:
         # `diagonalLines`.
         spec["moves"] = [{"hop": "orthogonal", "cannot-hop": [t.names[kind]],
                           "cannot-capture": [t.names[kind]]}]
-    elif not piece.betza:
+        return
+    betza = lame_as_played(piece.betza)
+    if not betza:
         spec["moves"] = []      # Fairy-Stockfish's immobile type
-    elif re.search(r"[ei]", piece.betza):
-        spec["moves"] = special_betza(t, kind, piece.betza)
+    elif re.search(r"[ei]", betza):
+        spec["moves"] = special_betza(t, kind, betza)
     else:
         try:
-            expand(piece.betza)
+            expand(betza)
         except DeclarationError as error:   # located at its key, not at the section
             raise Unsupported(t.settings.entry(kind), f"{kind} = {shorten(piece.betza)}: "
                               f"{error}") from None
-        spec["betza"] = piece.betza
+        spec["betza"] = betza
+
+
+# The leaps Fairy-Stockfish makes lame with Betza's `n`.
+LAME_LEAPS = frozenset("DNAZ")
+
+
+def lame_as_played(betza: str) -> str:
+    """A Betza string with its `n` atoms as Fairy-Stockfish plays them
+    (measured): lame on a single D, N, A or Z leap; ignored on a rider
+    (`nR`, `nNN`, `nWW`, `nK2`); no move at all on any other leap or
+    rider (`nW`, `nC`, `nH`, `nDD`: elgam's `nC` never moves)."""
+    chunks = ATOM.findall(betza)
+    if "n" not in betza or "".join(a + b + c for a, b, c in chunks) != betza:
+        return betza
+    kept = []
+    for mods, atom, more in chunks:
+        if "n" in mods:
+            rider = atom in "RBQ" or bool(more)
+            if rider and atom in "WFNRBQK":
+                mods = mods.replace("n", "")
+            elif rider or atom not in LAME_LEAPS:
+                continue
+        kept.append(mods + atom + more)
+    return "".join(kept)
 
 
 def double_step(t: Translation) -> tuple[frozenset[Cell], frozenset[Cell]]:
@@ -569,12 +596,41 @@ def pawn_moves(t: Translation) -> list[dict[str, Any]]:
              (3, (t.cells("tripleStepRegionWhite"), t.cells("tripleStepRegionBlack")),
               "triple-step")]
     for length, (white, black), region in steps:
-        if white or black:
-            moves.append({"ride": "forward", "range": [length, length], "only": "move",
-                          "from-region": t.sided(white, black, region),
-                          "en-passant": "target"})
+        if not white and not black:
+            continue
+        ride = {"ride": "forward", "range": [length, length], "only": "move"}
+        passing, promoting = promoting_steps(t, length, {"white": white, "black": black})
+        moves.append({**ride, "from-region": t.sided(passing["white"], passing["black"], region),
+                      "en-passant": "target"})
+        if promoting["white"] or promoting["black"]:
+            moves.append({**ride, "from-region": t.sided(promoting["white"], promoting["black"],
+                                                         f"promoting-{region}")})
     moves.append({"step": "forward-diagonal", "only": "capture", "en-passant": "capture"})
     return moves
+
+
+def promoting_steps(t: Translation, length: int, starts: dict[str, frozenset[Cell]]) \
+        -> tuple[dict[str, frozenset[Cell]], dict[str, frozenset[Cell]]]:
+    """The start cells of a pawn's long step split by where it lands: outside
+    the promotion region, and in it.  Measured: a step that promotes leaves
+    Fairy-Stockfish no en passant cell (epicatomic's e7e5b), so those starts
+    get a step without one; where the pawn may also stay a pawn there (whose
+    step leaves one) the language has no form for it."""
+    promotes = "pawn" in t.kinds("promotionPawnTypes")
+    regions = {"white": t.cells("promotionRegionWhite"), "black": t.cells("promotionRegionBlack")}
+    forward = {"white": 1, "black": -1}
+    promoting = {side: frozenset(cell for cell in starts[side] if promotes and
+                                 (cell[0], cell[1] + length * forward[side]) in regions[side])
+                 for side in SIDES}
+    if (promoting["white"] or promoting["black"]) and (
+            not t.settings.flag("mandatoryPawnPromotion") or
+            any(item.partition(":")[0].lower() == t.types["pawn"].letter
+                for item in promoted_types(t))):
+        raise Unsupported(t.settings.entry("mandatoryPawnPromotion", "promotedPieceType",
+                                           "doubleStepRegionWhite", "doubleStepRegionBlack"),
+                          "a pawn's double step into the promotion region where it may stay a "
+                          "pawn: not supported")
+    return {side: starts[side] - promoting[side] for side in SIDES}, promoting
 
 
 def soldier_moves(t: Translation) -> list[dict[str, Any]]:
@@ -654,7 +710,8 @@ def fen_fields(t: Translation) -> list[str]:
     half = rest[0] if re.fullmatch("[0-9]+", rest[0]) else "0"
     full = rest[1] if re.fullmatch("[0-9]+", rest[1]) else "1"
     placement = fields[0]
-    if t.settings.flag("pieceDrops") and "[" not in placement:
+    if (t.settings.flag("pieceDrops") or t.settings.flag("seirawanGating")) \
+            and "[" not in placement:
         placement += "[]"
     out = [placement, side, castle, passant]
     if checks is not None:
@@ -672,9 +729,16 @@ def write_castling(t: Translation, fields: list[str]) -> None:
         board = board_of(t, fields[0])
         king = (t.settings.value("castlingKingPiece").strip() or "k")[0].lower()
         rooks = t.settings.value("castlingRookPieces").lower()
+        if t.settings.flag("chess960"):
+            # Chess960 castling (`free-castling`) is written on the standard
+            # array, whatever the start: the king on its castling file, the
+            # rooks in the corners.
+            board = standard_array(t, king, rooks[:1])
         to = {"k": castling_file(t, "castlingKingsideFile"),
               "q": castling_file(t, "castlingQueensideFile")}
         for right in fields[2]:
+            if gating_file(t, right):
+                continue
             entry = castling_entry(board, right, king, rooks, to, t)
             if entry is not None:
                 entries.append(entry)
@@ -686,7 +750,26 @@ def write_castling(t: Translation, fields: list[str]) -> None:
             if e["right"].swapcase() in rights:
                 e["cancels"] = [e["right"].swapcase()]
     t.data["castling"] = entries
-    fields[2] = "".join(e["right"] for e in entries) or "-"
+    # (a gating right names the file of a piece that may still gate)
+    kept = {e["right"] for e in entries}
+    fields[2] = "".join(r for r in fields[2] if r in kept or gating_file(t, r)) or "-"
+
+
+def gating_file(t: Translation, right: str) -> bool:
+    """Whether a letter of the castling field is a gating right (Seirawan
+    chess's `B`: the piece on b1 may still gate) rather than a castling."""
+    return t.settings.flag("seirawanGating") and right.lower() not in "kq"
+
+
+def standard_array(t: Translation, king: str, rook: str) -> dict[Cell, str]:
+    """The castling pieces where chess has them, on each side's castling rank."""
+    rank = t.settings.number("castlingRank") - 1
+    king_file = castling_file(t, "castlingKingFile")
+    board: dict[Cell, str] = {}
+    for row, case in ((rank, str.upper), (t.ranks - 1 - rank, str.lower)):
+        board.update({(king_file, row): case(king), (0, row): case(rook),
+                      (t.files - 1, row): case(rook)})
+    return board
 
 
 def castling_file(t: Translation, key: str) -> int:
@@ -765,7 +848,15 @@ def write_promotion(t: Translation) -> None:
     if to_hand:
         choices = {side: [promoted_form(t, name, pawns[0] if pawns else None) for name in names]
                    for side, names in choices.items()}
-    if pawns and (choices["white"] or choices["black"]) and (regions["white"] or regions["black"]):
+    promoted = promoted_types(t)
+    offered = bool(choices["white"] or choices["black"])
+    # With no choice and promotion compulsory, Fairy-Stockfish makes no move
+    # of such a pawn into its region (it still attacks there): `choices: []`
+    # says the same.  A pawn promoted shogi-style is left to that rule.
+    shogi_bases = {t.piece(item.partition(":")[0]) for item in promoted}
+    barred = not offered and t.settings.flag("mandatoryPawnPromotion") and \
+        not shogi_bases & set(pawns)
+    if pawns and (offered or barred) and (regions["white"] or regions["black"]):
         rule: dict[str, Any] = {"pieces": pawns,
                                 "regions": t.sided(regions["white"], regions["black"],
                                                    "promotion")}
@@ -787,16 +878,69 @@ def write_promotion(t: Translation) -> None:
                 else:
                     rule["limit"][name] = number
         rules.append(rule)
-    promoted = promoted_types(t)
     if promoted and loop and t.settings.flag("capturesToHand"):
         raise Unsupported(t.settings.entry("dropLoop"), "dropLoop with promotedPieceType: "
                           "not supported")
     if promoted:
-        rules.extend(shogi_rules(t, promoted, regions))
+        shogi = shogi_rules(t, promoted, regions)
+        both = [name for name in rules[0]["pieces"] if any(
+            name in rule["promotes-to"] for rule in shogi)] if rules else []
+        rules.extend(shogi)
+        if both:
+            rules[:] = promoted_both_ways(t, rules, both, regions)
     if rules:
         t.data["promotion"] = rules[0] if len(rules) == 1 else rules
     else:
         t.data.pop("promotion", None)
+
+
+def promoted_both_ways(t: Translation, rules: list[dict[str, Any]], names: list[str],
+                       regions: dict[str, frozenset[Cell]]) -> list[dict[str, Any]]:
+    """The rules again, for pieces that promote both as pawns (to the
+    promotion choices) and to a promoted form of their own: measured
+    (elgam's soldier), Fairy-Stockfish offers both, and with the pawn's
+    promotion compulsory no move without one.  Each such piece gets a rule
+    whose choices hold its form too, where it promotes on entering or moving
+    within the region; the language has no form for a piece that may also
+    leave it, or stay as it is."""
+    entry = t.settings.entry("promotedPieceType")
+    if not t.settings.flag("mandatoryPawnPromotion"):
+        raise Unsupported(entry, "a piece promoting both as a pawn and to its promotedPieceType "
+                          "without mandatoryPawnPromotion: not supported")
+    pawn_rule, *rest = rules
+    for name in names:
+        if may_leave(t, name, regions):
+            raise Unsupported(entry, f"{name} promoting both as a pawn and to its "
+                              "promotedPieceType, and able to leave the region: not supported")
+        forms = [rule["promotes-to"].pop(name) for rule in rest if name in rule["promotes-to"]]
+        choices = pawn_rule["choices"]
+        sided = choices if isinstance(choices, dict) else {side: choices for side in SIDES}
+        rest.append({**copy.deepcopy(pawn_rule), "pieces": [name],
+                     "choices": {side: [*sided[side], *forms] for side in SIDES}})
+    pawn_rule["pieces"] = [name for name in pawn_rule["pieces"] if name not in names]
+    return [rule for rule in [pawn_rule, *rest]
+            if rule.get("pieces") or rule.get("promotes-to")]
+
+
+def may_leave(t: Translation, name: str, regions: dict[str, frozenset[Cell]]) -> bool:
+    """Whether a piece could move out of its side's promotion region: unless
+    each region is its far ranks and the piece never moves backwards."""
+    spec = t.data["pieces"][name]
+    try:
+        moves = spec["moves"] if "moves" in spec else expand(spec.get("betza", ""))
+    except DeclarationError:
+        return True
+    for move in moves:
+        kind = next((k for k in ("step", "ride") if k in move), None)
+        found = line_vectors(move[kind]) if kind else None
+        if found is None or any(y < 0 for _, y in found):
+            return True
+    for side, cells in regions.items():
+        ranks = {r for _, r in cells}
+        far = range(min(ranks), t.ranks) if side == "white" else range(0, max(ranks) + 1)
+        if not ranks or cells != rank_cells(t.files, *far):
+            return True
+    return False
 
 
 def promoted_types(t: Translation) -> list[str]:
@@ -917,18 +1061,23 @@ def limit_count(t: Translation, item: str) -> int:
 
 
 def write_hands(t: Translation) -> None:
+    order = sorted((k for k in t.types if not k.startswith("doc:")), key=keys.type_order,
+                   reverse=True)
     if not t.settings.flag("pieceDrops"):
         if t.settings.flag("capturesToHand"):
             raise Unsupported(t.settings.entry("capturesToHand"),
                               "capturesToHand without pieceDrops: not supported")
-        t.data.pop("hands", None)
+        if t.settings.flag("seirawanGating"):
+            # The hand's pieces enter by gating only.
+            t.data["hands"] = {"drops": False, "order": [t.names[k] for k in order]}
+        else:
+            t.data.pop("hands", None)
         return
-    order = sorted((k for k in t.types if not k.startswith("doc:")), key=keys.type_order,
-                   reverse=True)
     # The parent's other hand rules (placement's drops-grant-castling) stay.
     hands: dict[str, Any] = dict(t.data.get("hands", {}))
     hands.update({"captures": "to-capturer" if t.settings.flag("capturesToHand") else "removed",
                   "order": [t.names[k] for k in order]})
+    hands.pop("drops", None)
     hands.pop("must-drop", None)
     if t.settings.flag("mustDrop"):
         hands["must-drop"] = True
@@ -1024,6 +1173,8 @@ def write_end(t: Translation, fields: list[str]) -> None:
         # beside the king as enough: only bare kings are dead.
         king = t.data["pieces"][t.names["king"]]["letter"] if "king" in t.types else None
         end["insufficient-material"] = [f"{king} v {king}"] if king else []
+    if s.changed("countingRule") or (s.parentless and "countingRule" in s.entries):
+        write_counting_rule(t)
     if s.changed("materialCounting", "adjudicateFullBoard"):
         write_counting(t)
     if s.changed("materialCounting", "adjudicateFullBoard", "passOnStalemate", "nMoveRule") \
@@ -1076,6 +1227,29 @@ def write_counting(t: Translation) -> None:
         end["board-full"] = counted_result(t, "adjudicateFullBoard")
     else:
         end.pop("board-full", None)
+
+
+def write_counting_rule(t: Translation) -> None:
+    """`countingRule` (makruk, cambodian, asean) as `end: counting` with
+    that rule's counts, on the pieces of the types it counts (a limit on a
+    type the section has not never applies, and is left out)."""
+    s, end = t.settings, t.data.setdefault("end", {})
+    value = s.value("countingRule").strip()
+    if value == "none":
+        end.pop("counting", None)
+        return
+    if value not in keys.COUNTING_RULES:
+        raise Unsupported(s.entry("countingRule"), f"countingRule = {shorten(value)}: "
+                          "not supported")
+    counting = copy.deepcopy(keys.COUNTING_RULES[value])
+    counting["pawns"] = [t.names[kind] for kind in counting["pawns"] if kind in t.types]
+    if "bare" in counting:
+        rows = counting["bare"]["limits"]
+        counting["bare"]["limits"] = [
+            {**row, "pieces": {t.names[kind]: n for kind, n in row["pieces"].items()}}
+            if "pieces" in row else row for row in rows
+            if all(kind in t.types for kind in row.get("pieces", {}))]
+    end["counting"] = counting
 
 
 def write_draw_odds(t: Translation) -> None:
@@ -1139,7 +1313,22 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                                    "pieces": pieces, "result": "win"}
         if s.flag("flagPieceSafe"):
             reached["safe"] = True
-        if s.flag("flagMove"):
+            if white and black and not s.flag("flagMove"):
+                # Measured (squatter): a move that leaves both sides' flags
+                # safe, the mover's and one it stops attacking, is a draw;
+                # here the side that moved would win.
+                raise Unsupported(s.entry("flagPieceSafe"), "flagPieceSafe with flag regions "
+                                  "for both sides: not supported (Fairy-Stockfish draws when "
+                                  "both sides' flags are met at once)")
+        if s.flag("flagMove") and white == black and len(white) == 1:
+            # Measured (jesonmor): on one cell for both, the side that
+            # reaches it wins when its turn comes again, still there
+            # after the other side's one reply (which may take it).
+            if s.flag("flagPieceSafe"):
+                raise Unsupported(s.entry("flagPieceSafe"), "flagMove and flagPieceSafe on a "
+                                  "one-cell flag region: not supported")
+            reached["reply"] = True
+        elif s.flag("flagMove"):
             # White reaching first gives Black one move to reach too (a
             # draw); Black reaching first wins at once.
             if s.flag("flagPieceSafe"):
@@ -1157,6 +1346,12 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                                       "flagPieceSafe: not supported")
                 reached["when-full"] = True
         found.append(reached)
+        if s.flag("flagPieceSafe"):
+            # Measured: Fairy-Stockfish counts one capture in reply at most,
+            # so one piece more than the count wins however many of them
+            # are attacked (two attacked pieces on the last rank win).
+            found.append({key: value for key, value in reached.items() if key != "safe"} |
+                         {"at-least": s.number("flagPieceCount") + 1})
     wins = s.value("castlingWins").strip()
     if wins != "-":
         if not re.fullmatch(r"[KQkq]+", wins):
@@ -1276,22 +1471,19 @@ def step_vectors(move: dict[str, Any]) -> set[Cell] | None:
         symmetric = isinstance(move["leap"], list) and all(isinstance(x, int)
                                                            for x in move["leap"])
         return {(0, 0)} if symmetric else None
-    dirs = move[kind] if isinstance(move[kind], list) else [move[kind]]
-    found: set[Cell] = set()
-    for item in dirs:
-        if isinstance(item, str) and item in DIRECTIONS:
-            found |= DIRECTIONS[item]
-        elif isinstance(item, list) and len(item) == 2:
-            found.add((item[0], item[1]))
-        else:
-            return None
-    return found
+    return line_vectors(move[kind])
+
+
+def line_items(line: Any) -> list[Any]:
+    """The directions of a step or ride, one item each (a name or a vector)."""
+    return line if isinstance(line, list) and line and not isinstance(line[0], int) else [line]
 
 
 def reversible_moves(spec: dict[str, Any]) -> None:
     """Fairy-Stockfish resets the move-rule count only for a move the piece
-    could not step back from (`allwayspawns`' sideways steps do not reset
-    it): such steps get `resets-clock: false`."""
+    could not step back from (`allwayspawns`' sideways steps, elgam's
+    soldier's `fsW` sideways do not reset it): such steps get
+    `resets-clock: false`, split from the others of their move."""
     moves = spec.get("moves")
     if moves is None:
         try:
@@ -1300,14 +1492,24 @@ def reversible_moves(spec: dict[str, Any]) -> None:
             return
     steps = [step_vectors(m) for m in moves]
     back: set[Cell] = set().union(*(v for v in steps if v)) | {(0, 0)}
-    touched = False
+    written: list[dict[str, Any]] = []
     for move, vectors in zip(moves, steps, strict=True):
-        if vectors and all((-x, -y) in back for x, y in vectors):
-            move["resets-clock"] = False
-            touched = True
-    if touched:
+        kind = next((k for k in ("step", "ride") if k in move), None)
+        items = line_items(move[kind]) if vectors and kind else []
+        undone = [item for item in items
+                  if all((-x, -y) in back for x, y in line_vectors(item) or ())]
+        if vectors and (kind is None or len(undone) == len(items)):
+            if all((-x, -y) in back for x, y in vectors):
+                move = {**move, "resets-clock": False}
+        elif kind and undone:
+            rest = [item for item in items if item not in undone]
+            written.append({**move, kind: rest[0] if len(rest) == 1 else rest})
+            move = {**move, kind: undone[0] if len(undone) == 1 else undone,
+                    "resets-clock": False}
+        written.append(move)
+    if written != moves:
         spec.pop("betza", None)
-        spec["moves"] = moves
+        spec["moves"] = written
 
 
 def mobility(t: Translation, kind: str) -> dict[str, frozenset[Cell]] | None:
@@ -1354,7 +1556,78 @@ def write_mobility(t: Translation) -> None:
                                                        f"{kind[1:]}"), "mobility region on a "
                                       "move already bound to a region: not supported")
                 move["to-region"] = dict(region)
-            spec["moves"] = moves
+            spec["moves"] = [landing_only(t, kind, move, cells) for move in moves]
+
+
+def landing_only(t: Translation, kind: str, move: dict[str, Any],
+                 cells: dict[str, frozenset[Cell]]) -> dict[str, Any]:
+    """A ride held to a mobility region, as Fairy-Stockfish holds it: only
+    its landing cell must be in the region, and its line goes on through
+    cells outside (measured: stardust's `mQ2` from g8 lands on i10 over
+    h9).  `to-region` ends a line at its first cell outside, so a ride whose
+    line the region cuts (out of it, then back in) is written as one route
+    per distance."""
+    line = move.get("ride", move.get("hop"))
+    vectors = line_vectors(line) if line is not None else None
+    if vectors is None:
+        return move
+    longest = max(t.files, t.ranks) - 1
+    shortest, farthest = range_of(move.get("range"))
+    farthest = min(farthest or longest, longest)
+    if not any(cuts(t, cells[side], vectors, farthest) for side in SIDES):
+        return move
+    if "hop" in move or "en-passant" in move:
+        raise Unsupported(t.settings.entry(f"mobilityRegionWhite{kind[0].upper()}{kind[1:]}",
+                                           f"mobilityRegionBlack{kind[0].upper()}{kind[1:]}"),
+                          "a mobility region across a hopper's or an en passant line: "
+                          "not supported")
+    routes = [[list(vector)] * distance for vector in sorted(vectors)
+              for distance in range(shortest, farthest + 1)]
+    return {"path": routes, **{k: v for k, v in move.items() if k not in ("ride", "range")}}
+
+
+def line_vectors(line: Any) -> set[Cell] | None:
+    """A step's or ride's directions as White's vectors (None for a form not
+    read here)."""
+    found: set[Cell] = set()
+    for item in line_items(line):
+        if isinstance(item, str) and item in DIRECTIONS:
+            found |= DIRECTIONS[item]
+        elif isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) for x in item):
+            found.add((item[0], item[1]))
+        else:
+            return None
+    return found
+
+
+def range_of(value: Any) -> tuple[int, int]:
+    """(shortest, longest) of a ride's `range`; 0: unlimited."""
+    if value is None:
+        return 1, 0
+    if isinstance(value, int):
+        return 1, value
+    return value[0], value[1]
+
+
+def cuts(t: Translation, region: frozenset[Cell], vectors: set[Cell], farthest: int,
+         inside: bool = False) -> bool:
+    """Whether some line along `vectors` (either side's way round) from any
+    cell (`inside`: from a cell of `region`) leaves `region` and comes back
+    into it within `farthest` cells."""
+    mirrored = {(sx * x, sy * y) for x, y in vectors for sx in (1, -1) for sy in (1, -1)}
+    starts = sorted(region) if inside else list(itertools.product(range(t.files), range(t.ranks)))
+    for x, y in mirrored:
+        for start in starts:
+            left = False
+            for distance in range(1, farthest + 1):
+                cell = (start[0] + distance * x, start[1] + distance * y)
+                if not (0 <= cell[0] < t.files and 0 <= cell[1] < t.ranks):
+                    break
+                if cell not in region:
+                    left = True
+                elif left:
+                    return True
+    return False
 
 
 def write_royals(t: Translation) -> None:
@@ -1442,7 +1715,10 @@ def translate(t: Translation) -> None:
     for kind in t.types:
         spec = t.data["pieces"][t.names[kind]]
         rewrite = "moves" not in spec and "betza" not in spec
-        if rewrite or (kind == "pawn" and (board_changed or s.changed(*PAWN_KEYS, "startFen"))) \
+        # (a pawn's long step into a new promotion region leaves no en passant cell)
+        pawn_changed = s.changed(*PAWN_KEYS, "startFen", "promotionRegionWhite",
+                                 "promotionRegionBlack", "mandatoryPawnPromotion")
+        if rewrite or (kind == "pawn" and (board_changed or pawn_changed)) \
                 or (kind == "soldier" and (board_changed or s.changed("soldierPromotionRank"))):
             moves_of(t, kind)
         if kind.startswith("doc:") and not s.changed("nMoveRuleTypes", "nMoveRuleTypesWhite",
@@ -1472,6 +1748,14 @@ def translate(t: Translation) -> None:
     if s.changed(*DROP_KEYS, "promotionRegionWhite", "promotionRegionBlack") or \
             (t.types_changed and s.flag("pieceDrops")) or (board_changed and s.flag("pieceDrops")):
         write_hands(t)
+    if s.changed("gating", "seirawanGating"):
+        write_gating(t)
+    if s.changed("chess960"):
+        # Castling by where the king and rook land, whatever their start.
+        if s.flag("chess960"):
+            t.data["free-castling"] = True
+        else:
+            t.data.pop("free-castling", None)
     if s.changed("mustCapture"):
         t.data["must-capture"] = s.flag("mustCapture")
     if s.changed("checking"):
@@ -1507,17 +1791,74 @@ def translate(t: Translation) -> None:
         write_walls(t)
     if s.changed("passOnStalemate"):
         write_pass(t)
+    if s.changed("pass"):
+        write_king_pass(t)
     if s.changed(*FLIP_KEYS) or (t.types_changed and "flips" in t.data):
         write_flips(t)
     if "walls" in t.data and t.data.get("flips", {}).get("drops") == "enclose":
         # Measured in pyffish: a reversi drop may enclose walls too.
         t.data["flips"]["walls-enclose"] = True
+    if s.changed("diagonalLines"):
+        write_diagonal_lines(t)
     write_mobility(t)
     write_end(t, fields)
     write_royals(t)
     drawn_pieces(t)
     if s.flag("immobilityIllegal") and (s.changed("immobilityIllegal") or rewritten):
         apply_immobility(t)
+
+
+# The built-in types that move along `diagonalLines` from a cell of them
+# (measured: no other type, custom pieces and the king included, does).
+DIAGONAL_LINE_MOVES: dict[str, dict[str, Any]] = {
+    "rook": {"ride": "diagonal"}, "janggiCannon": {"hop": "diagonal"},
+    "soldier": {"step": "forward-diagonal"}, "wazir": {"step": "diagonal"},
+}
+
+
+def write_diagonal_lines(t: Translation) -> None:
+    """`diagonalLines` (janggi's palace lines on elgam's board): the rook,
+    janggi cannon, soldier and wazir types also move diagonally from a cell
+    of the lines, landing on cells of them, as `within:` a region of those
+    cells.  Fairy-Stockfish's lines go on through cells outside them, where
+    `within` ends a line: lines that leave the cells and come back are not
+    supported."""
+    entry = t.settings.entry("diagonalLines")
+    cells = t.cells("diagonalLines")
+    if not cells:
+        return
+    if cuts(t, cells, DIRECTIONS["diagonal"], max(t.files, t.ranks) - 1, inside=True):
+        raise Unsupported(entry, "diagonalLines whose diagonals leave the lines and come back: "
+                          "not supported")
+    region = t.region(cells, "diagonal-lines")
+    for kind, move in DIAGONAL_LINE_MOVES.items():
+        if kind not in t.types:
+            continue
+        spec = t.data["pieces"][t.names[kind]]
+        moves = spec.pop("moves", None)
+        moves = expand(spec.pop("betza", "")) if moves is None else moves
+        if t.types[kind].betza != keys.PIECE_TYPES[kind] or any("within" in m for m in moves):
+            raise Unsupported(entry, f"diagonalLines with {kind} moving otherwise than "
+                              "Fairy-Stockfish's own: not supported")
+        extra = {**move, "within": region}
+        if kind == "janggiCannon":
+            # (as along its files and ranks: it never hops over nor takes a cannon)
+            extra |= {key: list(moves[0][key]) for key in ("cannot-hop", "cannot-capture")}
+        spec["moves"] = [*moves, extra]
+
+
+def write_gating(t: Translation) -> None:
+    """`gating` with `seirawanGating` (Seirawan chess) as `gating:` on each
+    side's first rank; one without the other is not supported."""
+    s = t.settings
+    if not s.flag("gating") and not s.flag("seirawanGating"):
+        t.data.pop("gating", None)
+        return
+    if not (s.flag("gating") and s.flag("seirawanGating")):
+        raise Unsupported(s.entry("gating", "seirawanGating"), "gating without seirawanGating "
+                          "(or the other way round): not supported")
+    t.data["gating"] = {"regions": t.sided(rank_cells(t.files, 0),
+                                           rank_cells(t.files, t.ranks - 1), "gating")}
 
 
 def write_petrify(t: Translation) -> None:
@@ -1556,6 +1897,23 @@ def write_pass(t: Translation) -> None:
         return
     t.data["pass"] = "when-no-move"
     end["double-pass"] = counted_result(t, "passOnStalemate")
+
+
+def write_king_pass(t: Translation) -> None:
+    """`pass` as `pass: true` on the king: measured, Fairy-Stockfish's pass
+    is its king's cell twice (`e1e1`), never in check, and two in a row end
+    the game, drawn unless it counts material."""
+    end = t.data.setdefault("end", {})
+    if "king" not in t.types:
+        raise Unsupported(t.settings.entry("pass"), "pass without a king: not supported")
+    spec = t.data["pieces"][t.names["king"]]
+    if not t.settings.flag("pass"):
+        spec.pop("pass", None)
+        if t.data.get("pass") != "when-no-move":
+            end.pop("double-pass", None)
+        return
+    spec["pass"] = True
+    end["double-pass"] = counted_result(t, "pass")
 
 
 # Fairy-Stockfish's flipEnclosedPieces and enclosingDrop values, and the
@@ -1658,6 +2016,13 @@ def write_walls(t: Translation) -> None:
         if "king" in t.types:
             raise Unsupported(s.entry("wallingRule"), "wallingRule with a king beside "
                               "pseudo-royal pieces: not supported")
+        if t.data.get("castling"):
+            # Measured (atomicduck): Fairy-Stockfish judges the cells a
+            # castling king passes with the new wall down too, so a wall
+            # that blocks the attack on them lets it castle; here they are
+            # judged before the wall.
+            raise Unsupported(s.entry("wallingRule", "castling"), "wallingRule with castling "
+                              "beside pseudo-royal pieces: not supported")
         walls["royal-safety"] = "with-wall"
     t.data["walls"] = walls
     t.data.setdefault("position-string", {})["holes"] = "*"

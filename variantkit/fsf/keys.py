@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
 # Fairy-Stockfish's built-in piece types in its type order (the order it
 # writes a hand in, last first), with their moves.  `pawn` is Fairy-Stockfish's
@@ -33,10 +34,10 @@ CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])")
 # cannon's screens): never a piece's type for its Betza alone.  The importer
 # writes the janggi cannon's moves out (`WRITTEN_OUT`); the others are not
 # supported when defined.  The immobile type has no moves at all (`moves: []`).
+# (The janggi elephant is its `nZ`: measured equal in 4,000 random positions.)
 # The soldier (`fsW`) keeps to its file short of `soldierPromotionRank`
 # (counted from each side's own edge): see the importer's soldier_moves.
-SPECIAL_TYPES = frozenset({"janggiCannon", "janggiElephant", "banner",
-                           "clobber", "breakthrough"})
+SPECIAL_TYPES = frozenset({"janggiCannon", "banner", "clobber", "breakthrough"})
 WRITTEN_OUT = frozenset({"janggiCannon"})
 GLYPHS = {"king": "king", "queen": "queen", "rook": "rook", "bishop": "bishop",
           "knight": "knight", "pawn": "pawn", "archbishop": "archbishop",
@@ -90,7 +91,8 @@ SUPPORTED = frozenset({
     "connectRegion2White", "connectRegion1Black", "connectRegion2Black",
     "soldierPromotionRank", "pieceDemotion", "piecePromotionOnCapture", "dropPromoted",
     "extinctionOpponentPieceCount", "materialCounting", "petrifyOnCaptureTypes",
-    "enPassantRegion", "dropLoop", "adjudicateFullBoard",
+    "enPassantRegion", "dropLoop", "adjudicateFullBoard", "diagonalLines", "countingRule",
+    "gating", "seirawanGating", "chess960", "pass",
 })
 # Keys that change nothing the rules decide: how a GUI or the engine's
 # evaluation sees the game.  Read and dropped, with no warning.
@@ -101,26 +103,85 @@ NO_EFFECT = frozenset({
 # Every other key Fairy-Stockfish reads: the language has no form for it (or
 # the importer does not translate it yet).  A section using one is not written.
 UNSUPPORTED = frozenset({
-    "chess960", "twoBoards", "castlingKingPiece", "flagPieceWhite", "flagPieceBlack",
+    "twoBoards", "castlingKingPiece", "flagPieceWhite", "flagPieceBlack",
     "sittuyinPromotion",
     "mutuallyImmuneTypes", "petrifyBlastPieces", "enPassantRegionWhite", "enPassantRegionBlack",
     "enPassantTypesWhite", "enPassantTypesBlack", "castlingDroppedPiece",
     "castlingKingPieceWhite", "castlingKingPieceBlack", "castlingRookKingsideFile",
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
     "mustDropType", "sittuyinRookDrop",
-    "dropOppositeColoredBishop", "gating", "wallingRegion",
-    "wallOrMove", "seirawanGating", "cambodianMoves", "diagonalLines", "pass", "passWhite",
+    "dropOppositeColoredBishop", "wallingRegion",
+    "wallOrMove", "cambodianMoves", "passWhite",
     "passBlack", "passOnStalemateWhite", "passOnStalemateBlack",
     "makpongRule", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",
     "shatarMateRule", "bikjangRule", "extinctionClaim",
     "dupleCheck",
-    "countingRule",
     # Older spellings Fairy-Stockfish still reads.
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
+
+
+# Fairy-Stockfish's counting rules (`countingRule`) as `end: counting`, the
+# pieces named by Fairy-Stockfish type (the khon is its `silver`): the
+# counts its makruk, cambodian and asean rules give, as the bundled makruk,
+# cambodian and asean declare and pyffish plays them.
+def _limits(counts: list[tuple[dict[str, int], int]], last: int | None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [{"pieces": pieces, "moves": moves} for pieces, moves in counts]
+    return rows + ([{"moves": last}] if last is not None else [])
+
+
+COUNTING_RULES: dict[str, dict[str, Any]] = {
+    "makruk": {"pawns": ["pawn"], "board": {"moves": 64},
+               "bare": {"limits": _limits([({"rook": 2}, 8), ({"rook": 1}, 16), ({"silver": 2}, 22),
+                                           ({"knight": 2}, 32), ({"silver": 1}, 44)], 64),
+                        "last-pawn": True}},
+    "cambodian": {"pawns": ["pawn"], "board": {"moves": 63, "most-pieces": 3, "with-pawns": True},
+                  "bare": {"limits": _limits([({"rook": 2}, 7), ({"rook": 1}, 15),
+                                              ({"silver": 2}, 21), ({"knight": 2}, 31),
+                                              ({"silver": 1}, 43)], 63),
+                           "last-pawn": True}},
+    "asean": {"pawns": ["pawn"],
+              "bare": {"limits": _limits([({"rook": 1}, 16), ({"silver": 1}, 44),
+                                          ({"knight": 1}, 64)], None), "start": "zero"}},
+}
+
+
+# Fairy-Stockfish 11.1, Debian's package (`apt install fairy-stockfish`):
+# the keys its variant parser reads (besides the piece types, all of
+# PIECE_TYPES and `king`, their mobility regions and the lists
+# promotionPieceTypes, promotionLimit, promotedPieceType and
+# extinctionPieceTypes).  It has no custom pieces: a section with one
+# crashes it on the piece's letter in the start position.
+LEGACY_VERSION = "11.1"
+LEGACY_KEYS = frozenset({
+    "variantTemplate", "pieceToCharTable", "pocketSize", "maxRank", "maxFile", "chess960",
+    "twoBoards", "startFen", "promotionRank", "promotionPieceTypes", "sittuyinPromotion",
+    "promotionLimit", "promotedPieceType", "piecePromotionOnCapture", "mandatoryPawnPromotion",
+    "mandatoryPiecePromotion", "pieceDemotion", "endgameEval", "doubleStep", "doubleStepRank",
+    "firstRankDoubleSteps", "castling", "castlingDroppedPiece", "castlingKingsideFile",
+    "castlingQueensideFile", "castlingRank", "castlingRookPiece", "kingType", "checking",
+    "dropChecks", "mustCapture", "mustDrop", "mustDropType", "pieceDrops", "dropLoop",
+    "capturesToHand", "firstRankPawnDrops", "promotionZonePawnDrops", "dropOnTop",
+    "whiteDropRegion", "blackDropRegion", "sittuyinRookDrop", "dropOppositeColoredBishop",
+    "dropPromoted", "shogiDoubledPawn", "immobilityIllegal", "gating", "seirawanGating",
+    "cambodianMoves", "diagonalLines", "kingPass", "kingPassOnStalemate", "makpongRule",
+    "flyingGeneral", "soldierPromotionRank", "nMoveRule", "nFoldRule", "nFoldValue",
+    "nFoldValueAbsolute", "perpetualCheckIllegal", "stalemateValue", "checkmateValue",
+    "shogiPawnDropMateIllegal", "shatarMateRule", "bikjangRule", "extinctionValue",
+    "extinctionClaim", "extinctionPieceTypes", "extinctionPieceCount",
+    "extinctionOpponentPieceCount", "flagPiece", "whiteFlag", "blackFlag", "flagMove",
+    "checkCounting", "connectN", "materialCounting", "countingRule",
+})
+# Values of those keys that 11.1 does not know.
+LEGACY_VALUES = {"materialCounting": frozenset({"none", "unweighted", "janggi"}),
+                 "countingRule": frozenset({"none", "makruk", "asean"})}
+# Keys 11.1 reads under an older name, the same value.
+LEGACY_NAMES = {"dropRegionWhite": "whiteDropRegion", "dropRegionBlack": "blackDropRegion",
+                "flagRegionWhite": "whiteFlag", "flagRegionBlack": "blackFlag",
+                "pass": "kingPass", "passOnStalemate": "kingPassOnStalemate"}
 
 
 def known(key: str) -> bool:
