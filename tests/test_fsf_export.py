@@ -14,6 +14,8 @@ again, and the last import plays as pyffish plays the exported text.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pyffish
@@ -47,7 +49,11 @@ EXPORTED = (
     "nocheckatomic", "okisakishogi", "paradigm", "pawnsideways", "perfect", "petrified",
     "raazuvaa",
     "shogi", "shoshogi", "snailtrail", "sortofalmost", "suicide", "tencubed", "threekings",
-    "trice", "yarishogi")
+    "trice", "yarishogi",
+    # Later: counting (countingRule), draw odds (materialCounting), gating,
+    # Chess960 castling (chess960), a flag held for a reply (flagMove).
+    "ai-wok", "armageddon", "asean", "caparandom", "fischerandom", "jesonmor", "makruk",
+    "mini", "minishogi", "seirawan", "shouse")
 
 # Wide games (a wall on any cell after every move): their first ply is
 # compared whole in `make test`, the plies after it under `make oracle`.
@@ -337,3 +343,161 @@ def test_an_extinction_that_needs_a_rival_exports_and_plays_as_here() -> None:
     outcome = oracle.replay(["d1e3"], "8/8/8/8/8/4q3/8/3N4 w - - 0 1")
     assert outcome is not None and (outcome.winner, outcome.reason) == ("black", "stalemate")
     oracle.random_games(games=2, max_plies=60, seed=1)
+
+
+# --- rules written since: counting, draw odds, gating, Chess960, flagMove, pass ----------
+
+
+@pytest.mark.parametrize(("name", "rule"), [
+    ("makruk", "countingRule = makruk"), ("ai-wok", "countingRule = makruk"),
+    ("asean", "countingRule = asean")])
+def test_counting_is_written_as_fairy_stockfishs_rule_and_ends_as_here(name: str,
+                                                                        rule: str) -> None:
+    """The counts of makruk (its board's and pieces' honour) and of ASEAN
+    chess are Fairy-Stockfish's countingRule; a king and rook against a bare
+    king are played to the count's end, as pyffish ends it."""
+    assert rule in export_ini(name)
+    oracle = exported(name)
+    outcomes = oracle.random_games(games=3, max_plies=200, seed=4,
+                                   fen="8/8/3k4/8/8/8/3K4/R7 w - - 0 1")
+    assert any(outcome is not None and outcome.reason == "counting" for outcome in outcomes)
+
+
+def test_a_counting_fairy_stockfish_has_not_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "short-count.yaml"
+    path.write_text("variantkit: 1\nname: short-count\ninherits: makruk\ndescription: x\n"
+                    "end:\n  counting:\n    pawns: [pawn]\n    board: {moves: 10}\n",
+                    encoding="utf-8")
+    with pytest.raises(ExportRefused) as refused:
+        export_ini(str(path))
+    assert any("not one of Fairy-Stockfish's counting rules" in r for r in refused.value.reasons)
+
+
+@pytest.mark.parametrize(("name", "line", "winner"), [
+    # Knights out and back twice: the third time the start stands, Black wins.
+    ("armageddon", ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"], "black"),
+    ("minishogi", ["a1b2", "e5d4", "b2a1", "d4e5"] * 3, "black"),
+])
+def test_draws_go_to_one_side_as_fairy_stockfishs_draw_odds(name: str, line: list[str],
+                                                            winner: str) -> None:
+    assert "materialCounting = blackdrawodds" in export_ini(name)
+    outcome = exported(name).replay(line)
+    assert outcome is not None and (outcome.winner, outcome.reason) == (winner, "repetition")
+
+
+@pytest.mark.parametrize("fen", [
+    "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+    "r3k1r1/8/8/8/8/8/8/R3K1R1 w GAga - 0 1",
+])
+def test_chess960_castling_plays_from_other_starts_as_here(fen: str) -> None:
+    """free-castling as chess960; the numbered setups write nothing (a start
+    is given to Fairy-Stockfish as a position string)."""
+    assert "chess960 = true" in export_ini("fischerandom")
+    oracle = exported("fischerandom")
+    oracle.walk(2, fen)
+    oracle.random_games(games=2, max_plies=60, seed=1, fen=fen)
+
+
+def test_seirawan_gating_plays_as_here() -> None:
+    text = export_ini("seirawan")
+    assert "gating = true" in text and "seirawanGating = true" in text
+    # Gating a hawk and an elephant behind the knights, then castling with
+    # the other hawk onto the king's cell.
+    outcome = exported("seirawan").replay(["b1c3h", "b8c6e", "g1f3", "e7e6", "e2e3", "f8e7",
+                                           "f1e2", "g8f6", "e1g1e"])
+    assert outcome is None
+
+
+def test_a_flag_held_for_a_reply_is_fairy_stockfishs_flag_move() -> None:
+    """Jeson mor's knight on the centre wins if it still stands there after
+    the other side's one reply: flagMove on one cell for both sides."""
+    assert "flagMove = true" in export_ini("jesonmor")
+    outcomes = exported("jesonmor").random_games(games=3, max_plies=200, seed=2)
+    assert any(outcome is not None and outcome.reason == "region" for outcome in outcomes)
+
+
+PASSING_KING = """\
+variantkit: 1
+name: passing-king
+inherits: chess
+pieces:
+  king: {pass: true}
+end:
+  double-pass: draw
+"""
+
+
+def test_a_royal_pass_is_fairy_stockfishs_pass() -> None:
+    """A king that may pass (janggi's general): `pass`, two in a row drawn."""
+    variant = variantkit.load_text(PASSING_KING, "passing-king.yaml")
+    text = export_ini(variant, "vkx-passing-king")
+    assert "pass = true" in text
+    pyffish.load_variant_config(text)
+    oracle = ExportedOracle("vkx-passing-king", variant)
+    oracle.divide()
+    outcome = oracle.replay(["e1e1", "e8e8"])
+    assert outcome is not None and (outcome.winner, outcome.reason) == (None, "double-pass")
+    back = import_ini(text, "passing.ini")["vkx-passing-king"]
+    assert isinstance(back, str) and "pass: true" in back
+
+
+# --- Fairy-Stockfish 11.1, Debian's package ------------------------------------------------
+
+DEBIAN_FSF = Path("/usr/games/fairy-stockfish")
+
+
+def debian_perft(path: Path, section: str) -> tuple[int, str]:
+    """Debian's Fairy-Stockfish loading `path` and counting perft 2 from the
+    section's start: its exit status and its output."""
+    commands = (f"uci\nsetoption name VariantPath value {path}\n"
+                f"setoption name UCI_Variant value {section}\nposition startpos\n"
+                "go perft 2\nquit\n")
+    done = subprocess.run([str(DEBIAN_FSF)], input=commands, capture_output=True, text=True,
+                          timeout=20, check=False)
+    return done.returncode, done.stdout
+
+
+@pytest.mark.skipif(shutil.which(str(DEBIAN_FSF)) is None,
+                    reason="Debian's Fairy-Stockfish 11.1 is not installed "
+                           "(apt-get install fairy-stockfish)")
+@pytest.mark.parametrize("name", variantkit.variants())
+def test_every_section_written_for_debians_fairy_stockfish_loads_and_counts_as_here(
+        name: str, tmp_path: Path) -> None:
+    """Written for 11.1, a variant loads in Debian's package without a crash
+    and counts the same perft 2 from its start; one 11.1 cannot play
+    (custom pieces, newer keys) is refused, the version named, where the
+    current Fairy-Stockfish would take it."""
+    try:
+        text = export_ini(name, f"vkx-{name}", version="11.1")
+    except ExportRefused as refused:
+        try:
+            export_ini(name)
+        except ExportRefused:
+            return
+        assert any("Fairy-Stockfish 11.1" in reason for reason in refused.reasons)
+        return
+    path = tmp_path / "section.ini"
+    path.write_text(text, encoding="utf-8")
+    status, output = debian_perft(path, f"vkx-{name}")
+    assert status == 0, f"{name}: Fairy-Stockfish 11.1 ended with status {status}"
+    found = re.search(r"Nodes searched: (\d+)", output)
+    assert found is not None, output[-500:]
+    assert int(found.group(1)) == variantkit.perft(variantkit.load(name).new_game(), 2)
+
+
+def test_a_custom_piece_is_refused_for_debians_fairy_stockfish() -> None:
+    """Paradigm's bishop-knight (`customPiece1 = b:nNB`) crashed 11.1 (exit
+    139): it has no custom pieces."""
+    result = CliRunner().invoke(cli, ["export-fsf", "paradigm", "--fsf-version", "11.1"])
+    assert result.exit_code == 1
+    assert "paradigm: customPiece1: Fairy-Stockfish 11.1 (Debian's package) has no custom " \
+        "pieces" in result.output
+    assert result.output.rstrip().endswith("cannot be written for Fairy-Stockfish 11.1 "
+                                           "(1 reason)")
+
+
+def test_older_key_names_are_written_for_debians_fairy_stockfish() -> None:
+    text = export_ini("gorogoro", version="11.1")
+    assert "promotionRank = 5" in text and "promotionRegionWhite" not in text
+    assert "whiteDropRegion = " in text and "dropRegionWhite" not in text
+    assert "shogiDoubledPawn = false" in text

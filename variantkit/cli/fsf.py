@@ -3,6 +3,7 @@ written as variant files, and a variant written as an ini section.
 
     variantkit import-fsf FILE.ini [SECTION ...] --out DIR [--force]
     variantkit export-fsf VARIANT|FILE [-o FILE.ini] [--section NAME] [--force]
+                          [--fsf-version current|11.1]
 
 One `SECTION.yaml` per section that imports (all sections, or those named).
 A section the language cannot express is listed with the key and its line
@@ -12,7 +13,10 @@ the command fails only when no section could be imported.
 
 export-fsf prints the section (or writes it to `-o`); a variant that
 Fairy-Stockfish cannot express is refused with one line per reason
-(`shogi: promotion: promotes-to: ...`) and exit status 1.
+(`shogi: promotion: promotes-to: ...`) and exit status 1.  `--fsf-version
+11.1` writes it for Debian's package, which reads older key names and has
+no custom pieces (it crashes on a section that has one): what it cannot
+play is refused the same way.
 
 Both commands write only regular files, never through a symbolic link
 (a link planted at `OUT/alpha.yaml` could point anywhere), and never onto
@@ -40,6 +44,7 @@ from variantkit.cli.common import (
 )
 from variantkit.errors import Problem, quote
 from variantkit.fsf import ExportRefused, IniError, export_ini, import_ini
+from variantkit.fsf.exporter import VERSIONS
 from variantkit.fsf.ini import MAX_INI_CHARS, one_line
 from variantkit.limits import read_named_file
 
@@ -144,17 +149,23 @@ def import_fsf(ini_file: str, sections: tuple[str, ...], out: str, force: bool) 
 @click.option("--section", "section", default=None,
               help="The section's name (default: the variant's; Fairy-Stockfish ignores a "
                    "section named as one of its own variants).")
+@click.option("--fsf-version", "version", type=click.Choice(VERSIONS), default="current",
+              show_default=True,
+              help="The Fairy-Stockfish to write for: 11.1 is Debian's package, which reads "
+                   "older key names and has no custom pieces.")
 @force_option
-def export_fsf(variant: str, output: str | None, section: str | None, force: bool) -> None:
+def export_fsf(variant: str, output: str | None, section: str | None, force: bool,
+               version: str) -> None:
     """Write a variant as a Fairy-Stockfish ini section, or list why it cannot be."""
     loaded = load_variant(variant)
     check_output(output, input_files(loaded), "w" if force else "x")
     try:
-        text = export_ini(loaded, section)
+        text = export_ini(loaded, section, version)
     except ExportRefused as refused:
         for reason in refused.reasons:
             click.echo(f"{refused.name}: {reason}", err=True)
-        fail(f"{refused.name} cannot be written for Fairy-Stockfish "
+        target = "" if version == "current" else f" {version}"
+        fail(f"{refused.name} cannot be written for Fairy-Stockfish{target} "
              f"({len(refused.reasons)} reason{'s' if len(refused.reasons) > 1 else ''})",
              EXIT_ERROR)
     if output is None:

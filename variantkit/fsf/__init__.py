@@ -109,13 +109,16 @@ def afford(budget: Budget, units: int) -> bool:
     return True
 
 
-def export_ini(variant: Variant | str | Path, section: str | None = None) -> str:
+def export_ini(variant: Variant | str | Path, section: str | None = None,
+               version: str = "current") -> str:
     """One variant as a Fairy-Stockfish ini section (named `section`, by
-    default as the variant).
+    default as the variant), for the current Fairy-Stockfish or, with
+    `version="11.1"`, for Debian's package, which reads older key names and
+    has no custom pieces.
 
     Raises `ExportRefused` (its `reasons`, one line each) for a variant
     Fairy-Stockfish cannot play as declared, and `VariantError` for a name
     or file that does not load."""
     if not isinstance(variant, Variant):
         variant = load(variant)
-    return export_section(variant, section)
+    return export_section(variant, section, version)

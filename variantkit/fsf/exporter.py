@@ -30,13 +30,13 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from variantkit.betza import expand, is_digit, moves_of
 from variantkit.errors import DeclarationError, shorten
 from variantkit.fsf import keys
-from variantkit.fsf.importer import reversible_moves
+from variantkit.fsf.importer import DEFAULTS, range_of, reversible_moves
 from variantkit.fsf.ini import one_line
 from variantkit.variant import Variant
 
@@ -62,18 +62,22 @@ DIRECTION_TOKENS = ("", "f", "b", "l", "r", "v", "s", "fh", "bh", "lh", "rh", "h
 MOVE_KEYS = frozenset({"step", "ride", "leap", "hop", "path", "range", "only", "initial",
                        "en-passant", "from-region", "beyond", "resets-clock"})
 PIECE_KEYS = frozenset({"letter", "royal", "resets-clock", "value", "glyph", "description",
-                        "moves", "betza", "demotes-to", "drops"})
+                        "moves", "betza", "demotes-to", "drops", "pass"})
 TOP_KEYS = frozenset({"variantkit", "name", "description", "inherits", "remove", "board",
                       "sides", "pieces", "setup", "promotion", "castling", "end", "royals",
                       "hands", "must-capture", "explosion", "royal-facing", "walls",
-                      "position-string", "flips", "pass", "petrify"})
+                      "position-string", "flips", "pass", "petrify", "gating",
+                      # (numbered-setups: how a start may be chosen, written nothing:
+                      # Fairy-Stockfish has one start position, and is given any other,
+                      # a Chess960 start by number among them, as a position string)
+                      "free-castling", "numbered-setups"})
 # How a variant is drawn and its moves written, not how it is played:
 # nothing to write.
 PRESENTATION_KEYS = frozenset({"look", "notation"})
 END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
                       "automatic-repetition", "automatic-move-rule", "insufficient-material",
                       "perpetual-check", "repetition-result", "conditions", "double-pass",
-                      "board-full"})
+                      "board-full", "draws-go-to", "counting"})
 
 
 # The `flips:` kinds and drops as Fairy-Stockfish's flipEnclosedPieces and
@@ -147,6 +151,7 @@ class Exporter:
         self.areas: dict[str, Sided] = {}     # a piece's mobility region
         self.form_targets: dict[str, str] = {}  # a +X form -> the letter of its type
         self.immobility = False                  # immobilityIllegal is written
+        self.castling_king_file = ""             # its file, where each side has one king
         # Whether a captured promoted piece goes to the hand as a pawn, or stays.
         self.choice_kinds: set[str] = set()
         self.choices: set[str] = set()           # the pieces a pawn may promote to
@@ -208,6 +213,7 @@ class Exporter:
         self.promotion()
         self.castling()
         self.hands()
+        self.gating()
         self.first_moves()
         self.rules()
         self.flips()
@@ -215,6 +221,97 @@ class Exporter:
         self.position_string()
         self.end()
         return self.lines
+
+    # -- the same section for Fairy-Stockfish 11.1 ---------------------------------------
+    def legacy(self) -> list[str]:
+        """The section as Fairy-Stockfish 11.1 (Debian's package) reads it:
+        its older names (`promotionRank`, `doubleStepRank`, `whiteFlag`,
+        `whiteDropRegion`, `kingPass`...), and without the keys it lacks
+        where their value is what it does anyway; every other rule it has
+        no key for is a reason the section is refused, custom pieces first
+        (it has none, and stops on such a piece's letter in the start)."""
+        values = dict(line.split(" = ", 1) for line in self.lines)
+        written: list[str] = []
+        for line in self.lines:
+            key, value = line.split(" = ", 1)
+            legacy = self.legacy_line(key, value, values)
+            if legacy is not None and legacy not in written:
+                written.append(legacy)
+        return written
+
+    def legacy_line(self, key: str, value: str, values: dict[str, str]) -> str | None:
+        """One key as 11.1 reads it: the line, None where it has nothing to
+        say, or a refusal."""
+        version = f"Fairy-Stockfish {keys.LEGACY_VERSION} (Debian's package)"
+        pawn = values.get("pawn", "-")[:1]
+        if keys.CUSTOM.fullmatch(key):
+            self.refuse(f"{key}: {version} has no custom pieces, and stops on the letter of "
+                        "one in the start position")
+        elif key == "king" and ":" in value:
+            self.refuse(f"king = {value}: {version} moves its king as a king only")
+        elif key in keys.LEGACY_KEYS or keys.is_piece_key(key) or keys.MOBILITY.fullmatch(key):
+            if value not in keys.LEGACY_VALUES.get(key, {value}):
+                self.refuse(f"{key} = {value}: {version} has no such value")
+            elif key != "flagPiece" or value != "*":
+                return f"{key} = {value}"
+            elif not all(empty(values.get(f"flagRegion{side.title()}", "-")) for side in SIDES):
+                self.refuse(f"flagPiece = *: {version} has no flag for every piece")
+        elif key in keys.LEGACY_NAMES:
+            return f"{keys.LEGACY_NAMES[key]} = {value}"
+        elif key.startswith("promotionRegion"):
+            return self.legacy_ranks("promotionRank", values, "promotionRegion", version, pawn)
+        elif key.startswith("doubleStepRegion") and values.get("doubleStep") == "true":
+            return self.legacy_ranks("doubleStepRank", values, "doubleStepRegion", version, pawn)
+        elif key == "castlingRookPieces" and values.get("castling") == "true":
+            if len(value) != 1:
+                self.refuse(f"castlingRookPieces = {value}: {version} castles with one type")
+            return f"castlingRookPiece = {value}"
+        elif key == "dropNoDoubled" and not empty(value):
+            if values.get("shogiPawn", "")[:1] != value or \
+                    values.get("dropNoDoubledCount", "1") != "1":
+                self.refuse(f"dropNoDoubled = {value}: {version} has it for its shogi pawn only")
+            return "shogiDoubledPawn = false"
+        elif not self.legacy_default(key, value, values, pawn):
+            self.refuse(f"{key} = {value}: {version} has no such key")
+        return None
+
+    def legacy_ranks(self, key: str, values: dict[str, str], regions: str, version: str,
+                     pawn: str) -> str | None:
+        """A region of whole ranks counted from each side's edge, from a
+        rank on (promotion) or one rank (the double step), as 11.1's
+        `promotionRank` or `doubleStepRank`."""
+        white, black = (ranks_of(values.get(f"{regions}{side.title()}", "-")) for side in SIDES)
+        if white == black == set():
+            if pawn == "-" and empty(values.get("promotedPieceType", "")):
+                return None
+        elif white is not None and black is not None:
+            first = min(white)
+            far = set(range(first, self.ranks + 1)) if key == "promotionRank" else {first}
+            if white == far and black == {self.ranks + 1 - rank for rank in far}:
+                return f"{key} = {first}"
+        self.refuse(f"{regions}White = {values[f'{regions}White']}: {version} has "
+                    f"{key}, the same ranks from each side's edge")
+        return None
+
+    def legacy_default(self, key: str, value: str, values: dict[str, str], pawn: str) -> bool:
+        """Whether a key 11.1 lacks says what it does anyway: Fairy-Stockfish's
+        default, its pawn for the types of pawn rules, or a rule switched off."""
+        if value == DEFAULTS.get(key) or (empty(value) and empty(DEFAULTS.get(key, "-"))):
+            return True
+        if key in ("enPassantTypes", "nMoveRuleTypes", "promotionPawnTypes") and \
+                (value == pawn or (empty(value) and pawn == "-")):
+            return True     # 11.1 has these rules for its pawn type
+        if key == "castlingKingFile" and values.get("castling") == "true":
+            # 11.1 castles the king where it stands; the key tells one king
+            # from others, and a side here has one on the castling rank.
+            return value == self.castling_king_file
+        off = {"castling": ("castlingKingFile", "castlingKingPiece", "oppositeCastling"),
+               "wallingRule": ("wallingRegionWhite", "wallingRegionBlack"),
+               "doubleStep": ("doubleStepRegionWhite", "doubleStepRegionBlack",
+                              "enPassantTypes"),
+               "nMoveRule": ("nMoveRuleTypes",)}
+        return any(key in dependent and values.get(switch) in ("false", "none", "0")
+                   for switch, dependent in off.items())
 
     def board(self) -> None:
         board = self.data["board"]
@@ -273,6 +370,7 @@ class Exporter:
             written = builtin or f"customPiece{custom}"
             used_keys.add(written)
             self.pieces[name] = PieceOut(name, letter.lower(), written, betza, atoms)
+        self.single_step_pawn(used_keys)
         for name in shogi_forms:
             custom = self.promoted_type(name, used_keys, custom)
         if per_side == "one" and len(royals) != 1:
@@ -292,6 +390,25 @@ class Exporter:
             for side, side_cells in zip(SIDES, cells, strict=True):
                 self.put(f"mobilityRegion{side.title()}{key[0].upper()}{key[1:]}",
                          self.square_list(side_cells))
+
+    def single_step_pawn(self, used: set[str]) -> None:
+        """Under a counting rule, a pawn without a double step (makruk's) as
+        Fairy-Stockfish's pawn type, which then has none either
+        (`doubleStep = false`): its counting rules count that type's pieces
+        as pawns.  Only there (the type's other rules, a blast sparing it,
+        its drops, are written for it where it is Fairy-Stockfish's pawn),
+        and where no piece moves from a double-step region, which would
+        give it one."""
+        counted = "counting" in self.data.get("end", {}) and \
+            not {"explosion", "hands"} & self.data.keys()
+        if not counted or "pawn" in used or \
+                any(a.first for p in self.pieces.values() for a in p.atoms):
+            return
+        name = next((n for n, p in self.pieces.items() if p.atoms == SINGLE_STEP_PAWN), None)
+        if name is not None:
+            used.discard(self.pieces[name].key)
+            used.add("pawn")
+            self.pieces[name] = replace(self.pieces[name], key="pawn", betza="")
 
     def promoted_type(self, name: str, used: set[str], custom: int) -> int:
         """A shogi-style promoted form (`+R`): the type with its moves, a new
@@ -401,7 +518,9 @@ class Exporter:
             found.append(frozenset(f"{chr(97 + f)}{rank}" for f in range(self.files)
                                    for rank in ranks))
         forward_only = all(a.vector[1] > 0 for a in self.atoms_raw(spec))
-        if not forward_only or "hands" in self.data:
+        # (pieces that only gate from the hand never come back to it: they count as moved)
+        drops = self.data.get("hands", {}).get("drops", True) is not False
+        if not forward_only or ("hands" in self.data and drops):
             raise Refusal("initial moves of a piece that could come back to its first rank "
                           "(Fairy-Stockfish allows them by rank, not by whether it moved)")
         return found[0], found[1]
@@ -655,10 +774,16 @@ class Exporter:
                         "for the two sides")
             return
         self.put("castling", True)
+        # Castling whatever the king's and rook's start (Chess960).
+        self.put("chess960", self.data.get("free-castling") is True)
         self.put("castlingKingsideFile", chr(97 + (files["k"] or {self.files - 2}).pop()))
         self.put("castlingQueensideFile", chr(97 + (files["q"] or {2}).pop()))
-        self.put("castlingKingFile", chr(97 + king_files.pop()))
+        king_file = chr(97 + king_files.pop())
+        self.put("castlingKingFile", king_file)
         king = king_letters.pop()
+        placement = self.data["setup"].split()[0]
+        if placement.count(king) == placement.count(king.upper()) == 1:
+            self.castling_king_file = king_file     # one king a side
         if not any(p.letter == king and p.key == "king" for p in self.pieces.values()):
             # By default Fairy-Stockfish castles its king type, whatever its letter.
             self.put("castlingKingPiece", king)
@@ -680,9 +805,11 @@ class Exporter:
             self.put("pieceDrops", False)
             self.put("capturesToHand", False)
             return
-        for key in sorted(set(hands) - {"captures", "order", "must-drop"}):
+        for key in sorted(set(hands) - {"captures", "order", "must-drop", "drops"}):
             self.refuse(f"hands: {key}: {NO_KEY}")
-        self.put("pieceDrops", True)
+        if hands.get("drops", True) is False and "gating" not in self.data:
+            self.refuse(f"hands: drops: false without gating: {NO_KEY}")
+        self.put("pieceDrops", hands.get("drops", True) is not False)
         self.put("capturesToHand", hands.get("captures", "removed") == "to-capturer")
         must_drop = hands.get("must-drop", False)
         self.put("mustDrop", bool(must_drop))
@@ -757,6 +884,23 @@ class Exporter:
         self.put("dropRegionBlack", self.square_list(black))
         self.put("dropChecks", checks != {"forbidden"})
 
+    def gating(self) -> None:
+        """Seirawan chess's gating (`gating` and `seirawanGating`): from the
+        hand onto the cell an unmoved piece of the first (last) rank leaves,
+        the setup's castling field naming the gating files."""
+        gating = self.data.get("gating")
+        if gating is None:
+            return
+        regions = self.sided_cells(gating["regions"])
+        names = self.variant.board.names
+        first = frozenset(n for n in names if n[1:] == "1")
+        last = frozenset(n for n in names if n[1:] == str(self.ranks))
+        if (regions["white"], regions["black"]) != (first, last):
+            self.refuse("gating: regions other than each side's first rank, where "
+                        "Fairy-Stockfish gates")
+        self.put("gating", True)
+        self.put("seirawanGating", True)
+
     def stuck_cells(self, name: str) -> Sided:
         """The cells from which a piece could not move on an empty board."""
         letter = self.data["pieces"][name]["letter"]
@@ -819,6 +963,12 @@ class Exporter:
         when-no-move` as its passOnStalemate."""
         flips = self.data.get("flips")
         self.put("passOnStalemate", self.data.get("pass") == "when-no-move")
+        # A pass by the royal piece (janggi's): Fairy-Stockfish's `pass`,
+        # its king's cell twice, never in check, two in a row ending the game.
+        passing = sorted(n for n, spec in self.data["pieces"].items() if spec.get("pass"))
+        if passing and [self.pieces[n].key for n in passing if n in self.pieces] != ["king"]:
+            self.refuse("pass: Fairy-Stockfish's pass is its king's, the one royal piece")
+        self.put("pass", bool(passing))
         if flips is None:
             self.put("flipEnclosedPieces", "none")
             self.put("enclosingDrop", "none")
@@ -912,6 +1062,8 @@ class Exporter:
         self.put("stalemateValue", PIECE_COUNT_STALEMATES.get(stalemate, stalemate))
         self.put("stalematePieceCount", stalemate in PIECE_COUNT_STALEMATES)
         self.counting(end)
+        self.put("countingRule", self.counting_rule(end["counting"]) if "counting" in end
+                 else "none")
         self.put("nFoldRule", end.get("repetition") or 0)
         self.put("nFoldValue", end.get("repetition-result", "draw"))
         self.put("nMoveRule", end.get("move-rule") or 0)
@@ -922,7 +1074,8 @@ class Exporter:
         """Two passes in a row and a full board: Fairy-Stockfish ends the
         first always and the second under adjudicateFullBoard, each by its
         one materialCounting rule (which also decides the move rule's end)."""
-        passing = self.data.get("pass") == "when-no-move"
+        passing = self.data.get("pass") == "when-no-move" or \
+            any(spec.get("pass") for spec in self.data["pieces"].values())
         if passing and "double-pass" not in end:
             self.refuse("end: double-pass: Fairy-Stockfish ends a game after two passes in a "
                         "row")
@@ -936,10 +1089,47 @@ class Exporter:
         counting = MATERIAL_COUNTING[results.pop()] if results else "none"
         if counting != "none" and end.get("move-rule"):
             self.refuse("end: move-rule: Fairy-Stockfish's material counting decides it too")
+        if "draws-go-to" in end:
+            counting = self.draw_odds(end, counting)
         self.put("materialCounting", counting)
         if "board-full" in end:
             # Written only when set: the importer reads no adjudicateFullBoard.
             self.put("adjudicateFullBoard", True)
+
+    def counting_rule(self, counting: dict[str, Any]) -> str:
+        """The countingRule whose counts these are, the pieces named by the
+        types they are written as (the khon as `silver`)."""
+        def key(name: str) -> str:
+            return self.pieces[name].key if name in self.pieces else f"({name})"
+        keyed = {**counting, "pawns": [key(name) for name in counting.get("pawns", [])]}
+        if "bare" in counting:
+            keyed["bare"] = {**counting["bare"], "limits": [
+                {**row, "pieces": {key(name): n for name, n in row["pieces"].items()}}
+                if "pieces" in row else row for row in counting["bare"].get("limits", [])]}
+        rule = next((rule for rule, counts in keys.COUNTING_RULES.items() if counts == keyed),
+                    None)
+        if rule is None:
+            self.refuse("end: counting: not one of Fairy-Stockfish's counting rules (makruk's, "
+                        "cambodian's, asean's) on the pieces they count")
+            return "none"
+        return rule
+
+    def draw_odds(self, end: dict[str, Any], counting: str) -> str:
+        """`draws-go-to` as Fairy-Stockfish's draw odds (`blackdrawodds`):
+        it gives that side a stalemate, the move rule's end and a
+        repetition that would draw, but leaves a drawn mate or condition
+        drawn, and has one materialCounting value for passes and full
+        boards too."""
+        drawn = ["checkmate"] if end.get("checkmate") == "draw" else []
+        drawn += [next(iter(c)) for c in end.get("conditions", []) if c.get("result") == "draw"]
+        if end.get("stalemate") in PIECE_COUNT_STALEMATES:
+            drawn.append("stalemate")
+        if counting != "none" or drawn:
+            self.refuse(f"end: draws-go-to beside {', '.join(drawn) or 'counted passes'}: "
+                        "Fairy-Stockfish's draw odds leave a drawn mate or condition drawn, "
+                        "and count passes by one rule")
+            return counting
+        return f"{end['draws-go-to']}drawodds"
 
     def conditions(self, conditions: list[dict[str, Any]]) -> None:
         extinct: list[dict[str, Any]] = []
@@ -948,7 +1138,7 @@ class Exporter:
         for condition in conditions:
             kind = next((k for k in ("extinct", "reached", "checks") if k in condition), None)
             allowed = {"extinct": {"extinct", "at-most", "opponent-at-least", "result"},
-                       "reached": {"reached", "pieces", "result", "safe", "at-least"},
+                       "reached": {"reached", "pieces", "result", "safe", "at-least", "reply"},
                        "checks": {"checks", "result"}}.get(kind or "", set())
             if kind is None or set(condition) - allowed:
                 what = ", ".join(sorted(set(condition) - allowed))
@@ -1011,10 +1201,24 @@ class Exporter:
     def flag(self, reached: list[dict[str, Any]]) -> None:
         if not reached:
             return
-        if len(reached) > 1 or reached[0]["result"] != "win":
+        condition, *rest = reached
+        if condition.get("safe"):
+            # Fairy-Stockfish's flagPieceSafe (measured): one piece more than
+            # the count wins, attacked or not, and both sides' flags met at
+            # once draw; the declaration must say the first, and have a flag
+            # for one side only.
+            more = {k: v for k, v in condition.items() if k != "safe"} | \
+                {"at-least": condition.get("at-least", 1) + 1}
+            sided = self.sided_cells(condition["reached"])
+            if rest != [more] or (sided["white"] and sided["black"]):
+                self.refuse("end: reached: safe: Fairy-Stockfish's flagPieceSafe also wins "
+                            "with one piece more than the count, attacked or not, and draws "
+                            "when both sides' flags are met at once")
+                return
+            rest = []
+        if rest or condition["result"] != "win":
             self.refuse("end: more than one 'reached' condition, or one that does not win")
             return
-        condition = reached[0]
         pieces = condition.get("pieces", sorted(self.pieces))
         if len(pieces) > 1 and sorted(pieces) != sorted(self.pieces):
             self.refuse("end: reached: Fairy-Stockfish's flag piece is one type or all")
@@ -1024,6 +1228,16 @@ class Exporter:
             self.put(f"flagRegion{side.title()}", self.square_list(regions[side]))
         self.put("flagPieceSafe", bool(condition.get("safe", False)))
         self.put("flagPieceCount", condition.get("at-least", 1))
+        # Fairy-Stockfish's flagMove, measured on one cell for both sides
+        # (jesonmor): the piece there wins if it still stands there after the
+        # other side's one reply.  On larger regions it decides otherwise
+        # (racing kings' draw when both arrive).
+        one_cell = regions["white"] == regions["black"] and len(regions["white"]) == 1
+        if condition.get("reply") and (not one_cell or condition.get("safe") or
+                                       condition.get("at-least", 1) != 1):
+            self.refuse("end: reached: reply: Fairy-Stockfish's flagMove, on one cell for "
+                        "both sides only")
+        self.put("flagMove", bool(condition.get("reply")))
 
 
 # --- moves as atoms, and atoms as Betza ------------------------------------------------
@@ -1118,15 +1332,6 @@ def move_atoms(move: dict[str, Any], directions: Directions) -> list[Atom]:
     raise Refusal("a move with no step, ride, leap, hop or path")
 
 
-def range_of(value: Any) -> tuple[int, int]:
-    """(shortest, longest) of a range; 0: unlimited."""
-    if value is None:
-        return 1, 0
-    if isinstance(value, int):
-        return 1, value
-    return value[0], value[1]
-
-
 def lame_route(vector: Vec) -> list[list[int]]:
     """A lame leap in single steps as Fairy-Stockfish blocks it: straight
     along the longer side first, then diagonally."""
@@ -1197,6 +1402,7 @@ def fsf_resets(spec: dict[str, Any]) -> list[bool]:
 # Fairy-Stockfish's pawn: a step forward, the double step from its region,
 # diagonal captures and en passant; the triple step from its own region.
 PAWN = atoms_of_betza("fmWfceFifmnD")
+SINGLE_STEP_PAWN = atoms_of_betza("fmWfcF")
 TRIPLE_STEP = Atom("lame", (0, 3), 0, "move", True, "target")
 
 
@@ -1281,18 +1487,47 @@ def cover(vectors: set[Vec], letter: str) -> list[str]:
     return chosen
 
 
-def export_section(variant: Variant, section: str | None = None) -> str:
+def empty(region: str) -> bool:
+    """Whether a Fairy-Stockfish value names nothing (`-` or nothing)."""
+    return region.strip() in ("", "-")
+
+
+def ranks_of(region: str) -> set[int] | None:
+    """The whole ranks of a square list (`*6 *7 *8`), None where it names
+    other cells."""
+    tokens = [] if empty(region) else region.split()
+    if not all(re.fullmatch(r"\*[0-9]+", token) for token in tokens):
+        return None
+    return {int(token[1:]) for token in tokens}
+
+
+# The Fairy-Stockfish versions a section is written for: the current one,
+# and 11.1 (Debian's package), which reads older names and lacks most rules.
+VERSIONS = ("current", keys.LEGACY_VERSION)
+
+
+def export_section(variant: Variant, section: str | None = None,
+                   version: str = "current") -> str:
     """The ini section of `variant` (named `section`, by default as the
-    variant), or `ExportRefused` with every reason it cannot be written."""
+    variant) for Fairy-Stockfish `version` (one of VERSIONS), or
+    `ExportRefused` with every reason it cannot be written."""
     name = section or variant.name
     if not SECTION_NAME.fullmatch(name):
         raise ExportRefused(variant.name, [f"section name {name[:40]!r}: letters, digits, "
                                            "'-' and '_' only"])
+    if version not in VERSIONS:
+        raise ExportRefused(variant.name, [f"Fairy-Stockfish version {version[:20]!r}: "
+                                           f"one of {', '.join(VERSIONS)}"])
     exporter = Exporter(variant)
     lines = exporter.run()
+    if version == keys.LEGACY_VERSION and not exporter.reasons:
+        lines = exporter.legacy()
     if exporter.reasons:
         raise ExportRefused(variant.name, exporter.reasons)
     # (a description may hold line breaks, which would end the comment)
+    written = "for Fairy-Stockfish 11.1 (Debian's package)" \
+        if version == keys.LEGACY_VERSION else \
+        "for the current Fairy-Stockfish (for Debian's 11.1: --fsf-version 11.1)"
     head = [one_line(f"# {variant.name}: {variant.description}"),
-            "# Written by `variantkit export-fsf`.", f"[{name}]"]
+            f"# Written by `variantkit export-fsf` {written}.", f"[{name}]"]
     return "\n".join(head + lines) + "\n"
