@@ -120,7 +120,7 @@ TRIAL_PIECES = """pieces:
 
 def reach(text: str, piece: str, cell: str) -> list[str]:
     v = variantkit.load_text(text.replace("pieces:\n", TRIAL_PIECES, 1), folder=DATA)
-    code = v.letter_codes[v.pieces.by_name[piece].letter]
+    code = v.rules.letter_codes[v.pieces.by_name[piece].letter]
     board = v.board
     reached = v.empty_board_reach(code, board.index[cell])
     return sorted(board.names[c] for c in board.cells_of(reached))

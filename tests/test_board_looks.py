@@ -53,7 +53,7 @@ def test_bundled_looks_are_drawn(name: str, pieces: str) -> None:
     text = render(game, pieces=pieces)
     assert text.isascii()
     root = ET.fromstring(text)
-    look = game.variant.look
+    look = game.variant.rules.look
     assert look.board != "chequered"
     cells = [e.get("data-cell") for e in root.iter() if e.get("data-cell")
              and e.get("data-piece") is None]
@@ -216,7 +216,7 @@ def test_a_look_changes_no_rule() -> None:
     the same moves."""
     plain = variantkit.load_text("variantkit: 1\nname: plain\ninherits: xiangqi\n"
                                  "remove: [look]\n")
-    assert plain.look.board == "chequered" and not plain.look.characters
+    assert plain.rules.look.board == "chequered" and not plain.rules.look.characters
     game = variant("xiangqi").new_game()
     assert sorted(map(str, plain.new_game().legal_moves())) == sorted(
         map(str, game.legal_moves()))

@@ -144,9 +144,9 @@ def test_an_unknown_right_letter_is_refused() -> None:
 def test_plain_variants_keep_one_generator_list() -> None:
     """Only variants that restrict a primitive in check get a second list."""
     chess = variantkit.load("chess")
-    assert chess.check_generators is chess.generators
+    assert chess.rules.codes.check_generators is chess.rules.codes.generators
     cambodian = variantkit.load("cambodian")
-    assert cambodian.check_generators is not cambodian.generators
+    assert cambodian.rules.codes.check_generators is not cambodian.rules.codes.generators
 
 
 def _problems(tmp_path: Path, text: str) -> list[tuple[str, int | None]]:
@@ -184,7 +184,7 @@ def test_capture_checker_in_a_chess_like_game() -> None:
     variant = variantkit.load_text(
         "variantkit: 1\nname: x\ninherits: chess\npieces:\n  king:\n    moves:\n"
         "      - {step: all, in-check: capture-checker}\n")
-    assert not variant.general_rules  # the plain position serves it
+    assert not variant.rules.general  # the plain position serves it
     one = variant.new_game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")
     assert sorted(map(str, one.legal_moves)) == ["e1e2"]
     # Two checkers: the king may take neither, and nothing else helps.

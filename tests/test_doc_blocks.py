@@ -110,7 +110,7 @@ def over(base: str, text: str) -> str:
 def with_piece(base: str, moves: str) -> str:
     """A new piece with the `moves` list, laid over `base`, by a letter
     `base` does not use."""
-    taken = set(variantkit.load(base).letter_codes)
+    taken = set(variantkit.load(base).rules.letter_codes)
     letter = next(c for c in "ZYXWVUTSJIHGFEDCBA" if c not in taken)
     indented = "".join(f"      {line}\n" for line in moves.splitlines())
     return over(base, f"pieces:\n  doc-piece:\n    letter: {letter}\n    moves:\n{indented}")

@@ -320,14 +320,14 @@ def test_mobility_and_estimated_values(tmp_path: Path) -> None:
 
 def test_evaluation_tables_come_from_the_moves() -> None:
     chess = variantkit.load("chess")
-    board, pawn = chess.board, chess.letter_codes["P"]
-    region = chess.promotions[0][pawn].region
+    board, pawn = chess.board, chess.rules.letter_codes["P"]
+    region = chess.rules.promotion.promotions[0][pawn].region
     distance = promotion_distances(chess, pawn, region)
     assert [distance[board.cell(c)] for c in ("e8", "e7", "e2", "e1")] == [0, 1, 6, 7]
     bonus = advancement(distance, 800)
     assert bonus[board.cell("e7")] == 64 > bonus[board.cell("e6")] > bonus[board.cell("e3")] > 0
     assert bonus[board.cell("e1")] == bonus[board.cell("e8")] == 0
-    king = chess.letter_codes["K"]
+    king = chess.rules.letter_codes["K"]
     centre = neighbourhood(chess, king)
     assert centre[board.cell("e4")] == 25 and centre[board.cell("e1")] == 15
     assert centre[board.cell("h1")] == 9
@@ -346,8 +346,8 @@ def test_null_moves_only_where_passing_is_no_move(name: str, null_moves: bool) -
 @pytest.mark.pure_build
 def test_passed_pieces_by_the_stoppers_of_their_way() -> None:
     chess = variantkit.load("chess")
-    board, pawn, enemy = chess.board, chess.letter_codes["P"], chess.letter_codes["p"]
-    region = chess.promotions[0][pawn].region
+    board, pawn, enemy = chess.board, chess.rules.letter_codes["P"], chess.rules.letter_codes["p"]
+    region = chess.rules.promotion.promotions[0][pawn].region
     stop = stoppers(chess, pawn, region, guarded(chess, [enemy]))[board.cell("e4")]
     # A black pawn ahead on its own or a next file stops the e-pawn; one
     # beside it, behind it or two files away does not.

@@ -245,7 +245,7 @@ castling:
   - {right: K, king: [a1, c1], rook: [d1, b1]}
 """, encoding="utf-8")
     variant = variantkit.load(str(path))
-    (castling,) = variant.castlings
+    (castling,) = variant.rules.castling.castlings
     assert sorted(variant.board.names[c] for c in variant.board.cells_of(castling.empty)) \
         == ["b1", "c1"]
     assert [variant.board.names[c] for c in castling.safe] == ["a1", "b1", "c1"]

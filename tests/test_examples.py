@@ -64,8 +64,8 @@ def test_los_alamos_declaration(losalamos: variantkit.Variant) -> None:
     assert losalamos.setup_fen == LOSALAMOS_START
     assert pyffish.start_fen(SF) == LOSALAMOS_START
     assert sorted(t.letter for t in losalamos.pieces.types) == ["K", "N", "P", "Q", "R"]
-    assert losalamos.castlings == []
-    end = losalamos.end
+    assert losalamos.rules.castling.castlings == []
+    end = losalamos.rules.end
     assert (end.checkmate, end.stalemate, end.repetition, end.move_rule) == (
         "loss", "draw", 3, 50)
 

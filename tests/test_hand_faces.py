@@ -128,7 +128,7 @@ def test_hands_beside_every_topology(name: str, tmp_path: Path) -> None:
     held = variantkit.load(str(source))
     game = held.new_game()
     codes = {code for code in game.position.cells
-             if code and code in held.hand_codes[0] + held.hand_codes[1]}
+             if code and code in held.rules.hands.hand_codes[0] + held.rules.hands.hand_codes[1]}
     for code in codes:
         game.position.add_to_hand(code, 2)
     letters = {held.letter_of_code(code) for code in codes}
@@ -142,7 +142,7 @@ def test_hands_beside_every_topology(name: str, tmp_path: Path) -> None:
     board = next(e for e in root.iter() if e.attrib.get("class") == "board")
     top = float(re.fullmatch(r"translate\(0 ([\d.]+)\)", board.attrib["transform"])[1])
     bottom = top + cell_geometry(held.board, facing=[
-        c for c, code in held.setup_cells.items() if code & 1 == 0]).height
+        c for c, code in held.rules.setup.cells.items() if code & 1 == 0]).height
     half = HAND_SLOT / 2
     for element in root.iter():
         if "data-hand-piece" in element.attrib:

@@ -119,7 +119,7 @@ def test_check_read_backwards_equals_the_moves_generated_forwards(tmp_path: Path
                 code = position.cells[frm]
                 if not code or code & 1 != them:
                     continue
-                for g in variant.generators[code]:
+                for g in variant.rules.codes.generators[code]:
                     if not g.mode & CAPTURE or (g.initial and not position.unmoved >> frm & 1):
                         continue
                     reached = reach(g.tables[frm], occupied) if g.limits is None else \

@@ -103,13 +103,13 @@ def test_a_long_hop_is_answered_without_storing() -> None:
 
 
 def test_short_moves_mark_the_pieces_whose_moves_stay_in_a_word() -> None:
-    """`Variant.short_moves`: a piece works on masks cut to SHORT_MASK
+    """`Words.short`: a piece works on masks cut to SHORT_MASK
     exactly where every cell its moves from there read or reach lies within
     it and it cannot promote; g8 and h8 are the two cells of chess above it."""
     chess = variantkit.load("chess")
     names = chess.board.index
     code = {letter: chess.code_of_letter(letter) or 0 for letter in "NRPp"}
-    short = chess.short_moves
+    short = chess.rules.words.short
     assert names["g8"] > SHORT_BITS - 1 and names["f8"] < SHORT_BITS
     assert short[code["N"]][names["b1"]]
     assert not short[code["N"]][names["e7"]]      # reaches g8
@@ -118,7 +118,7 @@ def test_short_moves_mark_the_pieces_whose_moves_stay_in_a_word() -> None:
     assert short[code["R"]][names["a1"]]
     assert short[code["P"]][names["e2"]] and not short[code["P"]][names["e7"]]  # promotes
     assert not short[code["p"]][names["e2"]] and short[code["p"]][names["e7"]]
-    knight = chess.generators[code["N"]]
+    knight = chess.rules.codes.generators[code["N"]]
     assert all(short[code["N"]][cell] == all(span(g.tables[cell]) <= SHORT_MASK for g in knight)
                for cell in range(64))
 
@@ -134,7 +134,7 @@ def test_word_tables_reach_what_the_full_tables_reach() -> None:
     assert SHORT_BITS < size <= 2 * SHORT_BITS
     rng = random.Random(90)
     read = 0
-    for gens in xiangqi.loop_generators:
+    for gens in xiangqi.rules.codes.loop_generators:
         for gen in gens:
             for cell, words in enumerate(gen.words):
                 if words is None:
@@ -152,7 +152,7 @@ def test_word_tables_reach_what_the_full_tables_reach() -> None:
     # The rook on a1 reaches both words; xiangqi's pieces there are read so.
     rook = xiangqi.code_of_letter("R") or 0
     a1 = xiangqi.board.index["a1"]
-    assert not xiangqi.short_moves[rook][a1] and xiangqi.word_moves[rook][a1]
+    assert not xiangqi.rules.words.short[rook][a1] and xiangqi.rules.words.words[rook][a1]
 
 
 def test_straight_rays_reach_what_the_tables_reach() -> None:
@@ -167,7 +167,7 @@ def test_straight_rays_reach_what_the_tables_reach() -> None:
     for name in ("chess", "capablanca", str(examples / "glinski.yaml")):
         variant = variantkit.load(name)
         size = variant.board.size
-        for gens in variant.loop_generators:
+        for gens in variant.rules.codes.loop_generators:
             for gen in gens:
                 for cell, table in enumerate(gen.tables):
                     rays = gen.rays[cell]
@@ -183,8 +183,8 @@ def test_straight_rays_reach_what_the_tables_reach() -> None:
     chess = variantkit.load("chess")
     rook = chess.code_of_letter("R") or 0
     assert all(gen.rays[chess.board.index["a1"]] is not None
-               for gen in chess.loop_generators[rook])
+               for gen in chess.rules.codes.loop_generators[rook])
     xiangqi = variantkit.load("xiangqi")
     cannon = xiangqi.code_of_letter("C") or 0
     assert any(gen.rays[xiangqi.board.index["b3"]] is None
-               for gen in xiangqi.loop_generators[cannon])
+               for gen in xiangqi.rules.codes.loop_generators[cannon])

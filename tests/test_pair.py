@@ -273,7 +273,7 @@ def test_a_one_board_variant_is_no_pair() -> None:
 
 
 def test_to_partner_is_declared_and_checked() -> None:
-    assert max(variantkit.load("crazyhouse").to_partner) == -1
+    assert max(variantkit.load("crazyhouse").rules.hands.to_partner) == -1
     text = "variantkit: 1\nname: x\ninherits: bughouse\nhands: {captures: to-partners}\n"
     with pytest.raises(VariantError, match="to-partner"):
         variantkit.load_text(text)

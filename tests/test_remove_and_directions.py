@@ -39,7 +39,7 @@ castling: []
 """)
     assert "queen" not in variant.pieces.by_name
     assert "rank-8" not in variant.board.regions
-    assert variant.end.insufficient == []
+    assert variant.rules.end.insufficient == []
     assert variant.problems == []    # no unused region left behind
 
 

@@ -109,8 +109,8 @@ def test_every_cell_once_and_every_piece_inside_its_cell(name: str) -> None:
     shapes = cell_shapes(root)
     assert Counter(e.attrib["data-cell"] for e in shapes) == Counter(board.names)
     by_name = {e.attrib["data-cell"]: e for e in shapes}
-    geometry = cell_geometry(board, facing=[c for c, code in
-                                            game.variant.setup_cells.items() if code & 1 == 0])
+    setup = game.variant.rules.setup
+    geometry = cell_geometry(board, facing=[c for c, code in setup.cells.items() if code & 1 == 0])
     drawn = pieces(root)
     expected = {cell: game.piece_at(cell) for cell in board.names if game.piece_at(cell)}
     assert {cell: e.attrib["data-piece"] for cell, e in drawn.items()} == expected
@@ -164,7 +164,7 @@ def test_last_move_is_marked(name: str) -> None:
 @pytest.mark.parametrize("name", VARIANTS, ids=ids)
 def test_checked_royal_cell_is_red(name: str) -> None:
     game = start(name)
-    if not any(game.variant.royal_codes):
+    if not any(game.variant.rules.codes.royal_codes):
         pytest.skip("no royal piece, so no check (clobber, breakthrough)")
     if name == "chess":
         for move in FOOLS_MATE.split():
@@ -307,7 +307,7 @@ def test_pieces_are_paths_not_font_glyphs(name: str) -> None:
     game = start(name)
     svg = render(game)
     assert not re.search(r"&#(98(1[2-9]|2[0-3]));", svg)  # no chess symbols from a font
-    if game.variant.look.shape != "figures":
+    if game.variant.rules.look.shape != "figures":
         return  # discs and pentagons with characters: tests/test_board_looks.py
     for element in pieces(ET.fromstring(svg)).values():
         letter = element.attrib["data-piece"]

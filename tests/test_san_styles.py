@@ -70,7 +70,7 @@ def compare_default(name: str, seed: int, plies: int) -> int:
     """Compare every legal move's default writing with pyffish's along one
     game, and its round trip; return the moves compared."""
     compared = 0
-    style = variantkit.load(name).notation.style
+    style = variantkit.load(name).rules.notation.style
     for game in positions(name, seed, plies):
         fen = game.fen()
         for move, text in zip(game.legal_moves(), legal_san(game), strict=True):

@@ -8,11 +8,13 @@
     400
 
 The pipeline, one module a stage: `loader` (YAML, schema) -> `board` (cell
-graph) -> `pieces` (move tables) -> `variant` (rules, assembly) -> `core`
-(the position on integers) -> `outcome` (game end) -> `notation` and `san`
-(position strings, move strings, standard algebraic notation) -> `game`
-(the public `Game`) -> the faces (`cli`, `svg`, `display`, `engine`, `pgn`,
-`web`, `analysis`); docs/architecture.md draws it.
+graph) -> `pieces` (move tables) -> `rulebook` (one module per rule family)
+-> `rules` (the compiled rules, assembled) -> `core` (the position on
+integers) -> `outcome` (game end) -> `notation` and `san` (position
+strings, move strings, standard algebraic notation) -> `svg` and `display`
+(drawings) -> `game` (the public `Game`) -> `variant` (the public
+`Variant`) -> the faces (`cli`, `engine`, `pgn`, `web`, `analysis`, ...);
+docs/architecture.md draws it.
 
 The names below are imported when first used (PEP 562), so that importing
 the package alone is quick: the `variantkit` command starts by importing it,

@@ -24,8 +24,9 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import ModuleType
 
-# The modules compiled with mypyc: the move generator and what its hot loop
-# calls.  The list lives here only; setup.py and `variantkit info` read it.
+# The modules compiled with mypyc: the move generator, what its hot loop
+# calls, and the rules record it is built from.  The list lives here only;
+# setup.py and `variantkit info` read it.
 COMPILED_MODULES = (
     "variantkit.core.moves",
     "variantkit.core.position",
@@ -35,7 +36,7 @@ COMPILED_MODULES = (
     "variantkit.tables",
     "variantkit.castling",
     "variantkit.pieces",
-    "variantkit.variant",
+    "variantkit.rules",
     "variantkit.evaluation",
     "variantkit.engine",
 )

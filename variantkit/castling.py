@@ -5,13 +5,9 @@ between king and rook, so castling works on any board."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from variantkit.board import Board
 from variantkit.errors import DeclarationError
-
-if TYPE_CHECKING:
-    from variantkit.core.position import Position
 
 
 @dataclass
@@ -36,12 +32,13 @@ class Castling:
     # castling clears their unmoved marks, as a rook's move would.
     cancels: int = 0
 
-    def in_place(self, position: Position) -> bool:
-        """Whether king and rook stand on their cells, not moved yet: the
-        right still holds (the other conditions are checked when castling)."""
-        return position.unmoved & self.need == self.need \
-            and position.cells[self.king_from] == self.king_code \
-            and position.cells[self.rook_from] == self.rook_code
+    def in_place(self, unmoved: int, cells: list[int]) -> bool:
+        """Whether king and rook stand on their cells (`cells`, a position's
+        piece codes), not moved yet (`unmoved`): the right still holds (the
+        other conditions are checked when castling)."""
+        return unmoved & self.need == self.need \
+            and cells[self.king_from] == self.king_code \
+            and cells[self.rook_from] == self.rook_code
 
 
 def by_side(castlings: list[Castling]) -> list[list[tuple[int, Castling]]]:

@@ -1,26 +1,25 @@
 """The semantic checks that need the compiled board and pieces.
 
-The schema checks a file's shape and `Variant` reports declarations that
-cannot be built; these checks look at what was built and catch declarations
+The schema checks a file's shape and the rule families report declarations
+that cannot be built; these checks look at what was built and catch declarations
 that compile but cannot mean what the author wanted: a board in pieces, an
 adjacency that is not mutual, a piece that can never move, a region nobody
 uses, a cell nothing can reach, a promoted form that would go to a hand
 promoted.  Each check is a small function from a
-compiled `Variant` to a list of `Problem`s located with
+compiled variant (`Checked`) to a list of `Problem`s located with
 `variant.document.problem(...)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from variantkit.errors import DeclarationError, Problem
-from variantkit.loader import promotion_rules
+from variantkit.loader import Document
 from variantkit.pieces import CONVERT, PRIMITIVES, reach, type_of
-
-if TYPE_CHECKING:
-    from variantkit.variant import Variant
+from variantkit.rulebook.promotion import promotion_rules
+from variantkit.rules import Rules
 
 # Direction families whose first step must be mutual: if one step of a
 # family leads from A to B, one leads back from B to A.
@@ -30,12 +29,27 @@ REGION_KEYS = ("jump", "from-region", "to-region", "within")
 SHOWN = 5  # cells named in a message before "..."
 
 
-def board_connected(variant: Variant) -> list[Problem]:
+class Checked(Protocol):
+    """What the checks look at: a compiled variant (`Variant`, from the
+    stage after this one) with its declaration, its rules and the problems
+    found so far."""
+
+    @property
+    def document(self) -> Document: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def problems(self) -> list[Problem]: ...
+
+
+def board_connected(variant: Checked) -> list[Problem]:
     """Warn when some cells cannot be reached from others through adjacent
     cells: two boards in one is seldom meant (but a game may want it)."""
     import networkx as nx  # at load time, not on import
 
-    board = variant.board
+    board = variant.rules.board
     if board.size == 0 or nx.is_connected(board.graph):
         return []
     parts = sorted(nx.connected_components(board.graph), key=min)
@@ -47,17 +61,18 @@ def board_connected(variant: Variant) -> list[Problem]:
         "board-disconnected", severity="warning")]
 
 
-def cells_reached(variant: Variant) -> list[Problem]:
+def cells_reached(variant: Checked) -> list[Problem]:
     """Warn about cells that no piece can move to from any cell of the empty
     board (nor starts on): a link forgotten in a declared board, often."""
     if any(p.severity == "error" for p in variant.problems):
         return []  # the pieces are not all compiled: their reach would mislead
-    reached = set(variant.setup_cells) | set(variant.board.cells_of(_dropped_on(variant)))
-    for component in variant.pieces.components:
+    rules = variant.rules
+    reached = set(rules.setup.cells) | set(rules.board.cells_of(_dropped_on(variant)))
+    for component in rules.pieces.components:
         if not component.flags.mode & CONVERT:  # a suborn moves nothing
             reached.update(c for side in component.rays for cell_rays in side
                            for cells, first in cell_rays for c in cells[first:])
-    never = [c for c in range(variant.board.size) if c not in reached]
+    never = [c for c in range(variant.rules.board.size) if c not in reached]
     if not never:
         return []
     return [variant.document.problem(
@@ -65,10 +80,10 @@ def cells_reached(variant: Variant) -> list[Problem]:
         "there and no piece starts there", "unreachable-cell", severity="warning")]
 
 
-def adjacency_symmetric(variant: Variant) -> list[Problem]:
+def adjacency_symmetric(variant: Checked) -> list[Problem]:
     """A single step of each direction family is mutual: a topology whose
     rays say A is next to B but not B next to A has a bug or a bad option."""
-    board = variant.board
+    board = variant.rules.board
     topology = board.topology
     problems = []
     for family in STEP_FAMILIES:
@@ -90,37 +105,39 @@ def adjacency_symmetric(variant: Variant) -> list[Problem]:
     return problems
 
 
-def _dropped_on(variant: Variant) -> int:
+def _dropped_on(variant: Checked) -> int:
     """The cells some piece may be dropped on (from a hand, or freely under
     `flips: {free-drops}`)."""
     cells = 0
-    if variant.drops:
-        for codes in variant.hand_codes:
+    held, flips = variant.rules.hands, variant.rules.flips
+    if held.drops:
+        for codes in held.hand_codes:
             for code in codes:
-                cells |= variant.drop_regions[code]
-    if variant.flips is not None and variant.flips.free[0]:
-        cells |= variant.all_cells
+                cells |= held.drop_regions[code]
+    if flips is not None and flips.free[0]:
+        cells |= held.all_cells
     return cells
 
 
-def _dropped(variant: Variant) -> set[int]:
+def _dropped(variant: Checked) -> set[int]:
     """The piece types that may be dropped: such a piece has a use even
     where it never moves (reversi's discs)."""
-    codes = [c for side in variant.hand_codes for c in side] if variant.drops else []
-    if variant.flips is not None:
-        codes += variant.flips.free[0]
+    held, flips = variant.rules.hands, variant.rules.flips
+    codes = [c for side in held.hand_codes for c in side] if held.drops else []
+    if flips is not None:
+        codes += flips.free[0]
     return {type_of(code) for code in codes}
 
 
-def pieces_move(variant: Variant) -> list[Problem]:
+def pieces_move(variant: Checked) -> list[Problem]:
     """Warn about a piece that cannot move from any cell of the empty board,
     for either side (a suborn or a hop counts as a move: it needs another
     piece), unless it may be dropped."""
-    components = variant.pieces.components
+    components = variant.rules.pieces.components
     broken = _broken(variant, ("pieces",))
     dropped = _dropped(variant)
     problems = []
-    for kind in variant.pieces.types:
+    for kind in variant.rules.pieces.types:
         if kind.name in broken or kind.index in dropped:
             continue
         mine = [components[i] for i in kind.components]
@@ -134,7 +151,7 @@ def pieces_move(variant: Variant) -> list[Problem]:
     return problems
 
 
-def regions_used(variant: Variant) -> list[Problem]:
+def regions_used(variant: Checked) -> list[Problem]:
     """Warn about a declared region that nothing refers to (often a typo in
     the name of the region meant, or one left over).  Only the file's own
     regions: leaving a parent's region unused is no mistake of the child."""
@@ -166,12 +183,12 @@ def regions_used(variant: Variant) -> list[Problem]:
         if name not in skip and document.locate(("board", "regions", name))[0] == document.file]
 
 
-def promoted_forms_demote(variant: Variant) -> list[Problem]:
+def promoted_forms_demote(variant: Checked) -> list[Problem]:
     """Warn about a promoted form (a `+X` letter) that a capture puts into
     a hand as it is: without `demotes-to` a captured dragon joins the hand
     as `+R` and is dropped promoted, which the games with hands never
     want (shogi's go back as the piece they promoted from)."""
-    if not variant.captures_to_hand:
+    if not variant.rules.hands.captures_to_hand:
         return []
     data = variant.document.data
     promoted_from = {to: name for rule in promotion_rules(data.get("promotion"))
@@ -189,7 +206,7 @@ def promoted_forms_demote(variant: Variant) -> list[Problem]:
     return problems
 
 
-def modifiers_apply(variant: Variant) -> list[Problem]:
+def modifiers_apply(variant: Checked) -> list[Problem]:
     """Every modifier and direction of a move has an effect where it stands.
 
     The compiler reads a modifier only where it means something, so a
@@ -197,7 +214,8 @@ def modifiers_apply(variant: Variant) -> list[Problem]:
     would be ignored in silence.  Each is reported at the modifier: an
     error when the author's intent is lost, a warning when the modifier only
     repeats what the move does anyway."""
-    flat = variant.board.size > 0 and variant.board.topology.plane_of(0) is None
+    board = variant.rules.board
+    flat = board.size > 0 and board.topology.plane_of(0) is None
     # A move that already has an error is not looked at again: one mistake,
     # one report (a polar leap [1, 2, 3] is a bad leap, not also a misplaced one).
     broken = {p.path[:4] for p in variant.problems
@@ -208,7 +226,7 @@ def modifiers_apply(variant: Variant) -> list[Problem]:
             for problem in _misplaced(variant, ("pieces", name, "moves", index), move, flat)]
 
 
-def _misplaced(variant: Variant, path: tuple[str | int, ...], move: dict[str, Any],
+def _misplaced(variant: Checked, path: tuple[str | int, ...], move: dict[str, Any],
                flat: bool) -> Iterator[Problem]:
     """A problem for each modifier of `move` that has no effect."""
     document = variant.document
@@ -246,7 +264,7 @@ def _misplaced(variant: Variant, path: tuple[str | int, ...], move: dict[str, An
             "modifier-no-effect", key=True)
 
 
-def _vertical_only(variant: Variant, spec: Any, kind: str) -> bool:
+def _vertical_only(variant: Checked, spec: Any, kind: str) -> bool:
     """Whether every direction or leap vector of `spec` changes plane (has a
     third coordinate that is not 0), so that it goes nowhere on a flat board."""
     if kind == "leap":
@@ -255,14 +273,15 @@ def _vertical_only(variant: Variant, spec: Any, kind: str) -> bool:
     items = spec if isinstance(spec, list) and not (spec and isinstance(spec[0], int)) \
         else [spec]
     try:
-        directions = [d for item in items for d in variant.board.topology.directions(item, None)]
+        topology = variant.rules.board.topology
+        directions = [d for item in items for d in topology.directions(item, None)]
     except DeclarationError:
         return False  # an unknown direction has its own error
     return bool(directions) and all(
         isinstance(d, tuple) and len(d) == 3 and d[2] != 0 for d in directions)
 
 
-def _broken(variant: Variant, section: tuple[str, ...]) -> set[str | int]:
+def _broken(variant: Checked, section: tuple[str, ...]) -> set[str | int]:
     """Names in `section` (pieces, regions) that already have an error: a
     warning about them too would only repeat it."""
     return {p.path[len(section)] for p in variant.problems
@@ -291,16 +310,16 @@ def _names(refs: Any) -> Iterator[str]:
     return (ref for ref in refs if isinstance(ref, str))
 
 
-def _cells(variant: Variant, cells: list[int]) -> str:
-    names = [variant.board.names[c] for c in cells]
+def _cells(variant: Checked, cells: list[int]) -> str:
+    names = [variant.rules.board.names[c] for c in cells]
     return ", ".join(names[:SHOWN]) + (", ..." if len(names) > SHOWN else "")
 
 
-CHECKS: tuple[Callable[[Variant], list[Problem]], ...] = (
+CHECKS: tuple[Callable[[Checked], list[Problem]], ...] = (
     board_connected, adjacency_symmetric, pieces_move, regions_used, cells_reached,
     promoted_forms_demote, modifiers_apply)
 
 
-def run_checks(variant: Variant) -> list[Problem]:
+def run_checks(variant: Checked) -> list[Problem]:
     """The problems every check finds, in the order of `CHECKS`."""
     return [problem for check in CHECKS for problem in check(variant)]

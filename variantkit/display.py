@@ -23,21 +23,17 @@ symbol counted in terminal cells, East Asian characters being two wide.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from variantkit.core.position import Position, position_of
+from variantkit.core.position import Position, Positioned, position_of
 from variantkit.notation import write_fen
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
 from variantkit.rulebook.look import PIECE_SETS
 from variantkit.values import SIDES
-
-if TYPE_CHECKING:
-    from variantkit.game import Game
 
 GAP = "    "  # between groups drawn side by side
 STYLES = {
@@ -51,7 +47,7 @@ STYLES = {
 }
 
 
-def board_text(game: Game | Position, color: bool = False, pieces: str = "international") -> str:
+def board_text(game: Positioned, color: bool = False, pieces: str = "international") -> str:
     """The position (a `Game`'s or a core position) as text: the board, the
     side to move (and check), the FEN.
 
@@ -84,7 +80,7 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
     """
     if pieces not in PIECE_SETS:
         raise ValueError(f"unknown piece set '{pieces}' (sets: {', '.join(PIECE_SETS)})")
-    board = position.variant.board
+    board = position.rules.board
     groups = []
     for i, rows in enumerate(board.layout):
         labels = board.labels[i] if i < len(board.labels) else None
@@ -104,7 +100,7 @@ def board_renderable(position: Position, marks: dict[int, str] | None = None,
     height = max((len(b) for b in blocks), default=0)
     widths = [max((line.cell_len for line in b), default=0) for b in blocks]
     out = Text()
-    hands = position.variant.has_hands
+    hands = position.rules.hands.has_hands
     far, near = ("white", "black") if flip else ("black", "white")
     if hands:
         out.append_text(hand_line(position, far))
@@ -158,32 +154,32 @@ def _group_lines(position: Position, rows: list[list[int]],
     With `names`, each cell shows its name instead of its piece; with
     `traditional`, a piece shows its look's characters where it has them."""
     title, row_labels, col_labels = labels if labels is not None else ("", [], [])
-    variant = position.variant
+    rules = position.rules
 
     def symbol(cell: int) -> str:
         if names:
-            return variant.board.names[cell]
+            return rules.board.names[cell]
         if cell in marks:
             return marks[cell]
         if position.walls >> cell & 1:
-            return str(variant.hole_mark)
+            return str(rules.setup.hole_mark)
         code = position.cells[cell]
         if not code:
             return "."
-        text = variant.look.text(variant.pieces.types[type_of(code)], code & 1,
+        text = rules.look.text(rules.pieces.types[type_of(code)], code & 1,
                                  "traditional") if traditional else None
         if text is None:
-            return variant.letter_of_code(code)
-        return ("v" if code & 1 and variant.look.shape == "pentagons" else "") + text
+            return rules.letter_of_code(code)
+        return ("v" if code & 1 and rules.look.shape == "pentagons" else "") + text
 
     letters = [[symbol(c) for c in row] for row in rows]
     width = max([1] + [len(s) for s in col_labels] + [cell_len(s) for r in letters for s in r])
     label_width = max([0] + [len(s) for s in row_labels[:len(rows)]])
     checked_name = position.checked_cell()
-    checked = variant.board.index[checked_name] if checked_name else None
+    checked = rules.board.index[checked_name] if checked_name else None
     longest = max((len(row) for row in rows), default=0)
     span = max((c + 1 for row in columns for c in row), default=0) if columns else longest
-    board = variant.board
+    board = rules.board
     seam = " :" if "files" in board.wraps else ""
     lines: list[Text] = []
     if "ranks" in board.wraps:

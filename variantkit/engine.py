@@ -53,8 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
-from variantkit.core.conditions import ended_by_condition
-from variantkit.core.general import GeneralPosition
+from variantkit.core.general import GeneralPosition, ended_by_condition
 from variantkit.core.moves import (
     CASTLE,
     DOUBLE,
@@ -67,10 +66,9 @@ from variantkit.core.moves import (
 )
 from variantkit.core.position import Position
 from variantkit.evaluation import PAWN, Evaluation
-from variantkit.game import Game
+from variantkit.game import Game, VariantFace
 from variantkit.outcome import outcome
 from variantkit.values import SIDES, Move
-from variantkit.variant import Variant
 
 # What the static exchange evaluation counts a royal piece as, in
 # centipawns: a capture by it that the opponent answers loses the game.
@@ -290,35 +288,36 @@ class SearchInfo:
 class Engine:
     """Searches positions of one variant for the best move."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: VariantFace) -> None:
         self.variant = variant
+        rules = variant.rules
         self.evaluation = Evaluation(variant)
         # Centipawns per piece code, and what a piece counts as in an
         # exchange of captures on one cell.
         self._value = self.evaluation.value
-        self._exchange_value = [ROYAL_EXCHANGE if variant.royal_code[code] else value
+        self._exchange_value = [ROYAL_EXCHANGE if rules.codes.royal_code[code] else value
                                 for code, value in enumerate(self._value)]
         self._worth = self.evaluation.worth
-        end = variant.end
+        end = rules.end
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self._conditions = bool(end.conditions)
         # Quiescence takes the core's `captures_unchecked` where a move is
         # legal when it leaves the one royal piece (if any) unattacked and
         # a capture is not restricted beyond its generator; under the other
         # rules it takes them from the legal moves.
-        self._own_captures = variant.one_royal and not (
-            variant.blast or variant.must_drop or variant.first_move_rule
-            or variant.facing_must_break or variant.aims)
+        self._own_captures = rules.royals.one_royal and not (
+            rules.captures.blast or rules.hands.must_drop or rules.first_moves.rule
+            or rules.royals.facing_must_break or rules.aims.any)
         # ... and in check too where no move is restricted in check.
         self._own_evasions = self._own_captures \
-            and variant.check_generators is variant.generators
+            and rules.codes.check_generators is rules.codes.generators
         # A null move (handing the turn over) tells that a position is good
         # enough without searching its moves, unless moving is a
         # disadvantage: it is tried only with one royal piece, under the
         # plain rules, where passing is no move of the game, and for a side
         # with pieces besides its royal and promoting ones (without them,
         # zugzwang is common).
-        self._null_moves = self._own_captures and not any(variant.pass_codes)
+        self._null_moves = self._own_captures and not any(rules.codes.pass_codes)
         self.info = SearchInfo()
         # The best lines of the last iteration completed (`Limits.multipv`).
         self.lines: list[SearchInfo] = []
@@ -331,7 +330,7 @@ class Engine:
         self.random = random.Random()
         # Quiet moves that cut the search off, by piece code and cell
         # reached, weighted by the depth; halved at each search.
-        self._history = [[0] * variant.board.size for _ in range(variant.n_codes)]
+        self._history = [[0] * rules.board.size for _ in range(rules.codes.n_codes)]
         # The search's state, set by `search`.
         self._position: Position = variant.new_game().position
         self._killers: list[list[InternalMove]] = []
@@ -808,7 +807,7 @@ class Engine:
         """The moves that win material at once, by MVV-LVA.  A capture that
         also puts a wall (`walls:`) comes once, with its first wall: each
         of its dozens of walls would be tried again at every ply."""
-        if self._position.variant.walling is not None:
+        if self._position.walling is not None:
             moves = list({m[:3]: m for m in reversed(moves)}.values())[::-1]
         scored = [(self._mvv_lva(m, gain), m) for m in moves if (gain := self._gain(m)) > 0]
         scored.sort(key=_first, reverse=True)  # stable: generation order breaks ties

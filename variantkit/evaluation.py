@@ -22,8 +22,8 @@ docs/engine.md lists them with their weights.
 from __future__ import annotations
 
 from variantkit.core.position import Position
+from variantkit.game import VariantFace
 from variantkit.pieces import CAPTURE, MOVE, CellReach, piece_code, reach, span
-from variantkit.variant import Variant
 
 PAWN = 100                  # centipawns
 # Centipawns per cell a piece reaches on the empty board from where it
@@ -66,40 +66,40 @@ MOBILITY_SCALE = 0.4
 CACHE_LIMIT = 1 << 17
 
 
-def reach_counts(variant: Variant, code: int) -> list[int]:
+def reach_counts(variant: VariantFace, code: int) -> list[int]:
     """How many cells a piece (by code) reaches on the empty board from each
     cell, by all its moves (first-move-only ones aside)."""
-    return [variant.empty_board_reach(code, cell, initial=False).bit_count()
-            for cell in range(variant.board.size)]
+    return [variant.rules.empty_board_reach(code, cell, initial=False).bit_count()
+            for cell in range(variant.rules.board.size)]
 
 
-def mobility_values(variant: Variant) -> dict[str, float]:
+def mobility_values(variant: VariantFace) -> dict[str, float]:
     """Each non-royal piece's mean number of cells reached on the empty
     board, over every cell."""
     out: dict[str, float] = {}
-    for t in variant.pieces.types:
+    for t in variant.rules.pieces.types:
         if not t.royal:
             counts = reach_counts(variant, piece_code(t.index, 0))
             out[t.name] = sum(counts) / len(counts)
     return out
 
 
-def piece_values(variant: Variant) -> dict[str, float]:
+def piece_values(variant: VariantFace) -> dict[str, float]:
     """Each non-royal piece's value in pawns: declared, or estimated from its
     mobility on the scale of the declared values."""
     mobility = mobility_values(variant)
-    declared = {t.name: float(t.value) for t in variant.pieces.types
+    declared = {t.name: float(t.value) for t in variant.rules.pieces.types
                 if not t.royal and t.value is not None}
     reached = sum(mobility[name] for name in declared)
     scale = sum(declared.values()) / reached if declared and reached else MOBILITY_SCALE
     return {name: declared.get(name, round(m * scale, 2)) for name, m in mobility.items()}
 
 
-def promotion_distances(variant: Variant, code: int, region: int) -> list[int]:
+def promotion_distances(variant: VariantFace, code: int, region: int) -> list[int]:
     """How many moves a piece (by code) needs on the empty board to reach
     `region` from each cell: 0 inside it, -1 where it never does."""
-    size = variant.board.size
-    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
+    size = variant.rules.board.size
+    reach = [variant.rules.empty_board_reach(code, cell, initial=False) for cell in range(size)]
     distance = [0 if region >> cell & 1 else -1 for cell in range(size)]
     reached, moves = region, 0
     while True:
@@ -129,14 +129,14 @@ def advancement(distance: list[int], gain: int, share: float = ADVANCE) -> list[
     return out
 
 
-def forward_closure(variant: Variant, code: int, region: int) -> list[int]:
+def forward_closure(variant: VariantFace, code: int, region: int) -> list[int]:
     """The cells a promoting piece (by code) may walk to from each cell on
     the empty board by its moves that go to empty cells, again and again
     until it reaches `region`, its own cell included: its ways to
     promotion."""
-    size = variant.board.size
+    size = variant.rules.board.size
     steps = [0] * size
-    for g in variant.generators[code]:
+    for g in variant.rules.codes.generators[code]:
         if g.mode & MOVE and not g.initial:
             for cell in range(size):
                 steps[cell] |= reach(g.tables[cell], 1 << cell)
@@ -156,11 +156,11 @@ def forward_closure(variant: Variant, code: int, region: int) -> list[int]:
     return closure
 
 
-def capture_reach(variant: Variant, code: int, cell: int) -> int:
+def capture_reach(variant: VariantFace, code: int, cell: int) -> int:
     """The cells a piece (by code) captures on from `cell` on the empty
     board (its first-move-only moves aside)."""
     found = 0
-    for g in variant.generators[code]:
+    for g in variant.rules.codes.generators[code]:
         if g.mode & CAPTURE and not g.initial:
             found |= reach(g.tables[cell], 1 << cell)
     return found
@@ -195,14 +195,14 @@ def attack_sources(spans: list[int], zones: list[int]) -> list[int]:
     return out
 
 
-def guarded(variant: Variant, codes: list[int]) -> list[int]:
+def guarded(variant: VariantFace, codes: list[int]) -> list[int]:
     """For each cell, the cells that a promoting piece of `codes` standing
     there may stand on or capture on, wherever it walks to on its way to
     promotion."""
-    size = variant.board.size
+    size = variant.rules.board.size
     out = [0] * size
     for code in codes:
-        promotion = variant.promotions[code & 1].get(code)
+        promotion = variant.rules.promotion.promotions[code & 1].get(code)
         walks = forward_closure(variant, code, promotion.region if promotion else 0)
         captures = [capture_reach(variant, code, cell) for cell in range(size)]
         for cell in range(size):
@@ -215,24 +215,24 @@ def guarded(variant: Variant, codes: list[int]) -> list[int]:
     return out
 
 
-def stoppers(variant: Variant, code: int, region: int, guards: list[int]) -> list[int]:
+def stoppers(variant: VariantFace, code: int, region: int, guards: list[int]) -> list[int]:
     """For a promoting piece (by code) on each cell, the cells from which an
     enemy promoting piece may stop it (`guards`, from `guarded`): on its
     way to `region`, or walking forward to a cell where it stands on that
     way or captures on it.  Without enemy promoting pieces on them, the
     piece is passed."""
-    size = variant.board.size
+    size = variant.rules.board.size
     ways = forward_closure(variant, code, region)
     return [sum(1 << enemy_cell for enemy_cell in range(size)
                 if enemy_cell != cell and guards[enemy_cell] & ways[cell])
             for cell in range(size)]
 
 
-def neighbourhood(variant: Variant, code: int) -> list[int]:
+def neighbourhood(variant: VariantFace, code: int) -> list[int]:
     """How many cells a piece (by code) reaches in one or two moves on the
     empty board from each cell: how central the cell is for it."""
-    size = variant.board.size
-    reach = [variant.empty_board_reach(code, cell, initial=False) for cell in range(size)]
+    size = variant.rules.board.size
+    reach = [variant.rules.empty_board_reach(code, cell, initial=False) for cell in range(size)]
     out = []
     for cell in range(size):
         near, cells = reach[cell], reach[cell]
@@ -247,12 +247,13 @@ def neighbourhood(variant: Variant, code: int) -> list[int]:
 class Evaluation:
     """The evaluation tables of one variant and the evaluation itself."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: VariantFace) -> None:
+        rules = variant.rules
         self.values = piece_values(variant)
-        n_codes = variant.n_codes
+        n_codes = rules.codes.n_codes
         # Centipawns per piece code, unsigned and signed (White positive).
         self.value = [0] * n_codes
-        for t in variant.pieces.types:
+        for t in rules.pieces.types:
             for side in range(2):
                 self.value[piece_code(t.index, side)] = round(self.values.get(t.name, 0) * PAWN)
         self._valued = [code for code in range(2, n_codes) if self.value[code]]
@@ -265,17 +266,19 @@ class Evaluation:
                                 for count in reach_counts(variant, code)]
         # Pieces in hand count as material too (variants with `hands` only),
         # somewhat more than on the board: a drop may go to any cell.
+        held = rules.hands
         self._hand_valued = [code for code in self._valued
-                             if code in variant.hand_codes[code & 1]] if variant.has_hands else []
+                             if code in held.hand_codes[code & 1]] if held.has_hands else []
         self._hand_worth = [round(v * (1 + IN_HAND)) * (-1 if code & 1 else 1)
                             for code, v in enumerate(self.value)]
         self._init_terms(variant)
 
-    def _init_terms(self, variant: Variant) -> None:
+    def _init_terms(self, variant: VariantFace) -> None:
         """The evaluation's tables beyond material and placement, each
         derived from the variant's compiled moves: the advancement of
         promoting pieces, the game phase, the royal piece's place."""
-        n_codes, size = variant.n_codes, variant.board.size
+        rules = variant.rules
+        n_codes, size = rules.codes.n_codes, rules.board.size
         # Promoting pieces: signed centipawns per cell for their advancement
         # (counted again in the endgame), and the codes that are no such
         # piece, whose material tells the game phase.
@@ -289,7 +292,7 @@ class Evaluation:
         self._stoppers: list[list[int]] = [[] for _ in range(n_codes)]
         for code in self._valued:
             side = code & 1
-            promotion = variant.promotions[side].get(code)
+            promotion = rules.promotion.promotions[side].get(code)
             if promotion is None:
                 self._phase_weight[code] = self.value[code]
                 self._officers[side].append(code)
@@ -311,7 +314,7 @@ class Evaluation:
             if self._passed[code]:
                 side = code & 1
                 self._stoppers[code] = stoppers(variant, code,
-                                                variant.promotions[side][code].region,
+                                                rules.promotion.promotions[side][code].region,
                                                 guards[1 - side])
         start = variant.new_game().position
         self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
@@ -321,9 +324,9 @@ class Evaluation:
         # middlegame and a bonus in the endgame, and its neighbours.
         self._king_centre: list[list[int]] = [[0] * size, [0] * size]
         self._king_near: list[list[int]] = [[0] * size, [0] * size]
-        self._king_terms = variant.one_royal
-        if variant.one_royal:
-            for t in variant.pieces.types:
+        self._king_terms = rules.royals.one_royal
+        if rules.royals.one_royal:
+            for t in rules.pieces.types:
                 if not t.royal:
                     continue
                 for side in range(2):
@@ -332,7 +335,7 @@ class Evaluation:
                     mean = sum(near) / size
                     sign = -1 if side else 1
                     self._king_centre[side] = [sign * round(KING_CENTRE * (n - mean)) for n in near]
-                    self._king_near[side] = [variant.empty_board_reach(code, cell, initial=False)
+                    self._king_near[side] = [rules.empty_board_reach(code, cell, initial=False)
                                              for cell in range(size)]
         # The royal piece's safety: the cells its attackers aim at, and each
         # valued piece's captures as tables to read under the position's
@@ -347,9 +350,9 @@ class Evaluation:
         self._capture_tables: list[list[list[CellReach]]] = [[] for _ in range(n_codes)]
         self.attack_sources: list[list[int]] = [[] for _ in range(n_codes)]
         for code in self._valued:
-            tables = [g.tables for g in variant.generators[code]
+            tables = [g.tables for g in rules.codes.generators[code]
                       if g.mode & CAPTURE and not g.initial]
-            if tables and variant.one_royal:
+            if tables and rules.royals.one_royal:
                 self._capture_tables[code] = tables
                 spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
                 self.attack_sources[code] = attack_sources(spans,

@@ -10,24 +10,49 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from variantkit.core.general import empty_position
 from variantkit.core.moves import InternalMove
 from variantkit.core.position import Position
-from variantkit.display import board_renderable, status_line
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.limits import MAX_PERFT_DEPTH
 from variantkit.notation import explain_bad_move, write_fen
 from variantkit.outcome import outcome
 from variantkit.san import legal_san, parse_san, san
-from variantkit.svg import render
 from variantkit.values import SIDES, Move, Outcome
 
 if TYPE_CHECKING:
-    from variantkit.variant import Variant
+    from variantkit.board import Board
+    from variantkit.loader import Document
+    from variantkit.rules import Rules
 
-__all__ = ["Game", "LegalMoves", "Move", "Outcome", "perft"]
+__all__ = ["Game", "LegalMoves", "Move", "Outcome", "VariantFace", "perft"]
+
+
+class VariantFace(Protocol):
+    """The variant a game is played under, as the game stage knows it: a
+    `Variant` (variantkit.variant, the stage after this one, which makes
+    games), with its declaration, compiled rules and start position."""
+
+    @property
+    def document(self) -> Document: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def setup_fen(self) -> str: ...
+
+    def new_game(self, fen: object = None) -> Game: ...
+
+    def __hash__(self) -> int: ...  # (faces cache what they derive from a variant)
 
 
 class LegalMoves:
@@ -72,20 +97,18 @@ class LegalMoves:
 class Game:
     """A game of a variant: its position with the moves played, and the
     public API.  `Game(variant)` is the variant's empty board (pieces are
-    then placed through `game.position`); `variant.new_game()` gives the
+    then placed through `game.position`), `Game(variant, position)` a game
+    on a core position of its rules; `variant.new_game()` gives the
     start position."""
 
-    __slots__ = ("position",)
+    __slots__ = ("position", "variant")
 
-    def __init__(self, start: Variant | Position) -> None:
+    def __init__(self, variant: VariantFace, position: Position | None = None) -> None:
+        # The variant this game is played under.
+        self.variant = variant
         # The core position the moves are played on, read by the rules,
         # the notation, the engine and the faces.
-        self.position: Position = start if isinstance(start, Position) else empty_position(start)
-
-    @property
-    def variant(self) -> Variant:
-        """The compiled variant this game is played under."""
-        return self.position.variant
+        self.position: Position = empty_position(variant.rules) if position is None else position
 
     @property
     def turn(self) -> str:
@@ -178,12 +201,12 @@ class Game:
 
     def piece_at(self, cell: str) -> str | None:
         """The FEN letter on a cell (uppercase White), or None."""
-        variant = self.position.variant
-        index = variant.board.index.get(cell)
+        rules = self.position.rules
+        index = rules.board.index.get(cell)
         if index is None:
             raise ValueError(f"unknown cell '{cell}'")
         code = self.position.cells[index]
-        return variant.letter_of_code(code) if code else None
+        return rules.letter_of_code(code) if code else None
 
     def hand(self, side: str) -> dict[str, int]:
         """The letters and counts of the pieces in a side's hand ('white' or
@@ -199,6 +222,9 @@ class Game:
 
     def svg(self, **options: Any) -> str:
         """The position drawn as an SVG document (options: see `variantkit.svg.render`)."""
+        # The drawings are imported when first asked for: a game, and the
+        # variant that makes it, load no drawing or terminal module.
+        from variantkit.svg import render
         return render(self.position, **options)
 
     def outcome(self) -> Outcome | None:
@@ -207,13 +233,14 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game in the same position, history included."""
-        return Game(self.position.copy())
+        return Game(self.variant, self.position.copy())
 
     def __repr__(self) -> str:
-        return f"<Game {self.position.variant.name} {self.fen()!r}>"
+        return f"<Game {self.position.rules.name} {self.fen()!r}>"
 
     def __str__(self) -> str:
         """The board as text, as `variantkit show` draws it (without the status lines)."""
+        from variantkit.display import board_renderable  # as `svg` imports its drawing
         return board_renderable(self.position, status=False).plain.rstrip("\n")
 
     def _repr_svg_(self) -> str:
@@ -224,6 +251,8 @@ class Game:
         """The board in a notebook, with the side to move, check or the
         result, and the position string under it."""
         from html import escape
+
+        from variantkit.display import status_line  # as `svg` imports its drawing
         return (f'<div class="variantkit">{self.svg()}<pre>'
                 f"{escape(status_line(self.position))}</pre></div>")
 

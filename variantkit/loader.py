@@ -630,13 +630,6 @@ def _load(text: str, shown: str, folder: Path | None, chain: tuple[Path, ...]) -
     return _inherit(parent, doc)
 
 
-def promotion_rules(spec: dict[str, Any] | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """The `promotion:` section as a list of rules (one mapping is one rule)."""
-    if not spec:
-        return []
-    return spec if isinstance(spec, list) else [spec]
-
-
 # --- Schema validation ------------------------------------------------------------
 
 

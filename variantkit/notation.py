@@ -26,10 +26,11 @@ from variantkit.core.position import Position
 from variantkit.errors import CastlingFieldError, InvalidFenError, quote
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_HELD, MAX_POSITION_LENGTH
 from variantkit.outcome import outcome
+from variantkit.rulebook.setup import parse_placement, split_hand
 from variantkit.values import SIDES
 
 if TYPE_CHECKING:
-    from variantkit.variant import Variant
+    from variantkit.rules import Rules
 
 SIDE_LETTERS = ("w", "b")
 # How `write_fen` may write a position: as Fairy-Stockfish does (the
@@ -37,88 +38,15 @@ SIDE_LETTERS = ("w", "b")
 # the checks each side has given after the clocks `+2+0`); or with castling
 # rights as the rooks' files (`HAha`, Shredder-FEN).
 STYLES = ("fairy-stockfish", "lichess", "shredder")
-# A run of empty cells is ASCII digits only: `\d` would also take other
-# scripts' digits, and str.isdigit() superscripts that int() refuses.
-# A promoted form's letter is two characters, `+P` or `Q~`.
-_RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|[^0-9]~|.", re.DOTALL)
+# A piece's letter in a hand: a promoted form's is two characters, `+P` or `Q~`.
 _LETTER = re.compile(r"\+.|.~|.", re.DOTALL)
-# The pieces in hand after the placement, in brackets: `[QRbn]`.
-_HAND = re.compile(r"\[([^\[\]]*)\]$")
-
-
-def parse_placement(variant: Variant, placement: str,
-                    walls: set[int] | None = None) -> dict[int, int]:
-    """Read the placement field into {cell: piece code}; with `walls`, the
-    hole mark on a cell is a wall (a petrified piece, or one `walls:` put),
-    added to the set.
-    The pieces in hand (in brackets after it) are not part of it."""
-    placement = split_hand(placement)[0]
-    layout = variant.slots or variant.board.layout
-    mark = variant.hole_mark
-    groups = placement.split("|")
-    if len(groups) != len(layout):
-        raise InvalidFenError(
-            f"placement '{placement}' has {len(groups)} plane(s) separated by '|', "
-            f"the board has {len(layout)}")
-    pieces: dict[int, int] = {}
-    for group_text, rows in zip(groups, layout, strict=True):
-        row_texts = group_text.split("/")
-        if len(row_texts) != len(rows):
-            raise InvalidFenError(
-                f"placement part {quote(group_text)} has {len(row_texts)} rows, "
-                f"the board has {len(rows)}")
-        for row_text, row in zip(row_texts, rows, strict=True):
-            column = 0
-            for token in _RUN_OR_LETTER.findall(row_text):
-                if token[0] in "0123456789":
-                    if len(token) > len(str(len(row))):  # more digits than the row needs
-                        raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
-                                              f"is longer than the row ({len(row)} cells)")
-                    if -1 in row[column:column + int(token)]:
-                        raise InvalidFenError(f"empty run {quote(token)} in {quote(row_text)} "
-                                              f"covers a hole, written {quote(mark or '')}")
-                    column += int(token)
-                    continue
-                hole = column < len(row) and row[column] == -1
-                if token == mark:
-                    if column < len(row) and not hole:
-                        if walls is None:
-                            raise InvalidFenError(f"{quote(token)} in {quote(row_text)} stands "
-                                                  "on a cell, not on a hole")
-                        walls.add(row[column])
-                    column += 1
-                    continue
-                code = variant.code_of_letter(token)
-                if code is None:
-                    raise InvalidFenError(
-                        f"unknown piece letter {quote(token)} in {quote(row_text)}")
-                if hole:
-                    raise InvalidFenError(f"piece {quote(token)} in {quote(row_text)} stands "
-                                          f"on a hole, written {quote(mark or '')}")
-                if column < len(row):
-                    pieces[row[column]] = code
-                column += 1
-            if column != len(row):
-                raise InvalidFenError(
-                    f"row {quote(row_text)} covers {column} cells, the board's row has "
-                    f"{len(row)}")
-    return pieces
-
-
-def split_hand(placement: str) -> tuple[str, str | None]:
-    """The placement field without its hand in brackets, and the hand's
-    text (None when there are no brackets)."""
-    found = _HAND.search(placement)
-    if found is None:
-        return placement, None
-    return placement[:found.start()], found[1]
 
 
 def read_hand(position: Position, text: str) -> None:
     """Put the pieces of a hand's text (`QRbn`, empty or `-` for none) into
     the position's hands."""
-    v = position.variant
-    if not v.has_hands:
+    v = position.rules
+    if not v.hands.has_hands:
         raise InvalidFenError(f"{v.name} has no pieces in hand, but the placement ends "
                               f"with a hand in brackets {quote('[' + text + ']')}")
     if text == "-":
@@ -128,7 +56,7 @@ def read_hand(position: Position, text: str) -> None:
     pieces = sum(bits.bit_count() for bits in position.side_bb)
     for letter in _LETTER.findall(text):
         code = v.code_of_letter(letter)
-        if code is None or code not in v.hand_codes[code & 1]:
+        if code is None or code not in v.hands.hand_codes[code & 1]:
             raise InvalidFenError(f"{quote(letter)} in the hand {quote('[' + text + ']')} "
                                   "is not a piece that may be in hand")
         pieces += 1
@@ -140,12 +68,12 @@ def read_hand(position: Position, text: str) -> None:
 
 def write_hand(position: Position) -> str:
     """The pieces in hand as written after the placement: `[QRbn]`, `[]`."""
-    v = position.variant
+    v = position.rules
     return "[" + "".join(v.letter_of_code(code) * position.hands[code]
-                         for side in range(2) for code in v.hand_codes[side]) + "]"
+                         for side in range(2) for code in v.hands.hand_codes[side]) + "]"
 
 
-def read_fen(variant: Variant, text: object) -> Position:
+def read_fen(rules: Rules, text: object) -> Position:
     """The position the string describes."""
     if not isinstance(text, str):
         raise InvalidFenError(f"a position string is text, not {type(text).__name__}")
@@ -155,22 +83,23 @@ def read_fen(variant: Variant, text: object) -> Position:
         raise InvalidFenError(f"position string of {len(text):,} characters, more than the "
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
-    checks = _take_checks(fields, variant.end.check_limit)
+    checks = _take_checks(fields, rules.end.check_limit)
     if len(fields) == 4 and all(f.isascii() and f.isdigit() for f in fields[2:]):
         # No castling nor en passant field (`w 0 1`), as Fairy-Stockfish
         # writes the start of a game that has neither (ataxx, flipello).
         fields[2:2] = ["-", "-"]
-    most = 7 if variant.moved_field else 6
+    most = 7 if rules.setup.moved_field else 6
     if len(fields) > most:
         raise InvalidFenError(
             f"position string has {len(fields)} fields, at most {most}: {quote(text)}")
     moved = fields[6] if len(fields) == 7 else None
     placement, turn, rights, ep, halfmove, fullmove = (fields + ["w", "-", "-", "0", "1"][
         len(fields) - 1:])[:6]
-    placement = _pocket_in_brackets(variant, placement)
-    position = empty_position(variant)
-    walls: set[int] | None = set() if variant.petrify or variant.walling else None
-    for cell, code in parse_placement(variant, placement, walls).items():
+    placement = _pocket_in_brackets(rules, placement)
+    position = empty_position(rules)
+    walls: set[int] | None = set() if rules.captures.petrify or rules.walls else None
+    for cell, code in parse_placement(rules.setup.layout(rules.board), rules.setup.hole_mark,
+                                       rules.letter_codes, placement, walls).items():
         position.place(cell, code)
     hand = split_hand(placement)[1]
     if hand is not None:
@@ -182,7 +111,7 @@ def read_fen(variant: Variant, text: object) -> Position:
     position.stm = SIDE_LETTERS.index(turn)
     position.halfmove = _count(halfmove, "half-move clock", 0)
     position.fullmove = _count(fullmove, "move number", 1)
-    if isinstance(position, GeneralPosition) and variant.end.counting is not None \
+    if isinstance(position, GeneralPosition) and rules.end.counting is not None \
             and ep.isascii() and ep.isdigit():
         # A running count: its limit stands in the en passant field and the
         # plies counted in the half-move field (as Fairy-Stockfish writes it).
@@ -190,11 +119,11 @@ def read_fen(variant: Variant, text: object) -> Position:
         ep = "-"
         if position.counting_limit:
             position.counting_ply, position.halfmove = position.halfmove, 0
-    if variant.one_royal:
+    if rules.royals.one_royal:
         _check_royals(position)
     if checks is not None and isinstance(position, GeneralPosition):
         position.checks_left = checks
-    if variant.free_castling:
+    if rules.castling.free_castling:
         position.unmoved, others = _free_castling(position, rights)
         if others:
             raise _no_rook(others[0])
@@ -210,8 +139,8 @@ def read_fen(variant: Variant, text: object) -> Position:
     them = 1 - position.stm
     # Under explosions the move that blows up the last enemy royal piece may
     # leave its own king attacked.
-    blown_up = isinstance(position, GeneralPosition) and bool(variant.blast) \
-        and bool(variant.royal_codes[position.stm]) and not position.royals(position.stm)
+    blown_up = isinstance(position, GeneralPosition) and bool(rules.captures.blast) \
+        and bool(rules.codes.royal_codes[position.stm]) and not position.royals(position.stm)
     if position.side_in_check(them) and not blown_up:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
@@ -245,13 +174,13 @@ def _check_counts(counts_text: str, text: str, limit: int) -> list[int]:
     return [int(counts[0]), int(counts[1])]
 
 
-def _pocket_in_brackets(variant: Variant, placement: str) -> str:
+def _pocket_in_brackets(rules: Rules, placement: str) -> str:
     """The placement with a pocket written as an extra rank (lichess:
     `.../4K3/Qn`, `.../4K3/` when both are empty) moved into brackets
     (`.../4K3[Qn]`); any other placement unchanged."""
-    if not variant.has_hands or split_hand(placement)[1] is not None or "|" in placement:
+    if not rules.hands.has_hands or split_hand(placement)[1] is not None or "|" in placement:
         return placement
-    layout = variant.slots or variant.board.layout
+    layout = rules.setup.layout(rules.board)
     rows = placement.split("/")
     if len(layout) != 1 or len(rows) != len(layout[0]) + 1:
         return placement
@@ -267,10 +196,10 @@ def _count(text: str, what: str, minimum: int) -> int:
 
 
 def _check_royals(position: Position) -> None:
-    v = position.variant
+    v = position.rules
     for side, name in enumerate(("white", "black")):
         count = sum(position.bb[code].bit_count() + position.hands[code]
-                    for code in range(2 + side, len(position.bb), 2) if v.royal_code[code])
+                    for code in range(2 + side, len(position.bb), 2) if v.codes.royal_code[code])
         if count != 1:
             raise InvalidFenError(f"{name} must have exactly one royal piece (on the board or "
                                   f"in hand), found {count}")
@@ -279,20 +208,20 @@ def _check_royals(position: Position) -> None:
 def _unmoved(position: Position, rights: str) -> int:
     """Pieces that have not moved: those on their setup cells, except the
     castling pieces whose rights the string withdraws."""
-    v = position.variant
+    v = position.rules
     unmoved = _on_setup_cells(position)
-    if v.drops_unmoved or v.drops_grant_castling:
+    if v.hands.drops_unmoved or v.hands.drops_grant_castling:
         # Dropped pieces may hold rights: castling pieces on their cells may
         # hold their rights wherever the setup had them.
-        for c in v.castlings:
+        for c in v.castling.castlings:
             for cell, code in ((c.king_from, c.king_code), (c.rook_from, c.rook_code)):
                 if position.cells[cell] == code:
                     unmoved |= 1 << cell
     # A gating right may name any own piece of the region (its letter says
     # whether it has moved).
-    for side, region in enumerate(v.gate_regions):
+    for side, region in enumerate(v.gating.regions):
         unmoved |= position.side_bb[side] & region
-    declared = {c.right for c in v.castlings}
+    declared = {c.right for c in v.castling.castlings}
     initial = _initial_rights(position, unmoved)
     if rights != "-":
         if len(set(rights)) != len(rights):
@@ -306,16 +235,15 @@ def _unmoved(position: Position, rights: str) -> int:
                     f"{''.join(sorted(declared | set(initial))) or 'none'})")
             # The pieces themselves, not only unmoved cells: a gating
             # region counts every piece of its rank as unmoved.
-            if not any(c.right == letter and unmoved & c.need == c.need
-                       and position.cells[c.king_from] == c.king_code
-                       and position.cells[c.rook_from] == c.rook_code for c in v.castlings):
+            if not any(c.right == letter and c.in_place(unmoved, position.cells)
+                       for c in v.castling.castlings):
                 raise CastlingFieldError(
                     f"castling right '{letter}' but its king and rook are not on their cells")
     granted = set() if rights == "-" else set(rights)
     # A piece a right is about has moved unless some right it is part of is
     # granted: a castling's (its king and rook) or its own letter.
     subject = granted_cells = 0
-    for c in v.castlings:
+    for c in v.castling.castlings:
         subject |= c.need
         if c.right in granted:
             granted_cells |= c.need
@@ -332,12 +260,12 @@ def _initial_rights(position: Position, unmoved: int, written: bool = False) -> 
     yet; the pieces of a gating region not moved yet).  `written`: only the
     gating rights of a side that may still gate (it holds pieces in hand, or
     captures may bring it some)."""
-    v = position.variant
+    v = position.rules
     names = v.board.names
     letters: dict[str, int] = {}
-    cells = [(cell, code & 1) for code in v.initial_rights
+    cells = [(cell, code & 1) for code in v.first_moves.initial_rights
              for cell in v.board.cells_of(position.bb[code] & unmoved)]
-    for side, region in enumerate(v.gate_regions):
+    for side, region in enumerate(v.gating.regions):
         if region and not (written and not may_gate(position, side)):
             cells += [(cell, side) for cell in v.board.cells_of(position.side_bb[side] & unmoved
                                                                  & region)]
@@ -351,8 +279,9 @@ def may_gate(position: Position, side: int) -> bool:
     """Whether `side` may still gate: it holds pieces in hand, or captured
     pieces join hands (Fairy-Stockfish drops the rights of an empty hand
     that nothing can fill again)."""
-    v = position.variant
-    return v.captures_to_hand or any(position.hands[code] for code in v.hand_codes[side])
+    v = position.rules
+    held = v.hands
+    return held.captures_to_hand or any(position.hands[code] for code in held.hand_codes[side])
 
 
 def _unmoved_or_960(position: Position, rights: str) -> int:
@@ -364,10 +293,10 @@ def _unmoved_or_960(position: Position, rights: str) -> int:
     A field that fits neither is reported as it fails against the declared
     castlings.  Where file letters also name gates, the field is read as
     `_gated_rights` says."""
-    v = position.variant
+    v = position.rules
     if not _files_may_name_rooks(v):
         return _unmoved(position, rights)
-    if v.gate_regions != [0, 0]:
+    if v.gating.regions != [0, 0]:
         return _gated_rights(position, rights)
     try:
         return _unmoved(position, rights)
@@ -401,16 +330,16 @@ def _gated_rights(position: Position, rights: str) -> int:
     may both gate do not castle otherwise).  Chess960 mode is set when a
     file letter gave a castling or a castling's pieces stand off their
     declared cells."""
-    v = position.variant
+    v = position.rules
     letters = [] if rights == "-" else list(rights)
     if len(set(letters)) != len(letters):
         raise CastlingFieldError(f"castling field {quote(rights)} repeats a letter")
     region_pieces = 0
-    for side, region in enumerate(v.gate_regions):
+    for side, region in enumerate(v.gating.regions):
         region_pieces |= position.side_bb[side] & region
     gates = _initial_rights(position, region_pieces)
-    declared = {c.right: index for index, c in enumerate(v.castlings)}
-    kings = [_castling_king(position, c) for c in v.castlings]
+    declared = {c.right: index for index, c in enumerate(v.castling.castlings)}
+    kings = [_castling_king(position, c) for c in v.castling.castlings]
     rooks: dict[int, int] = {}     # castling index -> its rook's cell
     by_file: set[int] = set()      # the castlings a file letter gave
     gated = 0
@@ -419,7 +348,7 @@ def _gated_rights(position: Position, rights: str) -> int:
         if index is not None:
             found = kings[index]
             line = [] if found is None else [
-                c for c in found[1] if position.cells[c] == v.castlings[index].rook_code]
+                c for c in found[1] if position.cells[c] == v.castling.castlings[index].rook_code]
             if found is None or not line:
                 raise _no_rook(letter)
             rooks[index] = line[-1]
@@ -440,7 +369,7 @@ def _gated_rights(position: Position, rights: str) -> int:
                     by_file.add(index)
     names = v.board.names
     for side in (0, 1):
-        if any(v.castlings[index].side == side for index in rooks):
+        if any(v.castling.castlings[index].side == side for index in rooks):
             continue
         for cell in sorted(v.board.cells_of(gated & position.side_bb[side]),
                            key=lambda c: _file_right(names[c], 0)):
@@ -450,12 +379,13 @@ def _gated_rights(position: Position, rights: str) -> int:
                 rooks[index] = cell
                 by_file.add(index)
     castling_pieces = 0
-    for code in {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}:
+    for code in {c.king_code for c in v.castling.castlings} \
+            | {c.rook_code for c in v.castling.castlings}:
         castling_pieces |= position.bb[code]
     unmoved = (_on_setup_cells(position) & ~castling_pieces & ~region_pieces) | gated
-    castlings = list(v.castlings)
+    castlings = list(v.castling.castlings)
     for index, rook in rooks.items():
-        template, found = v.castlings[index], kings[index]
+        template, found = v.castling.castlings[index], kings[index]
         assert found is not None   # a castling's rook is found on its king's line
         king, line, back = found
         if (king, rook) != (template.king_from, template.rook_from):
@@ -465,7 +395,7 @@ def _gated_rights(position: Position, rights: str) -> int:
     position.castlings = castlings
     position.castlings_by_side = [[(i, c) for i, c in enumerate(castlings)
                                    if i in rooks and c.side == side] for side in (0, 1)]
-    position.chess960 = bool(by_file) or castlings != v.castlings
+    position.chess960 = bool(by_file) or castlings != v.castling.castlings
     return unmoved
 
 
@@ -474,7 +404,7 @@ def _castling_of_rook(position: Position,
                       side: int, cell: int) -> int | None:
     """The index of the castling of `side` whose rook stands on `cell`, on
     its king's line (`kings`: each castling's `_castling_king`), or None."""
-    for index, c in enumerate(position.variant.castlings):
+    for index, c in enumerate(position.rules.castling.castlings):
         found = kings[index]
         if c.side == side and found is not None and cell in found[1] \
                 and position.cells[cell] == c.rook_code:
@@ -482,12 +412,12 @@ def _castling_of_rook(position: Position,
     return None
 
 
-def _files_may_name_rooks(v: Variant) -> bool:
+def _files_may_name_rooks(v: Rules) -> bool:
     """Whether a file letter in the castling field may name a castling rook:
     on a grid (as under `free-castling`), in a variant that castles and
     whose field names no files for `initial-rights` (gating files may be
     named too: a letter then names both)."""
-    return bool(v.castlings) and not v.initial_rights \
+    return bool(v.castling.castlings) and not v.first_moves.initial_rights \
         and isinstance(v.board.topology, GridTopology)
 
 
@@ -504,17 +434,18 @@ def _free_castling(position: Position, rights: str) -> tuple[int, list[str]]:
     same order (a castling without its right stays as declared: it never
     applies, as its pieces count as moved); returns the pieces that have not
     moved and the letters that name no castling rook."""
-    v = position.variant
+    v = position.rules
     board = v.board
     letters = [] if rights == "-" else list(rights)
     if len(set(letters)) != len(letters):
         raise CastlingFieldError(f"castling field '{rights}' repeats a letter")
-    castling_pieces = {c.king_code for c in v.castlings} | {c.rook_code for c in v.castlings}
+    castlings = v.castling.castlings
+    castling_pieces = {c.king_code for c in castlings} | {c.rook_code for c in castlings}
     unmoved = _on_setup_cells(position)
     for code in castling_pieces:
         unmoved &= ~position.bb[code]
-    castlings = list(v.castlings)
-    for index, template in enumerate(v.castlings):
+    castlings = list(v.castling.castlings)
+    for index, template in enumerate(v.castling.castlings):
         found = _castling_king(position, template)
         if found is None:
             continue
@@ -544,7 +475,7 @@ def _castling_from(position: Position, template: Castling, king_and_rook: tuple[
     if template.king_to not in [king, *king_lines]:
         raise CastlingFieldError(
             f"castling right '{letter}': the king is not on its first rank")
-    return derive_castling(position.variant.board, template.right, (king, template.king_to),
+    return derive_castling(position.rules.board, template.right, (king, template.king_to),
                            (rook, template.rook_to), position.cells[king], template.rook_code,
                            royal=bool(template.safe))
 
@@ -555,7 +486,7 @@ def _castling_king(position: Position, template: Castling) -> tuple[int, list[in
     the castling's rook and away from it: the side's royal piece, or else
     the one piece of the king's type on the declared king's line (None if
     there is none, or more than one)."""
-    topology = position.variant.board.topology
+    topology = position.rules.board.topology
     way = next(d for d in topology.directions("all", None) if any(
         template.rook_from in ray for ray in topology.rays(template.king_from, d)))
     away = tuple(-x for x in way)
@@ -583,7 +514,7 @@ def _file_right(name: str, side: int) -> str:
 def _on_setup_cells(position: Position) -> int:
     """Cells holding the piece the setup puts there."""
     bits = 0
-    for cell, code in position.variant.setup_cells.items():
+    for cell, code in position.rules.setup.cells.items():
         if position.cells[cell] == code:
             bits |= 1 << cell
     return bits
@@ -594,7 +525,7 @@ def _unmoved_listed(position: Position, moved: str) -> int:
     unmoved = _on_setup_cells(position)
     if moved == "-":
         return unmoved
-    board = position.variant.board
+    board = position.rules.board
     for name in moved.split(","):
         cell = board.index.get(name)
         if cell is None:
@@ -612,15 +543,15 @@ def _set_en_passant(position: Position, ep: str) -> None:
     the piece that passed them, `e3e4`); any passed cell among them is taken."""
     if ep == "-":
         return
-    cells = _cell_list(position.variant.board.index, ep)
+    cells = _cell_list(position.rules.board.index, ep)
     if cells is None:
         raise InvalidFenError(f"unknown en passant cell {quote(ep)}")
-    v = position.variant
+    v = position.rules
     mover = 1 - position.stm
     for cell in cells:
         target = 1 << cell
         for code in range(2 + mover, len(position.bb), 2):
-            for gen in v.generators[code]:
+            for gen in v.codes.generators[code]:
                 for frm, landings in enumerate(gen.passed):
                     for to, passed in landings.items():
                         if passed & target and position.cells[to] == code \
@@ -653,19 +584,19 @@ def castling_rights(position: Position, files: bool = False) -> str:
     `files` (Shredder-FEN, where files name no gating or initial rights),
     and where the letter would name another rook (X-FEN)."""
     letters: list[list[str]] = [[], []]
-    v = position.variant
+    v = position.rules
     covered = 0
     # The game's castlings: a gating variant's field may withhold one whose
     # king and rook both still gate.
     for _, c in position.castlings_by_side[0] + position.castlings_by_side[1]:
         by_file = position.chess960 or (files and _files_may_name_rooks(v)
-                                        and v.gate_regions == [0, 0]) \
+                                        and v.gating.regions == [0, 0]) \
             or not _outermost_rook(position, c)
         right = _file_right(v.board.names[c.rook_from], c.side) if by_file else c.right
-        if right not in letters[c.side] and c.in_place(position):
+        if right not in letters[c.side] and c.in_place(position.unmoved, position.cells):
             letters[c.side].append(right)
             covered |= 1 << c.rook_from if by_file else c.need
-    if v.initial_rights or v.gate_regions != [0, 0]:
+    if v.first_moves.initial_rights or v.gating.regions != [0, 0]:
         for letter in sorted(_initial_rights(position, position.unmoved & ~covered, written=True)):
             side = letters[letter.islower()]
             if letter not in side:
@@ -676,9 +607,9 @@ def castling_rights(position: Position, files: bool = False) -> str:
 def _outermost_rook(position: Position, c: Castling) -> bool:
     """Whether a castling's rook is the outermost of its kind on that side
     of the king, the rook its declared letter names (X-FEN)."""
-    if any(c is declared for declared in position.variant.castlings):
+    if any(c is declared for declared in position.rules.castling.castlings):
         return True
-    topology = position.variant.board.topology
+    topology = position.rules.board.topology
     for d in topology.directions("all", None):
         for ray in topology.rays(c.king_from, d):
             if c.rook_from in ray:
@@ -688,10 +619,10 @@ def _outermost_rook(position: Position, c: Castling) -> bool:
 
 
 def placement(position: Position) -> str:
-    v = position.variant
+    v = position.rules
     cells = position.cells
     groups = []
-    for rows in v.slots or v.board.layout:
+    for rows in v.setup.layout(v.board):
         texts = []
         for row in rows:
             text, empty = "", 0
@@ -699,7 +630,7 @@ def placement(position: Position) -> str:
                 code = cells[cell] if cell >= 0 else 0
                 if code or cell < 0 or position.walls >> cell & 1:
                     text += (str(empty) if empty else "") + \
-                        (v.letter_of_code(code) if code else str(v.hole_mark))
+                        (v.letter_of_code(code) if code else str(v.setup.hole_mark))
                     empty = 0
                 else:
                     empty += 1
@@ -713,28 +644,28 @@ def write_fen(position: Position, style: str = "fairy-stockfish") -> str:
     if style not in STYLES:
         raise ValueError(f"unknown position string style {quote(style)} (styles: "
                          f"{', '.join(STYLES)})")
-    names = position.variant.board.names
+    names = position.rules.board.names
     ep_moves = position.legal_en_passant()
     ep = names[ep_moves[0][1]] if ep_moves else "-"
     halfmove = position.halfmove
     if isinstance(position, GeneralPosition) and position.counting_limit:
         ep, halfmove = str(position.counting_limit), position.counting_ply
     board = placement(position)
-    if position.variant.has_hands:
+    if position.rules.hands.has_hands:
         hand = write_hand(position)
         # The pocket as an extra rank needs a board of one plane.
         board += "/" + hand[1:-1] if style == "lichess" and "|" not in board else hand
     fields = [board, SIDE_LETTERS[position.stm],
               castling_rights(position, files=style == "shredder"), ep,
               str(halfmove), str(position.fullmove)]
-    limit = position.variant.end.check_limit
+    limit = position.rules.end.check_limit
     if isinstance(position, GeneralPosition) and limit is not None:
         if style == "lichess":
             fields.append("".join(f"+{limit - n}" for n in position.checks_left))
         else:
             fields.insert(4, "+".join(str(n) for n in position.checks_left))
-    if position.variant.moved_field:
-        moved = position.variant.board.cells_of(_on_setup_cells(position) & ~position.unmoved)
+    if position.rules.setup.moved_field:
+        moved = position.rules.board.cells_of(_on_setup_cells(position) & ~position.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")
     return " ".join(fields)
 
@@ -744,7 +675,7 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
 
     Cell names are at most MAX_CELL_NAME_LENGTH characters, so a longer
     string has no reading and only that many split points are tried."""
-    names = position.variant.board.index
+    names = position.rules.board.index
     letter, at, cell = text.partition("@")
     if at:
         return [(cell, cell, letter)] if cell in names and letter else []
@@ -765,7 +696,7 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
 
 def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
-    walling = position.variant.walling
+    walling = position.rules.walls
     if walling is not None and walling.kind != "none":
         return _explain_bad_walled(position, text, legal)
     readings = parse_move(position, text)
@@ -778,7 +709,7 @@ def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -
     if "@" in text:
         return _explain_bad_drop(position, text, readings[0][2] or "", readings[0][1], legal)
     frm = readings[0][0]
-    names = position.variant.board.names
+    names = position.rules.board.names
     from_here = sorted(str(position.public_move(m)) for m in legal if names[m[0]] == frm)
     side = SIDES[position.stm]
     if not from_here:
@@ -824,9 +755,9 @@ def _explain_bad_walled(position: Position, text: str, legal: list[InternalMove]
 def _explain_bad_drop(position: Position, text: str, letter: str, cell: str,
                       legal: list[InternalMove]) -> str:
     """Why a drop `P@e4` is not legal: no such piece in hand, or where it may go."""
-    v = position.variant
+    v = position.rules
     shown = quote(text)
-    if not v.has_hands:
+    if not v.hands.has_hands:
         return f"illegal move {shown}: {v.name} has no pieces in hand to drop"
     code = v.code_of_letter(letter.upper())
     if code is not None:
@@ -835,7 +766,7 @@ def _explain_bad_drop(position: Position, text: str, letter: str, cell: str,
         side = SIDES[position.stm]
         held = "".join(k * n for k, n in position.hand(side).items()) or "nothing"
         return f"illegal move {shown}: {side} has no {quote(letter)} in hand (it holds {held})"
-    names = position.variant.board.names
+    names = position.rules.board.names
     cells = sorted(names[m[1]] for m in legal if m[3] == DROP and m[2] == code)
     if not cells:
         return f"illegal move {shown}: {letter} may not be dropped anywhere here"

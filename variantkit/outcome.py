@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from variantkit.core.conditions import condition_outcome, result_for
-from variantkit.core.general import GeneralPosition
+from variantkit.core.conditions import result_for
+from variantkit.core.general import GeneralPosition, condition_outcome
 from variantkit.core.moves import DROP, NORMAL, PASS, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import type_of
@@ -29,17 +29,17 @@ if TYPE_CHECKING:
 
 def outcome(position: Position) -> Outcome | None:
     result = _outcome(position)
-    points = position.variant.end.draw_points
+    points = position.rules.end.draw_points
     if result is not None and result.winner is None and points is not None:
         result = Outcome(_points_winner(position, points), result.reason)
-    goes_to = position.variant.end.draws_go_to
+    goes_to = position.rules.end.draws_go_to
     if result is not None and result.winner is None and goes_to is not None:
         return Outcome(goes_to, result.reason)
     return result
 
 
 def _outcome(position: Position) -> Outcome | None:
-    end = position.variant.end
+    end = position.rules.end
     if end.conditions:
         # Declared conditions make a variant's rules general.
         assert isinstance(position, GeneralPosition)
@@ -141,10 +141,10 @@ def _repetition_outcome(position: Position, times: int) -> Outcome:
     check in every position of the repetition (from the first occurrence
     of the repeated position on) where the other side was to move: that
     side gets the declared result.  Both sides checking throughout draw."""
-    rule = position.variant.end.perpetual_check
+    rule = position.rules.end.perpetual_check
     # Without a perpetual check, `repetition-result` for the side to move.
     us, them = position.stm, 1 - position.stm
-    plain = result_for(position.variant.end.repetition_result, SIDES[us], SIDES[them],
+    plain = result_for(position.rules.end.repetition_result, SIDES[us], SIDES[them],
                        "repetition")
     if rule is None:
         return plain
@@ -164,7 +164,7 @@ def _mated_by_losing_drop(position: Position) -> bool:
     if not position.history:
         return False
     _, _, dropped, kind, _ = position.history[-1][0]
-    return kind == DROP and position.variant.drop_mate_loses[dropped]
+    return kind == DROP and position.rules.hands.drop_mate_loses[dropped]
 
 
 def _checks_back(position: Position, plies: int) -> list[bool]:
@@ -195,7 +195,7 @@ def _points_winner(position: Position, points: DrawPoints) -> str | None:
 def _checkmate_result(position: Position) -> str:
     """The result for the mated side: `checkmate`'s, unless one of the
     declared exceptions applies (the first that does)."""
-    end = position.variant.end
+    end = position.rules.end
     for exception in end.checkmate_exceptions:
         if exception.kind == "only":
             applies = _checking_codes(position) <= exception.codes
@@ -208,7 +208,7 @@ def _checkmate_result(position: Position) -> str:
 
 def _checking_codes(position: Position) -> set[int]:
     """The piece codes giving check to the side to move."""
-    return {position.cells[cell] for cell in position.variant.board.cells_of(position.checkers())}
+    return {position.cells[cell] for cell in position.rules.board.cells_of(position.checkers())}
 
 
 def _check_series_codes(position: Position) -> set[int]:
@@ -251,24 +251,24 @@ def _passed_twice(position: Position) -> bool:
 
 
 def repetition_key(position: Position) -> int:
-    v = position.variant
-    key = position.hash ^ (v.turn_key if position.stm else 0) ^ position.state_key()
+    v = position.rules
+    key = position.hash ^ (v.keys.turn_key if position.stm else 0) ^ position.state_key()
     # The game's castlings: a field read where gates are named may withhold
     # a castling whose king and rook are both still unmoved.
     for i, c in position.castlings_by_side[0] + position.castlings_by_side[1]:
-        if c.in_place(position):
-            key ^= v.right_keys[i % len(v.right_keys)]
+        if c.in_place(position.unmoved, position.cells):
+            key ^= v.keys.right_keys[i % len(v.keys.right_keys)]
     tracked = 0
     for code in v.unmoved_codes:
         tracked |= position.bb[code]
     tracked &= position.unmoved
     while tracked:
         low = tracked & -tracked
-        key ^= v.unmoved_keys[low.bit_length() - 1]
+        key ^= v.keys.unmoved_keys[low.bit_length() - 1]
         tracked ^= low
     ep = position.legal_en_passant()
     if ep:
-        key ^= v.ep_keys[ep[0][1]]
+        key ^= v.keys.ep_keys[ep[0][1]]
     return key
 
 
@@ -299,11 +299,11 @@ def _repeated(position: Position, times: int) -> bool:
 
 def insufficient_material(position: Position) -> bool:
     """Whether the material matches one of the variant's dead patterns."""
-    v = position.variant
+    v = position.rules
     patterns = v.end.insufficient
     # A piece in hand may still be dropped anywhere: the patterns describe
     # the board's material with both hands empty.
-    if not patterns or (v.has_hands and any(position.hands)):
+    if not patterns or (v.hands.has_hands and any(position.hands)):
         return False
     letters: list[list[str]] = [[], []]
     kinds: set[int] = set()
@@ -313,7 +313,7 @@ def insufficient_material(position: Position) -> bool:
         if not bits:
             continue
         letters[code & 1] += [v.letter_of_code(code).upper()] * bits.bit_count()
-        if not v.royal_code[code]:
+        if not v.codes.royal_code[code]:
             kinds.add(type_of(code))
             colours |= {v.board.colours[c] for c in v.board.cells_of(bits)}
     material = ("".join(sorted(letters[0])), "".join(sorted(letters[1])))

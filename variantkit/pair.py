@@ -93,12 +93,13 @@ class Pair:
     `Pair(variant, fen)` from a pair's position string (`fenA | fenB`).
     """
 
-    __slots__ = ("_passed", "games")
+    __slots__ = ("_passed", "_variant", "games")
 
     def __init__(self, variant: Variant, fen: str | None = None) -> None:
         if not plays_on_two_boards(variant):
             raise ValueError(f"{variant.name} is played on one board: a pair's variant "
                              "declares `hands: {captures: to-partner}`")
+        self._variant = variant
         halves = (None, None) if fen is None else split_fen(fen)
         games = []
         for name, half in zip(BOARDS, halves, strict=True):
@@ -114,7 +115,7 @@ class Pair:
     @property
     def variant(self) -> Variant:
         """The variant each board plays."""
-        return self.games[0].variant
+        return self._variant
 
     def game(self, board: str) -> Game:
         """Board `A` or `B` as a `Game` (to read; play through the pair, so
@@ -166,7 +167,7 @@ class Pair:
         kind, captured = record[0][3], record[2]
         passed = -1
         if captured and kind in CAPTURING_KINDS:
-            passed = self.variant.to_partner[captured]
+            passed = self.variant.rules.hands.to_partner[captured]
         if passed >= 0:
             self.games[1 - index].position.add_to_hand(passed)
         self._passed.append((index, passed))
@@ -222,6 +223,7 @@ class Pair:
     def copy(self) -> Pair:
         """An independent pair in the same position, history included."""
         twin = Pair.__new__(Pair)
+        twin._variant = self._variant
         twin.games = (self.games[0].copy(), self.games[1].copy())
         twin._passed = list(self._passed)
         return twin

@@ -44,7 +44,7 @@ CONVERT: Final = 4  # suborn: the target changes side instead of being captured
 MAX_GROUP_BITS: Final = 14
 # The compiled build keeps an int below 2**SHORT_BITS in a machine word and
 # boxes a larger one, so that every operation on it allocates; cell masks
-# within SHORT_MASK stay in words (`Variant.short_moves`).
+# within SHORT_MASK stay in words (`Words.short`).
 SHORT_BITS: Final = 62
 SHORT_MASK: Final = (1 << SHORT_BITS) - 1
 # Groups of a cell that a new ray may join (see `_cell_reach`).

@@ -80,7 +80,7 @@ from variantkit.core.moves import (
     gate_parts,
     wall_parts,
 )
-from variantkit.core.position import Position, position_of
+from variantkit.core.position import Position, Positioned, position_of
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError, quote
 from variantkit.limits import MAX_SAN_LENGTH
 from variantkit.notation import explain_bad_move, parse_move
@@ -90,8 +90,7 @@ from variantkit.rulebook.notation import STYLES, fits
 from variantkit.values import SIDES, Move
 
 if TYPE_CHECKING:
-    from variantkit.game import Game
-    from variantkit.variant import Variant
+    from variantkit.rules import Rules
 
 MAX_TEXT = MAX_SAN_LENGTH  # longer move text is refused before any work is done
 CASTLE_SHORT, CASTLE_LONG = "O-O", "O-O-O"
@@ -119,7 +118,7 @@ class _Entry:
     also: tuple[str, ...] = ()
 
 
-def san(game: Game | Position, move: object, style: str | None = None) -> str:
+def san(game: Positioned, move: object, style: str | None = None) -> str:
     """A legal move (a `Move` or a move string) written in a game's position,
     in `style` (one of `STYLES`; the variant's own by default)."""
     position = position_of(game, "san")
@@ -127,7 +126,7 @@ def san(game: Game | Position, move: object, style: str | None = None) -> str:
     return spellings.write(_entry_of(position, spellings.entries, move), style)
 
 
-def san_moves(game: Game | Position, moves: Iterable[Move | str],
+def san_moves(game: Positioned, moves: Iterable[Move | str],
               style: str | None = None) -> list[str]:
     """A sequence of moves played from a game's position (which is left as
     it was), written in `style` (the variant's own by default)."""
@@ -147,7 +146,7 @@ def san_moves(game: Game | Position, moves: Iterable[Move | str],
     return out
 
 
-def legal_san(game: Game | Position, style: str | None = None) -> list[str]:
+def legal_san(game: Positioned, style: str | None = None) -> list[str]:
     """Every legal move written in `style` (the variant's own by default),
     in the order of `Game.legal_moves`."""
     position = position_of(game, "legal_san")
@@ -155,7 +154,7 @@ def legal_san(game: Game | Position, style: str | None = None) -> list[str]:
     return [spellings.write(entry, style) for entry in spellings.entries]
 
 
-def parse_san(game: Game | Position, text: object) -> Move:
+def parse_san(game: Positioned, text: object) -> Move:
     """The legal move that SAN (or a move string) names; `IllegalMoveError`
     says why when there is none or more than one."""
     position = position_of(game, "parse_san")
@@ -186,12 +185,12 @@ def parse_san(game: Game | Position, text: object) -> Move:
 
 
 def _entries(position: Position) -> list[_Entry]:
-    variant = position.variant
+    rules = position.rules
     # Pieces written without a letter, as chess's pawn: those that promote
     # to a choice of pieces (`pieces` with `choices`).  A piece with its own
     # promoted type (shogi's, `promotes-to`) keeps its letter, as
     # Fairy-Stockfish writes it.
-    promoting = variant.pawn_like[position.stm]
+    promoting = rules.promotion.pawn_like[position.stm]
     legal = position.legal_internal()
     castles = _castle_names(position, position.stm) \
         if any(m[3] in (CASTLE, CASTLE_GATE, WALLED + CASTLE) for m in legal) else {}
@@ -201,25 +200,25 @@ def _entries(position: Position) -> list[_Entry]:
         wall = ""
         if kind >= WALLED:   # written as the move without it, a comma and the wall's cell
             (_, _, _, kind, extra), wall_cell = wall_parts(internal)
-            wall = "," + variant.board.names[wall_cell]
+            wall = "," + rules.board.names[wall_cell]
         if kind == DROP:
             out.append(_drop_entry(position, internal))
             continue
         gate = ""
         if kind in (GATE, CASTLE_GATE):
             kind, extra, gate_cell, gate_code = gate_parts(internal)
-            gate = "/" + variant.letter_of_code(gate_code).upper() + \
-                (variant.board.names[gate_cell] if kind == CASTLE else "")
+            gate = "/" + rules.letter_of_code(gate_code).upper() + \
+                (rules.board.names[gate_cell] if kind == CASTLE else "")
         code = position.cells[frm]
-        kind_of_piece = variant.pieces.types[type_of(code)]
+        kind_of_piece = rules.pieces.types[type_of(code)]
         # A pass (janggi's: the king's move to its own cell) captures nothing.
         capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and frm != to
                                          and position.cells[to] != 0)
-        promotion = variant.letter_of_code(promo).upper().rstrip("~") if promo else ""
+        promotion = rules.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = position.public_move(internal)
         # A promoted piece is written by the letter it looks like (`Q~` moves
         # as `Q`), unless the variant declares the piece's letter.
-        declared = variant.notation.letters.get(type_of(code))
+        declared = rules.notation.letters.get(type_of(code))
         plain = kind_of_piece.letter.rstrip("~")
         letter = declared or plain
         bare = "" if code in promoting else letter
@@ -236,7 +235,7 @@ def _entries(position: Position) -> list[_Entry]:
 
 
 def _drop_entry(position: Position, internal: InternalMove) -> _Entry:
-    piece = position.variant.pieces.types[type_of(internal[2])]
+    piece = position.rules.pieces.types[type_of(internal[2])]
     move = position.public_move(internal)
     letter = move.drop or ""
     return _Entry(move=move, internal=internal, letter=letter, own_letter=letter,
@@ -248,30 +247,30 @@ def _castle_names(position: Position, side: int) -> dict[int, str]:
     king with exactly two castlings that keep it on its plane, the rooks at
     different distances in the variant's declaration.  Under free castling
     a position's castlings are named after the declared ones they follow."""
-    variant = position.variant
-    names = _declared_castle_names(variant, side)
-    if not variant.free_castling:
+    rules = position.rules
+    names = _declared_castle_names(rules, side)
+    if not rules.castling.free_castling:
         return names
-    by_right = {variant.castlings[i].right: name for i, name in names.items()}
+    by_right = {rules.castling.castlings[i].right: name for i, name in names.items()}
     return {index: by_right[c.right] for index, c in position.castlings_by_side[side]
             if c.right in by_right}
 
 
-def _declared_castle_names(variant: Variant, side: int) -> dict[int, str]:
+def _declared_castle_names(rules: Rules, side: int) -> dict[int, str]:
     """On a grid, `O-O` is the castling towards the later files (the
     h-side) and `O-O-O` the other, as Fairy-Stockfish writes them whatever
     the rooks' distances (Embassy chess, 9x9 Modern chess); elsewhere `O-O`
     is the castling with the nearer rook."""
-    topology = variant.board.topology
+    topology = rules.board.topology
     files = topology.files if isinstance(topology, GridTopology) else 0
     by_king: dict[int, list[tuple[int, int]]] = {}
-    for index, c in variant.castlings_by_side[side]:
+    for index, c in rules.castling.by_side[side]:
         if topology.plane_of(c.king_from) == topology.plane_of(c.king_to):
             if files:
                 # Towards the later files first, so that sorting puts it first.
                 order = -1 if c.rook_from % files > c.king_from % files else 1
             else:
-                order = len(segment(variant.board, c.king_from, c.rook_from, c.king_to))
+                order = len(segment(rules.board, c.king_from, c.rook_from, c.king_to))
             by_king.setdefault(c.king_from, []).append((order, index))
     names: dict[int, str] = {}
     for pair in by_king.values():
@@ -381,7 +380,7 @@ class _Spellings:
         found = self._by_string.get(body) or self._by_string.get(lowered)
         if found:
             return found
-        notation = self.position.variant.notation
+        notation = self.position.rules.notation
         for style in dict.fromkeys((notation.style, "san", *notation.traditions, *STYLES)):
             found = self._read_strict_san(body) if style == "san" \
                 else self._texts(style).get(body, [])
@@ -407,7 +406,7 @@ class _Spellings:
         texts = self._styled.get(style)
         if texts is None:
             texts = {}
-            if fits(self.position.variant.board, self.position.variant.forwards, style):
+            if fits(self.position.rules.board, self.position.rules.forwards, style):
                 for entry in self.entries:
                     for text in dict.fromkeys(self._spell(entry, style)):
                         texts.setdefault(text, []).append(entry)
@@ -417,7 +416,7 @@ class _Spellings:
     def _spell(self, entry: _Entry, style: str) -> Iterator[str]:
         """A move's spellings in a style other than SAN, the one written first."""
         position = self.position
-        topology = position.variant.board.topology
+        topology = position.rules.board.topology
         assert isinstance(topology, GridTopology)
         if style == "usi":
             yield _usi(entry, topology)
@@ -448,14 +447,14 @@ class _Spellings:
         """The move written in `style` (the variant's own by default): SAN
         with its check or mate mark, or the first of the style's spellings
         that reads back as this move alone."""
-        variant = self.position.variant
-        style = style or variant.notation.style
+        rules = self.position.rules
+        style = style or rules.notation.style
         if style == "san":
             return self.body(entry) + self._check_mark(entry)
         if style not in STYLES:
             raise ValueError(f"unknown move style {quote(style)} (styles: {', '.join(STYLES)})")
-        if not fits(variant.board, variant.forwards, style):
-            raise ValueError(f"move style {quote(style)} counts files and ranks: {variant.name} "
+        if not fits(rules.board, rules.forwards, style):
+            raise ValueError(f"move style {quote(style)} counts files and ranks: {rules.name} "
                              "is not a grid of one plane whose sides move along the files")
         for text in self._spell(entry, style):
             if self.read(text) == [entry]:
@@ -541,7 +540,7 @@ def _wxf(position: Position, entry: _Entry, topology: GridTopology) -> str:
         return str(entry.move)
     files = topology.files
     frm, to = entry.internal[0], entry.internal[1]
-    north = position.variant.forwards[position.stm] == "n"
+    north = position.rules.forwards[position.stm] == "n"
 
     def file_number(cell: int) -> str:
         file = cell % files
@@ -561,7 +560,7 @@ def _wxf(position: Position, entry: _Entry, topology: GridTopology) -> str:
         step_file, step_rank = to % files - frm % files, to // files - frm // files
         file, rank = other % files + step_file, other // files + step_rank
         if 0 <= file < files and 0 <= rank < topology.ranks and \
-                position.variant.empty_board_reach(code, other) >> (rank * files + file) & 1:
+                position.rules.empty_board_reach(code, other) >> (rank * files + file) & 1:
             origin = "+" if ahead(frm) > ahead(other) else "-"
     if ahead(to) == ahead(frm):
         motion = "=" + file_number(to)
@@ -582,7 +581,7 @@ def _explain(position: Position, spellings: _Spellings, body: str) -> str:
     if pieces:
         spelt = ", ".join(sorted({spellings.body(e) for e in pieces}))
         return f"illegal move '{body}'; the legal {pieces[0].piece} moves are {spelt}"
-    if body[0].isupper() and position.variant.code_of_letter(body[0]) is not None:
+    if body[0].isupper() and position.rules.code_of_letter(body[0]) is not None:
         return f"illegal move '{body}': {SIDES[position.stm]} has no legal move with that piece"
     example = entries[0]
     return (f"'{body}' is not a move here: expected SAN such as "

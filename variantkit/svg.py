@@ -45,19 +45,15 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import TYPE_CHECKING
 
 from variantkit.board.base import Board
 from variantkit.board.graph import GraphTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
-from variantkit.core.position import Position, position_of
+from variantkit.core.position import Position, Positioned, position_of
 from variantkit.notation import write_fen
 from variantkit.pieces import piece_code, type_of
 from variantkit.rulebook.look import PIECE_SETS, Look
-
-if TYPE_CHECKING:
-    from variantkit.game import Game
 
 __all__ = ["GLYPHS", "Disk", "Geometry", "Hexagon", "Label", "Rect", "Sector", "cell_geometry",
            "figure", "render", "side_by_side_svg"]
@@ -541,7 +537,7 @@ def _graph(topology: GraphTopology, board: Board, flip: bool,
 # -- painting -------------------------------------------------------------------
 
 
-def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str] = (),
+def render(game: Positioned, *, flip: bool = False, highlight: Iterable[str] = (),
            size: float | None = None, targets: Mapping[str, str] | None = None,
            hand_highlight: str | None = None, pieces: str = "traditional") -> str:
     """The position (a `Game`'s or a core position) as an SVG document.
@@ -561,11 +557,11 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
     A ValueError names an unknown cell, kind or piece set.
     """
     position = position_of(game, "render")
-    variant = position.variant
-    board = variant.board
+    rules = position.rules
+    board = rules.board
     if pieces not in PIECE_SETS:
         raise ValueError(f"unknown piece set '{pieces}' (sets: {', '.join(PIECE_SETS)})")
-    look = variant.look
+    look = rules.look
     paint = Paint(look, pieces, flip)
     marks: dict[int, str] = {}
     for name in highlight:
@@ -582,12 +578,12 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
     if checked is not None:
         marks[board.index[checked]] = "check"
 
-    white_start = [cell for cell, code in variant.setup_cells.items() if code & 1 == 0]
+    white_start = [cell for cell, code in rules.setup.cells.items() if code & 1 == 0]
     geo = cell_geometry(board, flip=flip, facing=white_start)
     fairy = sorted({type_of(code) for code in _shown_codes(position)
-                    if look.figure(variant.pieces.types[type_of(code)], pieces) not in ORTHODOX})
+                    if look.figure(rules.pieces.types[type_of(code)], pieces) not in ORTHODOX})
     legend_rows = -(-len(fairy) // _legend_per_row(geo.width))
-    hands = _hand_strips(position, geo.width, flip) if variant.has_hands else []
+    hands = _hand_strips(position, geo.width, flip) if rules.hands.has_hands else []
     above = sum(strip.height for strip in hands[:1])
     width = geo.width
     height = geo.height + legend_rows * LEGEND_ROW + sum(strip.height for strip in hands)
@@ -597,7 +593,7 @@ def render(game: Game | Position, *, flip: bool = False, highlight: Iterable[str
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width * scale)}" '
         f'height="{_num(height * scale)}" viewBox="0 0 {_num(width)} {_num(height)}" '
         f'font-family="{FONT}">',
-        f"<title>{_text(f'{variant.name}: {write_fen(position)}')}</title>",
+        f"<title>{_text(f'{rules.name}: {write_fen(position)}')}</title>",
         f'<rect width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
     ]
     if hands:  # the board (and the legend) go between the two hands
@@ -841,10 +837,10 @@ def _labels(geo: Geometry) -> list[str]:
 
 def _piece(position: Position, cell: int, code: int, geo: Geometry, paint: Paint) -> str:
     """One piece around its cell's anchor (see `_piece_body`)."""
-    variant = position.variant
-    letter = variant.letter_of_code(code)
+    rules = position.rules
+    letter = rules.letter_of_code(code)
     x, y = geo.shapes[cell].anchor
-    head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(variant.board.names[cell])}" '
+    head = (f'<g data-piece="{_text(letter)}" data-cell="{_text(rules.board.names[cell])}" '
             f'transform="translate({_num(x)} {_num(y)})">')
     return f"{head}{_piece_body(position, code, geo.piece, paint)}</g>"
 
@@ -866,21 +862,21 @@ def _piece_body(position: Position, code: int, size: float, paint: Paint) -> str
     disc (white with a black letter for White, the reverse for Black).  As
     a disc or a pentagon: its characters in the piece set drawn, or else its
     figure, or else its letter."""
-    variant = position.variant
-    kind = variant.pieces.types[type_of(code)]
+    rules = position.rules
+    kind = rules.pieces.types[type_of(code)]
     side = code & 1
     look = paint.look
     if look.shape == "figures" and kind.index not in look.characters:
         if kind.glyph is not None:
             return figure(kind.glyph, size, bool(side))
-        return _disc(variant.letter_of_code(code).upper(), 0.8 * size, bool(side))
+        return _disc(rules.letter_of_code(code).upper(), 0.8 * size, bool(side))
     text = look.text(kind, side, paint.pieces)
     glyph = look.figure(kind, paint.pieces)
     ink = look.ink_of(kind, side)
     if look.shape == "pentagons":
         body = (f'<polygon points="{PENTAGON}" transform="scale({_num(size / 100)})" '
                 f'fill="{PIECE_FACE}" stroke="{PIECE_EDGE}" stroke-width="3"/>')
-        inner = _inscription(text, glyph, variant.letter_of_code(code).upper(), 0.72 * size,
+        inner = _inscription(text, glyph, rules.letter_of_code(code).upper(), 0.72 * size,
                              ink, 0.06 * size)
         # Each side's pieces point towards its forward: White's up, unless flipped.
         turned = ' transform="rotate(180)"' if bool(side) != paint.flip else ""
@@ -889,7 +885,7 @@ def _piece_body(position: Position, code: int, size: float, paint: Paint) -> str
     body = (f'<circle r="{_num(r)}" fill="{PIECE_FACE}" stroke="{PIECE_EDGE}" '
             f'stroke-width="{_num(0.04 * size)}"/><circle r="{_num(0.82 * r)}" fill="none" '
             f'stroke="{ink}" stroke-width="{_num(0.025 * size)}"/>')
-    return body + _inscription(text, glyph, variant.letter_of_code(code).upper(), 1.25 * r, ink)
+    return body + _inscription(text, glyph, rules.letter_of_code(code).upper(), 1.25 * r, ink)
 
 
 PIECE_FACE, PIECE_EDGE = "#f7e3b5", "#6b4a22"  # discs and pentagons: wood and its edge
@@ -925,7 +921,7 @@ def _inscription(text: str | None, glyph: str | None, letter: str, room: float, 
 def _shown_codes(position: Position) -> set[int]:
     """The codes of the pieces drawn: on the board, and in the hands."""
     shown = {code for code in position.cells if code}
-    if position.variant.has_hands:
+    if position.rules.hands.has_hands:
         shown.update(code for code, count in enumerate(position.hands) if count)
     return shown
 
@@ -953,7 +949,7 @@ def _hand_strips(position: Position, width: float, flip: bool) -> list[HandStrip
     """The two hands, the top one first: Black's over the board unless
     flipped.  Both strips get the same height, so that the board does not
     move as a hand grows, and wrap into more rows when a row is full."""
-    code_of = position.variant.code_of_letter
+    code_of = position.rules.code_of_letter
     held = [[(code, count) for letter, count in position.hand(side).items()
              if (code := code_of(letter)) is not None] for side in ("white", "black")]
     per_row = max(1, int((width - 0.5 * UNIT) // HAND_SLOT))
@@ -967,13 +963,13 @@ def _hand(position: Position, strip: HandStrip, y: float, hand_highlight: str | 
           paint: Paint) -> list[str]:
     """One side's hand: a tinted strip `y` units from the top, and each
     piece in it with its count."""
-    variant = position.variant
+    rules = position.rules
     side = ("white", "black")[strip.side]
     out = [f'<g data-hand="{side}">',
            f'<rect x="0" y="{_num(y + 0.05 * UNIT)}" width="{_num(strip.width)}" '
            f'height="{_num(strip.height - 0.1 * UNIT)}" fill="#ece6dc"/>']
     for i, (code, count) in enumerate(strip.pieces):
-        letter = variant.letter_of_code(code)
+        letter = rules.letter_of_code(code)
         x = 0.25 * UNIT + (i % strip.per_row + 0.5) * HAND_SLOT
         cy = y + 0.1 * UNIT + (i // strip.per_row + 0.5) * HAND_SLOT
         marked = letter == hand_highlight
@@ -997,7 +993,7 @@ def _wall(position: Position, cell: int, geo: Geometry) -> str:
     """A wall (a petrified piece): a grey block on its cell."""
     x, y = geo.shapes[cell].anchor
     half = 0.4 * geo.piece
-    return (f'<rect data-wall="{_text(position.variant.board.names[cell])}" '
+    return (f'<rect data-wall="{_text(position.rules.board.names[cell])}" '
             f'x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" '
             f'height="{_num(2 * half)}" fill="#808080" stroke="#000000" '
             f'stroke-width="{_num(half / 10)}"/>')
@@ -1029,7 +1025,7 @@ def _legend(position: Position, fairy: list[int], geo: Geometry, paint: Paint,
     per_row = _legend_per_row(geo.width)
     out = ['<g class="legend">']
     for i, index in enumerate(fairy):
-        kind = position.variant.pieces.types[index]
+        kind = position.rules.pieces.types[index]
         x = 0.5 * UNIT + (i % per_row) * LEGEND_ENTRY + 0.25 * UNIT
         y = geo.height + below + (i // per_row + 0.4) * LEGEND_ROW
         size = 0.28 * UNIT

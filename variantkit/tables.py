@@ -3,7 +3,8 @@
 Every rule family of a declaration (`variantkit.rulebook`) turns its part
 into these values: integers, cell masks and piece codes, nothing that still
 reads the YAML.  They live below the core, which reads them on its hot path
-and imports them from here; a compiled `Variant` holds them.
+and imports them from here; the families' records (`variantkit.rulebook`)
+hold them.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class Generator(NamedTuple):
 @final
 class LoopGenerator:
     """A generator as the move generator's loop reads it
-    (`Variant.loop_generators`): its tables and mode; `spans`, for one
+    (`Codes.loop_generators`): its tables and mode; `spans`, for one
     that only captures or converts, per cell every cell it may reach (no
     enemy piece there, nothing to do); `special`, the generator itself
     when a first-move, en passant, check or type rule applies (None for a
@@ -287,33 +288,6 @@ class Counting:
     bare: list[CountLimit] = field(default_factory=list)
     start_at_pieces: bool = True
     last_pawn: bool = False
-
-
-@dataclass
-class EndRules:
-    """How games end: the results of mate and stalemate, the draw rules and
-    the declared conditions."""
-
-    checkmate: str = "loss"     # for the side to move
-    stalemate: str = "draw"     # or fewer-pieces: the side with fewer pieces wins
-    conditions: list[EndCondition] = field(default_factory=list)
-    check_limit: int | None = None   # the `checks` condition's count
-    draws_go_to: str | None = None   # a side that wins every drawn game
-    repetition: int | None = 3
-    move_rule: int | None = None
-    draw_timing: str = "on-occurrence"
-    automatic_repetition: int | None = None
-    automatic_move_rule: int | None = None
-    insufficient: list[MaterialPattern] = field(default_factory=list)
-    double_pass: str | None = None   # the result when both sides pass in a row
-    facing_pass: str | None = None   # the result of a pass while the royals face
-    board_full: str | None = None    # the result when every cell is taken (ends the game)
-    checkmate_exceptions: list[MateException] = field(default_factory=list)
-    draw_points: DrawPoints | None = None   # decides drawn games by material
-    perpetual_check: str | None = None     # the result for a side checking throughout a repetition
-    shuttle: Shuttle | None = None         # a side moving one piece back and forth
-    counting: Counting | None = None
-    repetition_result: str = "draw"     # for the side to move when repetition ends it
 
 
 class FlipRule(NamedTuple):

@@ -238,7 +238,7 @@ def claim_only(game: Game, outcome: Outcome) -> bool:
     """Whether the game's end is a draw its side may claim but the rules do
     not make by themselves: a repetition or the move rule in a variant
     whose draws are claimed, short of its automatic counts."""
-    end = game.variant.end
+    end = game.variant.rules.end
     if end.draw_timing != "on-claim" or outcome.reason not in ("repetition", "move-rule"):
         return False
     if end.automatic_move_rule is not None \

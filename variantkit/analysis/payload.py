@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import functools
 
+from variantkit.game import VariantFace
 from variantkit.loader import document_text, load_document_text
 from variantkit.variant import Variant
 
 COMPILED_KEPT = 8   # variants a worker keeps compiled (a comparison sends a few)
 
 
-def variant_text(variant: Variant) -> str:
+def variant_text(variant: VariantFace) -> str:
     """The text that stands for `variant` on a worker."""
     return document_text(variant.document)
 

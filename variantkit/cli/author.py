@@ -38,8 +38,9 @@ from variantkit.cli.common import (
 from variantkit.display import board_renderable
 from variantkit.errors import InvalidFenError, VariantError, quote
 from variantkit.game import Game, Move
-from variantkit.loader import bundled_names, promotion_rules, resolve, schema_path
+from variantkit.loader import bundled_names, resolve, schema_path
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, PieceType, piece_code, reach
+from variantkit.rulebook.promotion import promotion_rules
 from variantkit.variant import Variant, load_text
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
@@ -213,7 +214,8 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
     choices = rules[0].get("choices", []) if rules else []
     if isinstance(choices, dict):
         choices = choices["white"]
-    repetition = variant.end.repetition
+    repetition = variant.rules.end.repetition
+    castlings = variant.rules.castling.castlings
     return DERIVED.format(
         **fields, parent=variant.name, inherits=inherits,
         board=_comment(f"board: merged key by key with {variant.name}'s board, a {topology} of "
@@ -223,8 +225,8 @@ def _derived(variant: Variant, parent: str, folder: Path, fields: dict[str, str]
                         + ", ".join(f"{t.name} ({t.letter})" for t in types) + "."),
         letter=next((x for x in SPARE_LETTERS if x not in variant.pieces.by_letter), "W"),
         setup=variant.setup_fen, choices=", ".join(choices),
-        castlings=f"{len(variant.castlings)} entries" if variant.castlings else "none",
-        stalemate=variant.end.stalemate,
+        castlings=f"{len(castlings)} entries" if castlings else "none",
+        stalemate=variant.rules.end.stalemate,
         repetition="null" if repetition is None else repetition)
 
 
@@ -378,7 +380,7 @@ def _only_cell(game: Game, code: int, kind: PieceType) -> int:
     if len(cells) != 1:
         where = "nowhere" if not cells else f"on {len(cells)} cells"
         held = " (or --drop: it is in hand)" \
-            if game.variant.has_hands and game.position.hands[code] else ""
+            if game.variant.rules.hands.has_hands and game.position.hands[code] else ""
         fail(f"the {kind.name} stands {where} in this position: give --cell{held}")
     return cells[0]
 
@@ -386,14 +388,14 @@ def _only_cell(game: Game, code: int, kind: PieceType) -> int:
 def _explain_drops(v: Variant, kind: PieceType, code: int, fen: str | None) -> None:
     """Where the piece may be dropped: its drop region on the empty board,
     or, in a position, the cells of its legal drops."""
-    if not v.has_hands:
+    if not v.rules.hands.has_hands:
         fail(f"{v.name} has no pieces in hand: nothing is ever dropped")
     colour, letter = code & 1, v.letter_of_code(code)
-    if code not in v.hand_codes[colour]:
+    if code not in v.rules.hands.hand_codes[colour]:
         fail(f"the {kind.name} is never in hand: it is not dropped")
     if fen is None:
         game = Game(v)
-        marks = dict.fromkeys(v.board.cells_of(v.drop_regions[code]), DROP_MARK)
+        marks = dict.fromkeys(v.board.cells_of(v.rules.hands.drop_regions[code]), DROP_MARK)
         where = "its drop region on the empty board (a drop goes on an empty cell; " \
                 "a position may forbid more: give --fen)"
     else:
@@ -419,7 +421,7 @@ def _empty_board_marks(game: Game, code: int, cell: int) -> dict[int, str]:
     occupied = game.position.side_bb[0] | game.position.side_bb[1]
     modes: dict[int, int] = {}
     initial_only = 0
-    for g in game.variant.generators[code]:
+    for g in game.variant.rules.codes.generators[code]:
         reached = reach(g.tables[cell], occupied)
         mode = g.mode
         if g.initial:

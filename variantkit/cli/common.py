@@ -20,7 +20,7 @@ import click
 import variantkit
 from variantkit.cli import EXIT_INTERRUPTED, STOPPED
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
-from variantkit.game import Game
+from variantkit.game import Game, VariantFace
 from variantkit.variant import Variant
 
 # Loader rules meaning "the file itself could not be read".
@@ -101,7 +101,7 @@ def whole_number(text: str, what: str, low: int, high: int) -> int:
     return int(text)
 
 
-def input_files(variant: Variant) -> list[str]:
+def input_files(variant: VariantFace) -> list[str]:
     """The files a variant was read from: the one named and its parents."""
     return list(variant.document.lines)
 

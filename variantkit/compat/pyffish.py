@@ -66,9 +66,11 @@ from variantkit.fsf.ini import MAX_INI_CHARS, read_ini
 from variantkit.game import Game
 from variantkit.limits import MAX_PGN_PLIES, read_named_file
 from variantkit.loader import bundled_names
-from variantkit.notation import placement, split_hand
+from variantkit.notation import placement
 from variantkit.outcome import insufficient_material, repetition_key
 from variantkit.pieces import CAPTURE, MOVE, piece_code, reach, type_of
+from variantkit.rulebook.setup import split_hand
+from variantkit.rules import Rules
 from variantkit.san import san as write_san
 from variantkit.values import SIDES, Outcome
 from variantkit.variant import Variant, load_text
@@ -321,75 +323,75 @@ class _Grid(NamedTuple):
 
 
 @lru_cache(maxsize=VARIANTS_KEPT)
-def _grid(variant: Variant) -> _Grid | None:
+def _grid(rules: Rules) -> _Grid | None:
     """The files and ranks of a board whose cells are named by a file
     letter and a rank number (a grid of one plane, or a graph cut out of
     one: Gustav III's, Omicron's), to count in notations; None for another."""
-    found = [_CELL.fullmatch(name) for name in variant.board.names]
+    found = [_CELL.fullmatch(name) for name in rules.board.names]
     if not all(found):
         return None
     return _Grid(max(ord(m[1]) - ord("a") for m in found if m) + 1,
                  max(int(m[2]) for m in found if m))
 
 
-def _file_rank(variant: Variant, cell: int) -> tuple[int, int]:
+def _file_rank(rules: Rules, cell: int) -> tuple[int, int]:
     """A grid cell's file and rank, from 0 (a1 is (0, 0))."""
-    found = _CELL.fullmatch(variant.board.names[cell])
-    assert found is not None, variant.board.names[cell]
+    found = _CELL.fullmatch(rules.board.names[cell])
+    assert found is not None, rules.board.names[cell]
     return ord(found[1]) - ord("a"), int(found[2]) - 1
 
 
-def _pawn_letterless(variant: Variant, code: int) -> bool:
+def _pawn_letterless(rules: Rules, code: int) -> bool:
     """Whether a piece is a pawn SAN writes without a letter: one promoting
     to a choice of pieces, with no letter declared for written moves."""
-    return code in variant.pawn_like[code & 1] \
-        and type_of(code) not in variant.notation.letters
+    return code in rules.promotion.pawn_like[code & 1] \
+        and type_of(code) not in rules.notation.letters
 
 
-def _written_letter(variant: Variant, code: int) -> str:
+def _written_letter(rules: Rules, code: int) -> str:
     """A piece's letter in written moves: the declared one, else its
     position-string letter in upper case (a promoted form that looks like
     another piece, `Q~`, as that piece)."""
-    declared = variant.notation.letters.get(type_of(code))
+    declared = rules.notation.letters.get(type_of(code))
     if declared:
         return declared
-    return variant.letter_of_code(code).upper().rstrip("~")
+    return rules.letter_of_code(code).upper().rstrip("~")
 
 
 @lru_cache(maxsize=4096)
-def _kind_letter(variant: Variant, code: int) -> str:
+def _kind_letter(rules: Rules, code: int) -> str:
     """The letter of a promoted form's kind, as Fairy-Stockfish names the
     kinds: that of a piece without a `+` that moves alike everywhere on
     the empty board (shogi's tokin is a gold, `G`), else its own letter."""
-    own = variant.letter_of_code(code).upper()
-    board = variant.board
-    reach = [variant.empty_board_reach(code & ~1, cell) for cell in range(board.size)]
-    for other in range(2, variant.n_codes, 2):
-        letter = variant.letter_of_code(other)
+    own = rules.letter_of_code(code).upper()
+    board = rules.board
+    reach = [rules.empty_board_reach(code & ~1, cell) for cell in range(board.size)]
+    for other in range(2, rules.codes.n_codes, 2):
+        letter = rules.letter_of_code(other)
         if not letter.startswith("+") and other != code & ~1 and all(
-                variant.empty_board_reach(other, cell) == reach[cell]
+                rules.empty_board_reach(other, cell) == reach[cell]
                 for cell in range(board.size)):
             return letter.upper()
     return own
 
 
 @lru_cache(maxsize=4096)
-def _region(variant: Variant, code: int) -> int:
+def _region(rules: Rules, code: int) -> int:
     """The cells a piece of `code` may stand on, as far as its moves tell:
     every cell one reaches on the empty board or on a full one (an
     advisor's palace; the whole board for a grasshopper, which needs a
     piece to leap)."""
-    everything = (1 << variant.board.size) - 1
+    everything = (1 << rules.board.size) - 1
     cells = 0
-    for cell in range(variant.board.size):
-        for generator in variant.generators[code]:
+    for cell in range(rules.board.size):
+        for generator in rules.codes.generators[code]:
             cells |= reach(generator.tables[cell], 1 << cell) \
                 | reach(generator.tables[cell], everything)
     return cells
 
 
 @lru_cache(maxsize=4096)
-def _reach_kind(variant: Variant, code: int) -> str | None:
+def _reach_kind(rules: Rules, code: int) -> str | None:
     """The kind of piece whose moves and captures reach, on the empty
     board, what this piece's do, and whose captures reach it too where
     every cell is taken (seen from White's side, every cell's reach put
@@ -397,14 +399,14 @@ def _reach_kind(variant: Variant, code: int) -> str | None:
     `ferz`, `knight`, `rook` or `ai-wok`; None for another (a cannon,
     which captures only by leaping; xiangqi's horse, which a piece beside
     it blocks)."""
-    grid = _grid(variant)
+    grid = _grid(rules)
     if grid is None:
         return None
-    everything = (1 << variant.board.size) - 1
+    everything = (1 << rules.board.size) - 1
     offsets: list[set[tuple[int, int]]] = [set(), set(), set()]
-    for cell in range(variant.board.size):
-        f0, r0 = _file_rank(variant, cell)
-        for generator in variant.generators[code & ~1]:
+    for cell in range(rules.board.size):
+        f0, r0 = _file_rank(rules, cell)
+        for generator in rules.codes.generators[code & ~1]:
             if generator.initial:
                 continue
             table = generator.tables[cell]
@@ -413,8 +415,8 @@ def _reach_kind(variant: Variant, code: int) -> str | None:
                                           (offsets[2], CAPTURE, everything)):
                 if generator.mode & mode:
                     found.update((f - f0, r - r0) for f, r in (
-                        _file_rank(variant, c)
-                        for c in variant.board.cells_of(reach(table, occupied))))
+                        _file_rank(rules, c)
+                        for c in rules.board.cells_of(reach(table, occupied))))
     ferz = {(x, y) for x in (-1, 1) for y in (-1, 1)}
     wazir = {(1, 0), (-1, 0), (0, 1), (0, -1)}
     knight = {(x, y) for a, b in ((1, 2), (2, 1)) for x in (-a, a) for y in (-b, b)}
@@ -499,10 +501,10 @@ def _read(variant: Variant, fen: str, chess960: bool) -> Game:
             raise error(f"position string {quote(text)}: {' '.join(str(exc).split())}"
                         ) from None
     position = game.position
-    if chess960 and variant.castlings and not position.chess960:
+    if chess960 and variant.rules.castling.castlings and not position.chess960:
         # Chess960 mode is read from castling rights written by the rooks' files.
         game = variant.new_game(game.fen("shredder"))
-    elif not chess960 and position.chess960 and not variant.free_castling:
+    elif not chess960 and position.chess960 and not variant.rules.castling.free_castling:
         declared = _declared_rights(game)
         if declared is not None:
             game = declared
@@ -515,33 +517,33 @@ def _lenient(variant: Variant, text: str) -> str:
     the horse `N`) by its position-string letter, and the castling and en
     passant fields of a game that has neither passed over (`-`)."""
     fields = text.split(" ")
-    synonyms = _synonyms(variant)
+    synonyms = _synonyms(variant.rules)
     fields[0] = "".join(synonyms.get(c, c) for c in fields[0])
     # `w 0 1`: the castling and en passant fields left out.
     omitted = 4 <= len(fields) <= 5 and fields[2][:1].isdigit()
-    if len(fields) > 2 and not omitted and not _castles(variant):
+    if len(fields) > 2 and not omitted and not _castles(variant.rules):
         fields[2] = "-"
-    if len(fields) > 3 and not omitted and variant.end.counting is None and not any(
-            g.en_passant for generators in variant.generators for g in generators):
+    if len(fields) > 3 and not omitted and variant.rules.end.counting is None and not any(
+            g.en_passant for generators in variant.rules.codes.generators for g in generators):
         fields[3] = "-"
     return " ".join(fields)
 
 
-def _castles(variant: Variant) -> bool:
+def _castles(rules: Rules) -> bool:
     """Whether a game's castling field means anything: castling, gating,
     or the first moves of `initial-rights`."""
-    return bool(variant.castlings) or variant.gate_regions != [0, 0] \
-        or bool(variant.initial_rights)
+    return bool(rules.castling.castlings) or rules.gating.regions != [0, 0] \
+        or bool(rules.first_moves.initial_rights)
 
 
 @lru_cache(maxsize=VARIANTS_KEPT)
-def _synonyms(variant: Variant) -> dict[str, str]:
+def _synonyms(rules: Rules) -> dict[str, str]:
     """Each piece's letter in written moves that is no position-string
     letter, to its position-string letter, in both cases."""
     out: dict[str, str] = {}
-    for kind, letter in variant.notation.letters.items():
-        own = variant.letter_of_code(piece_code(kind, 0))
-        if len(letter) == 1 and len(own) == 1 and letter.upper() not in variant.letter_codes:
+    for kind, letter in rules.notation.letters.items():
+        own = rules.letter_of_code(piece_code(kind, 0))
+        if len(letter) == 1 and len(own) == 1 and letter.upper() not in rules.letter_codes:
             out[letter.upper()], out[letter.lower()] = own.upper(), own.lower()
     return out
 
@@ -554,8 +556,8 @@ def _declared_rights(game: Game) -> Game | None:
     if len(fields) < 3:
         return None
     rights = fields[2]
-    variant = game.position.variant
-    letters = sorted({c.right for c in variant.castlings})
+    variant = game.variant
+    letters = sorted({c.right for c in variant.rules.castling.castlings})
     declared = "".join(letter for letter in letters if letter.isupper()) + \
         "".join(letter for letter in letters if letter.islower())
     candidate = " ".join([fields[0], fields[1], declared, *fields[3:]])
@@ -638,13 +640,13 @@ def two_boards(variant: str, /) -> bool:
     """Whether the variant is played on two boards (its captures go to the
     partner's hand: bughouse)."""
     _text(variant, 1)
-    return _answer(lambda: any(code >= 0 for code in _VARIANTS.get(variant).to_partner))
+    return _answer(lambda: any(code >= 0 for code in _VARIANTS.get(variant).rules.hands.to_partner))
 
 
 def captures_to_hand(variant: str, /) -> bool:
     """Whether a captured piece joins the capturer's hand (crazyhouse, shogi)."""
     _text(variant, 1)
-    return _answer(lambda: bool(_VARIANTS.get(variant).captures_to_hand))
+    return _answer(lambda: bool(_VARIANTS.get(variant).rules.hands.captures_to_hand))
 
 
 # -- the functions: positions and moves ------------------------------------------------
@@ -678,9 +680,9 @@ def _fen(game: Game, sfen: bool = False, show_promoted: bool = False) -> str:
     position = game.position
     if not sfen and position.ep_target and len(fields) > 3:
         fields[3] = _en_passant_field(position)
-    if show_promoted and _grid(position.variant) is not None:
+    if show_promoted and _grid(position.rules) is not None:
         promoted, _ = _promotions(position)
-        fields[0] = _rewritten(fields[0], position.variant, lambda cell, item: item + "~" if (
+        fields[0] = _rewritten(fields[0], position.rules, lambda cell, item: item + "~" if (
             cell in promoted and item and "~" not in item and "+" not in item) else item)
     return " ".join(fields)
 
@@ -691,15 +693,15 @@ def _en_passant_field(position: Position) -> str:
     for a pawn whose moves are not chess's (one with a letter in written
     moves), always, with the cell of the piece that passed them, in the
     order of the cells."""
-    variant = position.variant
-    names = variant.board.names
+    rules = position.rules
+    names = rules.board.names
     victim = position.ep_victim
-    if victim >= 0 and not _pawn_letterless(variant, position.cells[victim]):
-        cells = sorted(variant.board.cells_of(position.ep_target) + [victim])
+    if victim >= 0 and not _pawn_letterless(rules, position.cells[victim]):
+        cells = sorted(rules.board.cells_of(position.ep_target) + [victim])
         return "".join(names[cell] for cell in cells)
     capturers = {m[1] for m in position.captures_unchecked()
                  if m[3] == EN_PASSANT or m[3] == WALLED + EN_PASSANT}
-    written = [names[cell] for cell in variant.board.cells_of(position.ep_target)
+    written = [names[cell] for cell in rules.board.cells_of(position.ep_target)
                if cell in capturers]
     return "".join(written) or "-"
 
@@ -709,14 +711,14 @@ def _sfen(game: Game) -> str:
     first) is to move, the hands as counts and letters (`2P3p`, `-` for
     none), and the ply number from 1."""
     position = game.position
-    variant = position.variant
+    rules = position.rules
     board, _ = split_hand(placement(position))
     hands = ""
     for side in range(2):
-        for code in variant.hand_codes[side]:
+        for code in rules.hands.hand_codes[side]:
             count = position.hands[code]
             if count:
-                hands += ("" if count == 1 else str(count)) + variant.letter_of_code(code)
+                hands += ("" if count == 1 else str(count)) + rules.letter_of_code(code)
     ply = 2 * (position.fullmove - 1) + position.stm + 1
     return f"{board} {'wb'[1 - position.stm]} {hands or '-'} {ply}"
 
@@ -729,7 +731,7 @@ def gives_check(variant: str, fen: str, movelist: list[str], chess960: bool = Fa
 
 
 @lru_cache(maxsize=VARIANTS_KEPT)
-def _king_codes(variant: Variant) -> frozenset[int]:
+def _king_codes(rules: Rules) -> frozenset[int]:
     """The piece codes Fairy-Stockfish plays as kings (the kind that gives
     and suffers check): the royal piece where each side has one; where
     several are royal, those that move as kings, provided each side has
@@ -738,19 +740,19 @@ def _king_codes(variant: Variant) -> frozenset[int]:
     sho shogi, whose prince is a second king).  None where captures
     explode, nor a piece whose extinction the declared ends name: those
     kings are pieces whose loss loses."""
-    extinct = {code for condition in variant.end.conditions
+    extinct = {code for condition in rules.end.conditions
                if condition.kind == "extinct" and condition.codes is not None
                for codes in condition.codes for code in codes}
-    if variant.blast:
+    if rules.captures.blast:
         return frozenset()
-    royal = [code for code in range(2, variant.n_codes)
-             if variant.royal_code[code] and code not in extinct]
-    if variant.one_royal:
+    royal = [code for code in range(2, rules.codes.n_codes)
+             if rules.codes.royal_code[code] and code not in extinct]
+    if rules.royals.one_royal:
         return frozenset(royal)
-    kings = [code for code in royal if _reach_kind(variant, code) == "king"]
-    start = variant.setup_fen.split(" ")[0]
+    kings = [code for code in royal if _reach_kind(rules, code) == "king"]
+    start = rules.setup.fen.split(" ")[0]
     per_side = [[code for code in kings if code & 1 == side] for side in range(2)]
-    if any(len(codes) > 1 or sum(start.count(variant.letter_of_code(c)) for c in codes) > 1
+    if any(len(codes) > 1 or sum(start.count(rules.letter_of_code(c)) for c in codes) > 1
            for codes in per_side):
         return frozenset()
     return frozenset(kings)
@@ -759,15 +761,15 @@ def _king_codes(variant: Variant) -> frozenset[int]:
 def _king_in_check(position: Position) -> bool:
     """Whether the side to move's king is attacked, as Fairy-Stockfish
     marks a move that gives check (`_king_codes`)."""
-    variant = position.variant
-    kings = _king_codes(variant)
-    if variant.one_royal and kings:
+    rules = position.rules
+    kings = _king_codes(rules)
+    if rules.royals.one_royal and kings:
         return position.is_check()
     us = position.stm
     occupied = position.side_bb[0] | position.side_bb[1] | position.walls
     return any(position.attackers(cell, 1 - us, occupied, position.side_bb[1 - us])
                for code in kings if code & 1 == us
-               for cell in variant.board.cells_of(position.bb[code]))
+               for cell in rules.board.cells_of(position.bb[code]))
 
 
 def is_capture(variant: str, fen: str, movelist: list[str], move: str,
@@ -795,15 +797,15 @@ def _captured(game: Game) -> str:
     captured = position.history[-1][2]
     if not captured or position.history[-1][0][3] == PASS:
         return ""
-    variant = position.variant
+    rules = position.rules
     _, was = _promotions(position)
     if was is not None:   # a promoted piece goes as the piece it was
         captured = was
-    if variant.to_partner[captured] >= 0:
-        captured = variant.to_partner[captured]
-    elif variant.to_hand[captured] >= 0:   # to the capturer's hand: back to its owner's side
-        captured = variant.to_hand[captured] ^ 1
-    return variant.letter_of_code(captured).rstrip("~").lstrip("+")
+    if rules.hands.to_partner[captured] >= 0:
+        captured = rules.hands.to_partner[captured]
+    elif rules.hands.to_hand[captured] >= 0:   # to the capturer's hand: back to its owner's side
+        captured = rules.hands.to_hand[captured] ^ 1
+    return rules.letter_of_code(captured).rstrip("~").lstrip("+")
 
 
 def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
@@ -814,7 +816,7 @@ def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
     keeps them: a piece keeps its mark as it moves, loses it when taken."""
     promoted: dict[int, int] = {}
     taken: int | None = None
-    variant = position.variant
+    rules = position.rules
     for record in position.history:
         move = record[0]
         if move[3] >= WALLED:
@@ -830,7 +832,7 @@ def _promotions(position: Position) -> tuple[dict[int, int], int | None]:
             promoted.pop(to, None)
             continue
         was = promoted.pop(frm, None)
-        if promo and variant.promotion_suffix(promo, record[1]) == "-":
+        if promo and rules.promotion_suffix(promo, record[1]) == "-":
             was = None   # a promoted form turned back (kyoto shogi): unmarked
         elif promo:
             was = record[1] if was is None else was
@@ -932,12 +934,12 @@ def get_san_moves(variant: str, fen: str, movelist: list[str], chess960: bool = 
 
 def _write_moves(start: Game, moves: list[str], notation: int) -> list[str]:
     game = start.copy() if len(moves) > 1 else start
-    variant = game.position.variant
+    variant = game.variant
     if notation not in NOTATIONS:
         notation = NOTATION_SAN
     if notation == NOTATION_DEFAULT:
-        notation = DEFAULT_NOTATION.get(variant.notation.style, NOTATION_SAN)
-    if notation != NOTATION_SAN and _grid(variant) is None:
+        notation = DEFAULT_NOTATION.get(variant.rules.notation.style, NOTATION_SAN)
+    if notation != NOTATION_SAN and _grid(variant.rules) is None:
         raise error(f"notation {notation} counts files and ranks: {variant.name}'s board "
                     "has none")
     out = []
@@ -956,16 +958,16 @@ class _Writer:
     def __init__(self, position: Position, notation: int, described: list[_Written]) -> None:
         self.position = position
         self.described = described     # the position's legal moves
-        self.variant = position.variant
+        self.rules = position.rules
         self.notation = notation
         self.shogi = notation in SHOGI_NOTATIONS
         self.thai = notation in THAI_NOTATIONS
-        grid = _grid(self.variant)
+        grid = _grid(self.rules)
         self.files = grid.files if grid else 0
         self.ranks = grid.ranks if grid else 0
 
     def write(self, move: _Written) -> str:
-        promoted_form = self.variant.letter_of_code(move.mover).startswith("+")
+        promoted_form = self.rules.letter_of_code(move.mover).startswith("+")
         if self.notation == NOTATION_SAN and not (promoted_form and self.files):
             # variantkit's SAN, its check marks as Fairy-Stockfish writes
             # them, a promotion into a promoted form by the kind's letter;
@@ -973,8 +975,8 @@ class _Writer:
             # (shogi's tokin as a gold, told apart from the golds).
             text = write_san(self.position, move.text, "san").rstrip("+#")
             if move.promotion == "+":
-                text = text.replace("=" + self.variant.letter_of_code(move.promoted_to).upper(),
-                                    "=" + _kind_letter(self.variant, move.promoted_to))
+                text = text.replace("=" + self.rules.letter_of_code(move.promoted_to).upper(),
+                                    "=" + _kind_letter(self.rules, move.promoted_to))
         elif move.kind == CASTLE:
             text = self._castling(move)
         else:
@@ -983,7 +985,7 @@ class _Writer:
 
     # -- cells
     def _file(self, cell: int) -> str:
-        f, _ = _file_rank(self.variant, cell)
+        f, _ = _file_rank(self.rules, cell)
         n = self.notation
         if self.shogi:
             return str(self.files - f)
@@ -996,7 +998,7 @@ class _Writer:
         return chr(ord("a") + f)
 
     def _rank(self, cell: int) -> str:
-        _, r = _file_rank(self.variant, cell)
+        _, r = _file_rank(self.rules, cell)
         n = self.notation
         if n in (NOTATION_SHOGI_HOSKING, NOTATION_SHOGI_HODGES_NUMBER):
             return str(self.ranks - r)
@@ -1016,33 +1018,33 @@ class _Writer:
         return self._file(cell) + self._rank(cell)
 
     def _relative_rank(self, cell: int) -> int:
-        _, r = _file_rank(self.variant, cell)
+        _, r = _file_rank(self.rules, cell)
         return r if self.position.stm == 0 else self.ranks - 1 - r
 
     def _like(self, code: int) -> list[int]:
         """The cells of the mover's pieces of this piece's kind."""
         bits = 0
-        for other in range(2 + (code & 1), self.variant.n_codes, 2):
+        for other in range(2 + (code & 1), self.rules.codes.n_codes, 2):
             if self._kind(other) == self._kind(code):
                 bits |= self.position.bb[other]
-        return self.variant.board.cells_of(bits)
+        return self.rules.board.cells_of(bits)
 
     def _kind(self, code: int) -> str:
         """What tells a piece's kind in the notation, as Fairy-Stockfish
         tells its piece types: its letter (a promoted form's own `+P` in the
         shogi notations, its kind's elsewhere; `Q~` as `Q`)."""
-        letter = self.variant.letter_of_code(code).rstrip("~").upper()
+        letter = self.rules.letter_of_code(code).rstrip("~").upper()
         if letter.startswith("+") and not self.shogi:
-            return _kind_letter(self.variant, code)
+            return _kind_letter(self.rules, code)
         return letter
 
     def _on_file(self, cell: int, code: int) -> list[int]:
         """The cells of the mover's pieces of the kind of `code` on the file of `cell`."""
-        return self._on_file_number(_file_rank(self.variant, cell)[0], code)
+        return self._on_file_number(_file_rank(self.rules, cell)[0], code)
 
     def _on_file_number(self, f: int, code: int) -> list[int]:
         """The cells of the mover's pieces of the kind of `code` on file `f`."""
-        return [c for c in self._like(code) if _file_rank(self.variant, c)[0] == f]
+        return [c for c in self._like(code) if _file_rank(self.rules, c)[0] == f]
 
     def _ahead(self, cell: int, code: int) -> list[int]:
         """The cells of the mover's pieces of the kind of `code` ahead of
@@ -1054,7 +1056,7 @@ class _Writer:
         """How many files hold more than one of the mover's pieces of the kind of `code`."""
         files: dict[int, int] = {}
         for c in self._like(code):
-            f = _file_rank(self.variant, c)[0]
+            f = _file_rank(self.rules, c)[0]
             files[f] = files.get(f, 0) + 1
         return sum(1 for count in files.values() if count > 1)
 
@@ -1066,32 +1068,32 @@ class _Writer:
 
     # -- parts
     def _piece(self, move: _Written) -> str:
-        variant, n = self.variant, self.notation
+        rules, n = self.rules, self.notation
         code = move.mover
         if n in (NOTATION_SAN, NOTATION_LAN, NOTATION_THAI_SAN) and move.kind != DROP \
-                and _pawn_letterless(variant, code):
+                and _pawn_letterless(rules, code):
             return ""
         if n == NOTATION_XIANGQI_WXF:
             # Three like pieces on a file (two, on two files): their order
             # from the front.  A drop is read as a move from the first file
             # with nothing ahead, as Fairy-Stockfish reads it.
-            file = 0 if move.kind == DROP else _file_rank(variant, move.frm)[0]
+            file = 0 if move.kind == DROP else _file_rank(rules, move.frm)[0]
             if len(self._on_file_number(file, code)) >= 3 - (self._tandems(code) >= 2):
                 return "1" if move.kind == DROP else str(len(self._ahead(move.frm, code)) + 1)
-        letter = variant.letter_of_code(code).upper()
+        letter = rules.letter_of_code(code).upper()
         if self.thai:
             return self._thai(code, move.frm if move.kind != DROP else -1)
         if letter.startswith("+"):   # a promoted form: in other notations, its kind's letter
-            return letter if self.shogi else _kind_letter(variant, code)
-        return _written_letter(variant, code)
+            return letter if self.shogi else _kind_letter(rules, code)
+        return _written_letter(rules, code)
 
     def _thai(self, code: int, cell: int) -> str:
-        variant = self.variant
-        if _pawn_letterless(variant, code):
+        rules = self.rules
+        if _pawn_letterless(rules, code):
             return THAI_PAWN
-        if variant.royal_code[code]:
-            return THAI_KING if code in _king_codes(variant) else THAI_OTHER
-        kind = _reach_kind(variant, code)
+        if rules.codes.royal_code[code]:
+            return THAI_KING if code in _king_codes(rules) else THAI_OTHER
+        kind = _reach_kind(rules, code)
         if kind == "ferz" and cell in _promotions(self.position)[0]:
             return THAI_PROMOTED_MET
         return THAI_BY_REACH.get(kind or "", THAI_OTHER)
@@ -1104,7 +1106,7 @@ class _Writer:
             return self._square(move.frm)
         if n == NOTATION_XIANGQI_WXF:
             return self._wxf_disambiguation(move)
-        pawn = _pawn_letterless(self.variant, move.mover)
+        pawn = _pawn_letterless(self.rules, move.mover)
         if n == NOTATION_THAI_SAN and pawn and move.capture:
             return self._file(move.frm)
         others = [w.frm for w in self.described
@@ -1114,10 +1116,10 @@ class _Writer:
             return ""
         if self.shogi:
             return self._square(move.frm)
-        f, r = _file_rank(self.variant, move.frm)
-        if all(_file_rank(self.variant, o)[0] != f for o in others):
+        f, r = _file_rank(self.rules, move.frm)
+        if all(_file_rank(self.rules, o)[0] != f for o in others):
             return self._file(move.frm)
-        if all(_file_rank(self.variant, o)[1] != r for o in others):
+        if all(_file_rank(self.rules, o)[1] != r for o in others):
             return self._rank(move.frm)
         return self._square(move.frm)
 
@@ -1125,16 +1127,16 @@ class _Writer:
         on_file = self._on_file(move.frm, move.mover)
         if len(on_file) == 2 and self._tandems(move.mover) < 2:
             other = next(c for c in on_file if c != move.frm)
-            f0, r0 = _file_rank(self.variant, move.frm)
-            f1, r1 = _file_rank(self.variant, move.to)
-            fo, ro = _file_rank(self.variant, other)
+            f0, r0 = _file_rank(self.rules, move.frm)
+            f1, r1 = _file_rank(self.rules, move.to)
+            fo, ro = _file_rank(self.rules, other)
             # `+` or `-` where the other could make the same move: its
             # target a cell of the board, not a wall, where such a piece
             # may stand (an advisor in its palace).
-            cell = self.variant.board.index.get(f"{chr(ord('a') + fo + f1 - f0)}{ro + r1 - r0 + 1}")
+            cell = self.rules.board.index.get(f"{chr(ord('a') + fo + f1 - f0)}{ro + r1 - r0 + 1}")
             if 0 <= fo + f1 - f0 < self.files and cell is not None \
                     and not self.position.walls >> cell & 1 \
-                    and _region(self.variant, move.mover) >> cell & 1:
+                    and _region(self.rules, move.mover) >> cell & 1:
                 return self._rank(move.frm)
         return self._file(move.frm)
 
@@ -1148,8 +1150,8 @@ class _Writer:
         if move.kind == DROP:
             text += "'" if n == NOTATION_SHOGI_HOSKING else "*" if self.shogi else "@"
         elif n == NOTATION_XIANGQI_WXF:
-            _, r0 = _file_rank(self.variant, move.frm)
-            _, r1 = _file_rank(self.variant, move.to)
+            _, r0 = _file_rank(self.rules, move.frm)
+            _, r1 = _file_rank(self.rules, move.to)
             text += "=" if r0 == r1 else \
                 "+" if self._relative_rank(move.to) > self._relative_rank(move.frm) else "-"
         elif move.capture:
@@ -1157,42 +1159,42 @@ class _Writer:
         elif n in (NOTATION_LAN, NOTATION_THAI_LAN, NOTATION_JANGGI) \
                 or (self.shogi and (n != NOTATION_SHOGI_HOSKING
                                     or disambiguation == self._square(move.frm))) \
-                or (n == NOTATION_THAI_SAN and not _pawn_letterless(self.variant, move.mover)):
+                or (n == NOTATION_THAI_SAN and not _pawn_letterless(self.rules, move.mover)):
             text += "-"
         if n == NOTATION_XIANGQI_WXF and move.kind != DROP:
-            f0, r0 = _file_rank(self.variant, move.frm)
-            f1, r1 = _file_rank(self.variant, move.to)
+            f0, r0 = _file_rank(self.rules, move.frm)
+            f1, r1 = _file_rank(self.rules, move.to)
             text += str(abs(r1 - r0)) if f0 == f1 else self._file(move.to)
         else:
             text += self._square(move.to)
         return text + self._suffix(move)
 
     def _suffix(self, move: _Written) -> str:
-        variant = self.variant
+        rules = self.rules
         text = ""
         if move.promotion == "+":
-            text = "+" if self.shogi else "=" + _kind_letter(variant, move.promoted_to)
+            text = "+" if self.shogi else "=" + _kind_letter(rules, move.promoted_to)
         elif move.promotion == "-":
             text = "-" if self.shogi else \
-                "=" + variant.letter_of_code(move.promoted_to).upper()
+                "=" + rules.letter_of_code(move.promoted_to).upper()
         elif move.promotion:
-            text = "=" + variant.letter_of_code(move.promoted_to).upper().rstrip("~")
+            text = "=" + rules.letter_of_code(move.promoted_to).upper().rstrip("~")
         elif self.shogi and move.kind != DROP and any(
                 w.frm == move.frm and w.to == move.to and w.promotion == "+"
                 for w in self.described):
             text = "="
         if move.gate:
-            text += "/" + variant.letter_of_code(move.gate).upper()
+            text += "/" + rules.letter_of_code(move.gate).upper()
         if move.wall >= 0:
             text += "," + self._square(move.wall)
         return text
 
     def _castling(self, move: _Written) -> str:
-        f0, r0 = _file_rank(self.variant, move.frm)
-        f1, r1 = _file_rank(self.variant, move.to)
+        f0, r0 = _file_rank(self.rules, move.frm)
+        f1, r1 = _file_rank(self.rules, move.to)
         text = "O-O" if (r1, f1) > (r0, f0) else "O-O-O"
         if move.gate:
-            text += "/" + self.variant.letter_of_code(move.gate).upper() + \
+            text += "/" + self.rules.letter_of_code(move.gate).upper() + \
                 self._square(move.gate_cell)
         if move.wall >= 0:
             text += "," + self._square(move.wall)
@@ -1249,7 +1251,7 @@ def _result(game: Game) -> int:
     if ended is not None and (ended.reason in IMMEDIATE_REASONS
                               or not position.legal_internal()):
         return _value(ended, mover)
-    end = position.variant.end
+    end = position.rules.end
     rule = end.checkmate if position.is_check() else end.stalemate
     if rule in ("more-pieces", "fewer-pieces"):
         counts = [bits.bit_count() for bits in position.side_bb]
@@ -1292,7 +1294,7 @@ def is_optional_game_end(variant: str, fen: str, movelist: list[str], chess960: 
 
 def _optional(game: Game) -> tuple[bool, int]:
     position = game.position
-    end = position.variant.end
+    end = position.rules.end
     mover = game.turn
     ended = game.outcome()
     if ended is None or ended.reason not in OPTIONAL_REASONS:
@@ -1335,17 +1337,17 @@ def has_insufficient_material(variant: str, fen: str, movelist: list[str],
 
 def _insufficient(game: Game) -> tuple[bool, bool]:
     position = game.position
-    variant = position.variant
-    if variant.captures_to_hand or variant.end.conditions:
+    rules = position.rules
+    if rules.hands.captures_to_hand or rules.end.conditions:
         return False, False
     dead = insufficient_material(position)
     answer = []
     for side in range(2):
-        if any(position.hands[code] for code in variant.hand_codes[side]):
+        if any(position.hands[code] for code in rules.hands.hand_codes[side]):
             answer.append(False)
             continue
-        bare = all(variant.royal_code[position.cells[cell]]
-                   for cell in variant.board.cells_of(position.side_bb[side]))
+        bare = all(rules.codes.royal_code[position.cells[cell]]
+                   for cell in rules.board.cells_of(position.side_bb[side]))
         answer.append(dead or bare)
     return answer[0], answer[1]
 
@@ -1403,63 +1405,65 @@ class _FenRules:
 def _fen_rules(variant: Variant) -> _FenRules | None:
     """The layout rules of a variant's position strings; None for a board
     that is not a grid of one plane (read by variantkit alone)."""
-    grid = _grid(variant)
+    rules = variant.rules
+    grid = _grid(rules)
     if grid is None:
         return None
     letters: set[str] = set()
     promoted: set[str] = set()
-    for letter in variant.letter_codes:
+    for letter in rules.letter_codes:
         base = letter.strip("+~")
         letters |= {base.upper(), base.lower()}
         if letter.startswith("+"):
             promoted |= {base.upper(), base.lower()}
-    for letter in variant.notation.letters.values():
+    for letter in rules.notation.letters.values():
         letters |= {letter.upper(), letter.lower()} if len(letter) == 1 else set()
     special = "/*"
     if promoted:
         special += "+"
-    if any(variant.promotions[side] for side in range(2)):
+    if any(rules.promotion.promotions[side] for side in range(2)):
         special += "~"
-    free = variant.flips is not None and any(variant.flips.free)
-    drops = variant.drops or free
-    hands = drops or variant.gate_regions != [0, 0]
+    free = rules.flips is not None and any(rules.flips.free)
+    drops = rules.hands.drops or free
+    hands = drops or rules.gating.regions != [0, 0]
     if hands and not free:
         special += "[-]"
     # The royal king of each side, counted in a position string, unless a
     # side starts with more than one (Spartan chess: no king is counted).
     start_board = variant.setup_fen.split(" ")[0]
-    kings = tuple(next((variant.letter_of_code(c) for c in _king_codes(variant)
+    kings = tuple(next((variant.letter_of_code(c) for c in _king_codes(rules)
                         if c & 1 == side), "") for side in range(2))
     start_kings = tuple(start_board.count(kings[side]) if kings[side] else 0
                         for side in range(2))
     if max(start_kings) > 1:
         kings, start_kings = ("", ""), (0, 0)
-    castlings = variant.castlings
+    castlings = rules.castling.castlings
 
     def file_rank(cell: int) -> tuple[int, int]:
-        return _file_rank(variant, cell)
+        return _file_rank(rules, cell)
 
     king_start = tuple(next((file_rank(c.king_from) for c in castlings if c.side == side), None)
                        for side in range(2))
     rook_starts = tuple(tuple(sorted({file_rank(c.rook_from)[0] for c in castlings
                                       if c.side == side})) for side in range(2))
     # An en passant field is checked where a pawn written without a letter steps twice.
-    steps_twice = any(_pawn_letterless(variant, code) and any(g.initial for g in generators)
-                      for code, generators in enumerate(variant.generators))
+    steps_twice = any(_pawn_letterless(rules, code) and any(g.initial for g in generators)
+                      for code, generators in enumerate(rules.codes.generators))
     return _FenRules(
         files=grid.files, ranks=grid.ranks, letters=frozenset(letters),
         promoted=frozenset(promoted), special=special, drops=drops, hands=hands and not free,
         kings=(kings[0], kings[1]), start_kings=(start_kings[0], start_kings[1]),
-        kings_touch=any(_reach_kind(variant, c) == "king" for c in _king_codes(variant)),
-        castling=bool(castlings) or variant.gate_regions != [0, 0],
+        kings_touch=any(_reach_kind(rules, c) == "king" for c in _king_codes(rules)),
+        castling=bool(castlings) or rules.gating.regions != [0, 0],
         castling_rank=(king_start[0][1] if king_start[0] else 0,
                        king_start[1][1] if king_start[1] else grid.ranks - 1),
         rooks=(frozenset(variant.letter_of_code(c.rook_code) for c in castlings if c.side == 0),
                frozenset(variant.letter_of_code(c.rook_code) for c in castlings if c.side == 1)),
         king_start=(king_start[0], king_start[1]), rook_starts=(rook_starts[0], rook_starts[1]),
-        fixed_castling=not variant.free_castling and not variant.drops_grant_castling,
-        en_passant=steps_twice, counting=variant.end.counting is not None,
-        checks=variant.end.check_limit is not None)
+        fixed_castling=not rules.castling.free_castling
+        and not rules.hands.drops_grant_castling,
+        en_passant=steps_twice, counting=rules.end.counting is not None,
+        checks=rules.end.check_limit is not None)
 
 
 def _layout(text: str, rules: _FenRules, chess960: bool) -> int:
@@ -1664,9 +1668,9 @@ def get_fog_fen(fen: str, variant: str, chess960: bool = False, /) -> str:
 
 def _fog(game: Game) -> str:
     position = game.position
-    variant = position.variant
-    if _grid(variant) is None:
-        raise error(f"fog of war counts files and ranks: {variant.name}'s board has none")
+    rules = position.rules
+    if _grid(rules) is None:
+        raise error(f"fog of war counts files and ranks: {rules.name}'s board has none")
     seen = position.side_bb[position.stm]
     for move in position.legal_internal():
         if move[3] >= WALLED:
@@ -1674,16 +1678,16 @@ def _fog(game: Game) -> str:
         if move[3] != CASTLE:
             seen |= 1 << move[1]
     fields = _fen(game, False).split(" ")
-    fields[0] = _rewritten(fields[0], variant,
+    fields[0] = _rewritten(fields[0], rules,
                            lambda cell, item: item if cell >= 0 and seen >> cell & 1 else "*")
     return " ".join(fields)
 
 
-def _rewritten(field: str, variant: Variant, item_at: Callable[[int, str], str]) -> str:
+def _rewritten(field: str, rules: Rules, item_at: Callable[[int, str], str]) -> str:
     """A placement field of a grid of one plane written again, each cell's
     item (a piece's letters, '' for an empty cell) replaced by
     `item_at(cell, item)` (cell -1 for a hole); the hand kept."""
-    grid = _grid(variant)
+    grid = _grid(rules)
     assert grid is not None
     board, hand = split_hand(field)
     rows = []
@@ -1691,7 +1695,7 @@ def _rewritten(field: str, variant: Variant, item_at: Callable[[int, str], str])
         rank = grid.ranks - from_top
         out, empty = "", 0
         for file, item in enumerate(row):
-            cell = variant.board.index.get(f"{chr(ord('a') + file)}{rank}", -1)
+            cell = rules.board.index.get(f"{chr(ord('a') + file)}{rank}", -1)
             written = item_at(cell, item)
             if not written:
                 empty += 1

@@ -1,6 +1,7 @@
-"""The declared end conditions (`end: conditions`): whether one holds and
-what result it gives.  The general position stops generating moves once one
-holds, and the outcome rules report it."""
+"""The declared end conditions (`end: conditions`): the reasons they give,
+and the tests on a position they are made of (a chain of pieces, the last
+castling, attacked cells, a result seen from a side).  Whether one holds,
+which needs the general position's state, is `core.general`'s."""
 
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from variantkit.core.moves import CASTLE, CASTLE_GATE, InternalMove, gate_parts
-from variantkit.values import SIDES, Outcome
+from variantkit.values import Outcome
 
 if TYPE_CHECKING:
-    from variantkit.core.general import GeneralPosition
     from variantkit.core.position import Position
-    from variantkit.tables import EndCondition
 
 # The outcome's reason for each kind of condition.
 REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region",
@@ -21,86 +20,6 @@ REASONS = {"checks": "check-count", "extinct": "extinction", "reached": "region"
            "on-a-line": "on-a-line", "connected": "connected",
            "castled": "castling",
            "castling-lost": "castling"}
-
-
-def ended_by_condition(position: GeneralPosition) -> bool:
-    """Whether a declared end condition ends the game here."""
-    return any(condition_outcome(position, c) is not None
-               for c in position.variant.end.conditions)
-
-
-def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Outcome | None:
-    """The outcome one declared condition gives, if it holds."""
-    reason = REASONS[condition.kind]
-    moved, to_move = 1 - position.stm, position.stm
-    if not condition.reply and meets(position, condition, moved):
-        if condition.answer is not None:
-            if meets(position, condition, to_move):
-                return result_for(condition.answer, SIDES[moved], SIDES[to_move], reason)
-            if moved == 0 and some_move_leads_to(
-                    position, lambda: meets(position, condition, to_move),
-                    position.allowed_moves()):
-                return None
-        return result_for(condition.result, SIDES[moved], SIDES[to_move], reason)
-    if meets(position, condition, to_move, condition.grace):
-        return result_for(condition.result, SIDES[to_move], SIDES[moved], reason)
-    return None
-
-
-def held(position: GeneralPosition, condition: EndCondition, side: int) -> int:
-    """How many pieces of an `extinct` condition's kinds `side` has; a piece
-    in hand counts, since it may come back by a drop."""
-    hands = position.hands
-    if condition.codes is None:
-        in_hand = sum(hands[code] for code in position.variant.hand_codes[side])
-        return position.side_bb[side].bit_count() + in_hand
-    return sum(position.bb[code].bit_count() + hands[code] for code in condition.codes[side])
-
-
-def meets(position: GeneralPosition, condition: EndCondition, side: int,
-          grace: bool = False) -> bool:
-    """Whether `side` meets a declared end condition in this position.  With
-    `grace` (the side to move under `grace: true`), a bare side meets it only
-    when no single capture could bare the other side in reply."""
-    kind, bb = condition.kind, position.bb
-    if grace and kind != "bare":
-        return False
-    if kind == "checks":
-        return position.checks_left[side] == 0
-    if kind == "extinct":
-        return held(position, condition, side) <= condition.count and \
-            (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
-    if kind in ("in-a-row", "in-a-square", "on-a-line", "connected"):
-        own = position.side_bb[side]
-        if condition.codes is not None:
-            own = 0
-            for code in condition.codes[side]:
-                own |= bb[code]
-        if kind == "on-a-line":   # any cells of one line, not only a run
-            return any((line & own).bit_count() >= condition.count for line in condition.rows)
-        if kind == "connected":
-            return joins(own, condition.regions[side], condition.goals[side], condition.steps)
-        return any(row & own == row for row in condition.rows)
-    if kind == "castled":
-        return side != position.stm and castled_right(position) in condition.rights
-    if kind == "castling-lost":
-        named = [c for _, c in position.castlings_by_side[side] if c.right in condition.rights]
-        return bool(named) and not any(c.in_place(position) for c in named)
-    if kind == "reached":
-        assert condition.codes is not None
-        there = 0
-        for code in condition.codes[side]:
-            there |= bb[code] & condition.regions[side]
-        if condition.safe:
-            there &= ~attacked_cells(position, there, 1 - side)
-        # (a full region counts for the side that has just moved: the other
-        # side's move may have filled it)
-        if condition.full and there and side != position.stm:
-            taken = position.side_bb[0] | position.side_bb[1] | position.walls
-            if not condition.regions[side] & ~taken:
-                return True
-        return there.bit_count() >= condition.count
-    return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
 
 
 def joins(own: int, start: int, goal: int, steps: tuple[int, ...]) -> bool:

@@ -55,7 +55,7 @@ def turn_over(position: Position, cells: int) -> None:
     """Give the pieces on `cells` to the other side, each keeping its type
     (its code's side bit changes); done twice, nothing changed."""
     board_cells, bb, side_bb = position.cells, position.bb, position.side_bb
-    zobrist = position.variant.zobrist
+    zobrist = position.zobrist
     while cells:
         bit = cells & -cells
         cells ^= bit
@@ -92,7 +92,7 @@ def drop_targets(position: Position, rule: FlipRule) -> int:
     next to no enemy piece (`apart`), or every empty cell (`any`)."""
     us = position.stm
     own = position.side_bb[us]
-    empty = position.variant.all_cells & ~(own | position.side_bb[1 - us] | position.walls)
+    empty = position.all_cells & ~(own | position.side_bb[1 - us] | position.walls)
     if empty & rule.first:
         return empty & rule.first
     if rule.drops == "any":

@@ -1,13 +1,20 @@
 """The general position: the rules beyond one royal piece per side and
-plain captures (no or several royal pieces, forced capture, checks
-forbidden, explosions, petrification, counted checks, counted endings,
-aiming pieces, pieces turning over, passing when stuck, a full board)."""
+plain captures, for the variants one of whose rule families says it needs
+them (each family's `needs_general`, gathered as `Rules.general`); and the
+declared end conditions it stops at."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from variantkit.core.conditions import ended_by_condition
+from variantkit.core.conditions import (
+    REASONS,
+    attacked_cells,
+    castled_right,
+    joins,
+    result_for,
+    some_move_leads_to,
+)
 from variantkit.core.flips import flip_after, flip_moves, turn_over
 from variantkit.core.moves import (
     DOUBLE,
@@ -21,10 +28,11 @@ from variantkit.core.moves import (
 )
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
+from variantkit.values import SIDES, Outcome
 
 if TYPE_CHECKING:
-    from variantkit.tables import Counting
-    from variantkit.variant import Variant
+    from variantkit.rules import Rules
+    from variantkit.tables import Counting, EndCondition
 
 
 class GeneralPosition(Position):
@@ -42,9 +50,37 @@ class GeneralPosition(Position):
     else it leaves attacked.
     """
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        limit = variant.end.check_limit or 0
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        # The rules played here, taken from the families' records once (as
+        # `Position` takes its own).
+        royals, captures, end = rules.royals, rules.captures, rules.end
+        self.one_royal = royals.one_royal
+        self.check_all = royals.check_all
+        self.check_last = royals.check_last
+        self.may_give_check = royals.may_give_check
+        self.must_capture = captures.must_capture
+        self.blast_immune = captures.blast_immune
+        self.blast_proof = captures.blast_proof
+        self.petrify = captures.petrify
+        self.petrify_royal = captures.petrify_royal
+        self.flips = rules.flips
+        self.pass_when_stuck = rules.passing.when_stuck
+        self.aims = rules.aims.any
+        self.aimed_by = rules.aims.aimed_by
+        self.end_conditions = end.conditions
+        self.board_full_result = end.board_full
+        self.check_limit = end.check_limit
+        self.counting = end.counting
+        self.check_keys = rules.keys.check_keys
+        # Whether no rule here filters the generator's moves (one royal
+        # piece, and no explosions, walls, flips, forced captures, forbidden
+        # checks or full board), so that they are counted as `Position`
+        # counts them; a declared condition may still end the game.
+        self.counts_plainly = royals.one_royal and not (
+            self.blast or self.walling is not None or self.flips is not None
+            or self.must_capture or not self.may_give_check or self.board_full_result is not None)
+        limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
         # running) and the plies counted so far.
@@ -61,7 +97,7 @@ class GeneralPosition(Position):
     def royals(self, side: int) -> int:
         """Cells of `side`'s royal pieces."""
         bits = 0
-        for code in self.variant.royal_codes[side]:
+        for code in self.royal_codes[side]:
             bits |= self.bb[code]
         return bits
 
@@ -71,22 +107,21 @@ class GeneralPosition(Position):
         enemy royal piece cannot be taken (the blast would take both); a
         royal piece that petrifies never captures either, though it is
         `shown` as giving check (as Fairy-Stockfish shows it)."""
-        v = self.variant
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         enemy_royals = 0
-        if v.blast:
+        if self.blast:
             enemy_royals = self.royals(1 - side)
             attackers &= ~enemy_royals
-        for code in () if shown else v.petrify_royal:   # it would turn to stone
+        for code in () if shown else self.petrify_royal:   # it would turn to stone
             attackers &= ~self.bb[code]
         found = []
         while royals:
             low = royals & -royals
             royals ^= low
             cell = low.bit_length() - 1
-            if v.blast and v.blast[cell] & enemy_royals:
+            if self.blast and self.blast[cell] & enemy_royals:
                 continue
             if self.attackers(cell, 1 - side, occupied, attackers):
                 found.append(cell)
@@ -99,10 +134,10 @@ class GeneralPosition(Position):
         threatened = self._threatened(side, shown)
         if not threatened:
             return False
-        if self.variant.check_all:
+        if self.check_all:
             return len(threatened) == self.royals(side).bit_count()
-        if self.variant.check_last:
-            return self.royals(side).bit_count() <= self.variant.check_last
+        if self.check_last:
+            return self.royals(side).bit_count() <= self.check_last
         return True
 
     def is_check(self) -> bool:
@@ -125,10 +160,10 @@ class GeneralPosition(Position):
         """The cell of an attacked royal piece of the side to move when it is in check."""
         if not self.is_check():
             return None
-        return self.variant.board.names[self._threatened(self.stm, shown=True)[0]]
+        return self.rules.board.names[self._threatened(self.stm, shown=True)[0]]
 
     def state_key(self) -> int:
-        keys = self.variant.check_keys
+        keys = self.check_keys
         return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
 
     def copy(self) -> Position:
@@ -143,11 +178,11 @@ class GeneralPosition(Position):
     def legal_internal(self) -> list[InternalMove]:
         """No moves once a declared end condition holds or a pass has ended
         the game (as Fairy-Stockfish lists them), else the moves the rules allow."""
-        if (self.variant.end.conditions and ended_by_condition(self)) or self.ended_by_pass() \
+        if (self.end_conditions and ended_by_condition(self)) or self.ended_by_pass() \
                 or self.board_full():
             return []
         moves = self.allowed_moves()
-        return self.walled_moves(moves) if self.variant.walling and not self._walls_judged() \
+        return self.walled_moves(moves) if self.walling and not self._walls_judged() \
             else moves
 
     def _walls_judged(self) -> bool:
@@ -155,9 +190,9 @@ class GeneralPosition(Position):
         {royal-safety: with-wall}`: then its moves get their walls first,
         and each is judged whole (its wall may shield a royal piece, the
         duck's old cell may bare one)."""
-        walling = self.variant.walling
+        walling = self.walling
         return walling is not None and walling.with_wall and walling.kind != "none" \
-            and bool(self.variant.royal_codes[self.stm])
+            and bool(self.royal_codes[self.stm])
 
     def count_legal(self) -> int:
         """`len(legal_internal())`, counted as `Position.count_legal`
@@ -165,12 +200,9 @@ class GeneralPosition(Position):
         piece, and no explosions, walls, flips, forced captures or forbidden
         checks: counted endings, for one, only end the game), else the
         length of the whole list."""
-        v = self.variant
-        if v.one_royal and not (v.blast or v.walling or v.flips is not None or v.must_capture
-                                or not v.may_give_check or v.end.board_full is not None
-                                or (v.end.conditions and ended_by_condition(self))):
+        if self.counts_plainly and not (self.end_conditions and ended_by_condition(self)):
             counted = super().count_legal()
-            if counted or not v.pass_when_stuck:
+            if counted or not self.pass_when_stuck:
                 return counted
         return len(self.legal_internal())
 
@@ -188,33 +220,31 @@ class GeneralPosition(Position):
 
     def board_full(self) -> bool:
         """Whether every cell is taken under `end: board-full`, which ends the game."""
-        v = self.variant
-        return v.end.board_full is not None \
-            and not v.all_cells & ~(self.side_bb[0] | self.side_bb[1] | self.walls)
+        return self.board_full_result is not None \
+            and not self.all_cells & ~(self.side_bb[0] | self.side_bb[1] | self.walls)
 
     def allowed_moves(self) -> list[InternalMove]:
         """The moves the pieces and the royal, capture and explosion rules allow."""
-        v = self.variant
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if v.one_royal and not v.blast and not walled:
+        if self.one_royal and not self.blast and not walled:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
-            if v.royal_codes[us]:
+            if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
-        if v.gate_regions[us]:
+        if self.gate_regions[us]:
             moves += self._gatings(moves)
-        if v.must_drop:
+        if self.must_drop:
             moves = self._drops_first(moves)
-        if v.flips is not None:
-            moves = flip_moves(self, v.flips, moves)
-        if not moves and v.pass_when_stuck:
+        if self.flips is not None:
+            moves = flip_moves(self, self.flips, moves)
+        if not moves and self.pass_when_stuck:
             moves = self.stuck_pass()
-        if not v.may_give_check:
+        if not self.may_give_check:
             moves = [m for m in moves if not self.gives_check(m)]
-        if v.must_capture:
+        if self.must_capture:
             captures = [m for m in moves if self._captures(m)]
             if captures:
                 return captures
@@ -222,13 +252,13 @@ class GeneralPosition(Position):
 
     def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
         us = self.stm
-        blast = self.variant.blast
+        blast = self.blast
         own = self.royals(us).bit_count()
         enemy = self.royals(1 - us).bit_count()
         # Under `check: last`, a side with at most `last` royal pieces keeps
         # each of them safe (followed where it moves), even by a move that
         # makes another one (by promotion), which need not be safe.
-        kept = self.royals(us) if 0 < own <= self.variant.check_last else 0
+        kept = self.royals(us) if 0 < own <= self.check_last else 0
         safe = []
         for move in moves:
             duck = self._blasted_wall(move) if blast and move[3] >= WALLED else -1
@@ -266,8 +296,8 @@ class GeneralPosition(Position):
         the target that held such a piece before the move, walls and all)."""
         plain, cell = wall_parts(move)
         frm = plain[0]
-        if cell != frm or not self.variant.blast[plain[1]] >> frm & 1 \
-                or self.cells[frm] in self.variant.blast_immune or not self._captures(plain):
+        if cell != frm or not self.blast[plain[1]] >> frm & 1 \
+                or self.cells[frm] in self.blast_immune or not self._captures(plain):
             return -1
         return cell
 
@@ -290,34 +320,33 @@ class GeneralPosition(Position):
         if move[3] >= WALLED:   # its plain move comes back here (`Position._make_walled`)
             super().make_internal(move)
             return
-        v = self.variant
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
-        counting = v.end.counting
+        counting = self.counting
         captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
             if counting is not None and self._captures(move) else 0
-        capturing = bool(v.blast or v.petrify) and self._captures(move)
-        exploding = capturing and bool(v.blast)
+        capturing = bool(self.blast or self.petrify) and self._captures(move)
+        exploding = capturing and bool(self.blast)
         # The piece that moved petrifies, not what it promoted to.
-        petrifying = capturing and self.cells[move[0]] in v.petrify
+        petrifying = capturing and self.cells[move[0]] in self.petrify
         super().make_internal(move)
         removed: tuple[tuple[int, int], ...] = ()
         walled = -1
         if exploding:
             to = move[1]
             cells = self.cells
-            around = v.blast[to]
-            for code in v.blast_immune:
+            around = self.blast[to]
+            for code in self.blast_immune:
                 around &= ~self.bb[code]
             around &= self.side_bb[0] | self.side_bb[1]
-            capturer = () if cells[to] in v.blast_proof else ((to, cells[to]),)
-            removed = capturer + tuple((c, cells[c]) for c in v.board.cells_of(around))
+            capturer = () if cells[to] in self.blast_proof else ((to, cells[to]),)
+            removed = capturer + tuple((c, cells[c]) for c in self.rules.board.cells_of(around))
             gone = 0
             for cell, code in removed:
                 self._lift(cell)
                 gone |= 1 << cell
-                if v.has_hands and v.to_hand[code] >= 0:   # taken by its owner's enemy
-                    self.add_to_hand(v.to_hand[code])
+                if self.has_hands and self.to_hand[code] >= 0:   # taken by its owner's enemy
+                    self.add_to_hand(self.to_hand[code])
             self.unmoved &= ~gone
             if petrifying:   # the blast over, the capture's cell turns to stone
                 walled = to
@@ -327,29 +356,28 @@ class GeneralPosition(Position):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
-        if v.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
-                and v.aimed_by[self.cells[move[1]]]:
+        if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
+                and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
-        if v.end.check_limit and self.side_in_check(self.stm):
+        if self.check_limit and self.side_in_check(self.stm):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]) and move[3] != DROP)
-        flipped = 0 if v.flips is None else flip_after(self, v.flips, move)
+        flipped = 0 if self.flips is None else flip_after(self, self.flips, move)
         self._extra.append((removed, before, counted, walled, flipped))
 
     def unmake_internal(self) -> None:
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
-        v = self.variant
         removed, before, counted, walled, flipped = self._extra.pop()
         turn_over(self, flipped)
         if walled >= 0:
             self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
-            if v.blast and v.has_hands and v.to_hand[code] >= 0:
-                self.add_to_hand(v.to_hand[code], -1)
+            if self.blast and self.has_hands and self.to_hand[code] >= 0:
+                self.add_to_hand(self.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
         super().unmake_internal()
@@ -358,8 +386,8 @@ class GeneralPosition(Position):
         """The piece that has just moved to `cell` takes the initial moves
         of the enemy pieces it now aims at (`initial-until-aimed-by`)."""
         code = self.cells[cell]
-        aimed = self.variant.empty_board_reach(code, cell, initial=False)
-        for victim in self.variant.aimed_by[code]:
+        aimed = self.rules.empty_board_reach(code, cell, initial=False)
+        for victim in self.aimed_by[code]:
             self.unmoved &= ~(self.bb[victim] & aimed)
 
     # -- counted endings ---------------------------------------------------------
@@ -405,8 +433,90 @@ class GeneralPosition(Position):
         return 0
 
 
-def empty_position(variant: Variant) -> Position:
+# -- declared end conditions (`end: conditions`) -----------------------------------
+
+def ended_by_condition(position: GeneralPosition) -> bool:
+    """Whether a declared end condition ends the game here."""
+    return any(condition_outcome(position, c) is not None
+               for c in position.end_conditions)
+
+
+def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Outcome | None:
+    """The outcome one declared condition gives, if it holds."""
+    reason = REASONS[condition.kind]
+    moved, to_move = 1 - position.stm, position.stm
+    if not condition.reply and meets(position, condition, moved):
+        if condition.answer is not None:
+            if meets(position, condition, to_move):
+                return result_for(condition.answer, SIDES[moved], SIDES[to_move], reason)
+            if moved == 0 and some_move_leads_to(
+                    position, lambda: meets(position, condition, to_move),
+                    position.allowed_moves()):
+                return None
+        return result_for(condition.result, SIDES[moved], SIDES[to_move], reason)
+    if meets(position, condition, to_move, condition.grace):
+        return result_for(condition.result, SIDES[to_move], SIDES[moved], reason)
+    return None
+
+
+def held(position: GeneralPosition, condition: EndCondition, side: int) -> int:
+    """How many pieces of an `extinct` condition's kinds `side` has; a piece
+    in hand counts, since it may come back by a drop."""
+    hands = position.hands
+    if condition.codes is None:
+        in_hand = sum(hands[code] for code in position.hand_codes[side])
+        return position.side_bb[side].bit_count() + in_hand
+    return sum(position.bb[code].bit_count() + hands[code] for code in condition.codes[side])
+
+
+def meets(position: GeneralPosition, condition: EndCondition, side: int,
+          grace: bool = False) -> bool:
+    """Whether `side` meets a declared end condition in this position.  With
+    `grace` (the side to move under `grace: true`), a bare side meets it only
+    when no single capture could bare the other side in reply."""
+    kind, bb = condition.kind, position.bb
+    if grace and kind != "bare":
+        return False
+    if kind == "checks":
+        return position.checks_left[side] == 0
+    if kind == "extinct":
+        return held(position, condition, side) <= condition.count and \
+            (not condition.rivals or held(position, condition, 1 - side) >= condition.rivals)
+    if kind in ("in-a-row", "in-a-square", "on-a-line", "connected"):
+        own = position.side_bb[side]
+        if condition.codes is not None:
+            own = 0
+            for code in condition.codes[side]:
+                own |= bb[code]
+        if kind == "on-a-line":   # any cells of one line, not only a run
+            return any((line & own).bit_count() >= condition.count for line in condition.rows)
+        if kind == "connected":
+            return joins(own, condition.regions[side], condition.goals[side], condition.steps)
+        return any(row & own == row for row in condition.rows)
+    if kind == "castled":
+        return side != position.stm and castled_right(position) in condition.rights
+    if kind == "castling-lost":
+        named = [c for _, c in position.castlings_by_side[side] if c.right in condition.rights]
+        return bool(named) and not any(c.in_place(position.unmoved, position.cells) for c in named)
+    if kind == "reached":
+        assert condition.codes is not None
+        there = 0
+        for code in condition.codes[side]:
+            there |= bb[code] & condition.regions[side]
+        if condition.safe:
+            there &= ~attacked_cells(position, there, 1 - side)
+        # (a full region counts for the side that has just moved: the other
+        # side's move may have filled it)
+        if condition.full and there and side != position.stm:
+            taken = position.side_bb[0] | position.side_bb[1] | position.walls
+            if not condition.regions[side] & ~taken:
+                return True
+        return there.bit_count() >= condition.count
+    return not position.non_royal(side) and position.non_royal(1 - side) >= (2 if grace else 1)
+
+
+def empty_position(rules: Rules) -> Position:
     """The variant's empty board, as the position class its rules need: the
     general one only for variants whose rules go beyond one royal piece per
-    side and plain captures."""
-    return GeneralPosition(variant) if variant.general_rules else Position(variant)
+    side and plain captures (`Rules.general`)."""
+    return GeneralPosition(rules) if rules.general else Position(rules)

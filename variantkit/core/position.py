@@ -9,7 +9,7 @@ on integers only; `public_move` turns an internal move into a `Move`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from variantkit.core.moves import (
     CASTLE,
@@ -34,10 +34,18 @@ from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, Ce
 from variantkit.values import SIDES, Move
 
 if TYPE_CHECKING:
+    from variantkit.rules import Rules
     from variantkit.tables import AttackEntry, DropRule, Limits, Promotion
-    from variantkit.variant import Variant
 
 NO_PASSED: Final[list[dict[int, int]]] = []   # a plain generator passes no cells
+
+
+class Positioned(Protocol):
+    """Anything a face draws or writes a position of: a `Position` itself,
+    or a `Game` (variantkit.game), which holds one."""
+
+    @property
+    def position(self) -> Position: ...
 
 
 def position_of(game: object, caller: str) -> Position:
@@ -53,10 +61,10 @@ def position_of(game: object, caller: str) -> Position:
 class Position:
     """A position of a variant with its move history, as integers."""
 
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
-        n_codes = variant.n_codes
-        self.cells: list[int] = [0] * variant.board.size
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n_codes = rules.codes.n_codes
+        self.cells: list[int] = [0] * rules.board.size
         self.bb: list[int] = [0] * n_codes
         # The same masks split into machine words: the cells below
         # SHORT_BITS, and those from SHORT_BITS on (shifted down), kept with
@@ -83,12 +91,12 @@ class Position:
         self.walls_before: list[int] = []
         # The castling moves of this game: the variant's, or under free
         # castling those of the start position (set by the position reader).
-        self.castlings = variant.castlings
-        self.castlings_by_side = variant.castlings_by_side
+        self.castlings = rules.castling.castlings
+        self.castlings_by_side = rules.castling.by_side
         # Chess960: castling is written as the king taking its own rook
         # (`e1h1`), under free castling or when the position string named
         # the rights Chess960's way (set by the position reader).
-        self.chess960 = variant.free_castling
+        self.chess960 = rules.castling.free_castling
         # One undo record per move played, oldest first; its first item is
         # the internal move (read by the engine, outcome rules and drawing).
         self.history: list[UndoRecord] = []
@@ -96,6 +104,71 @@ class Position:
         # filled by the outcome rules as they need them; an entry stays valid
         # while the moves before it stay on the stack.
         self.repetition_keys: list[int] = []
+        # The rules' tables the move generator, make and unmake read at
+        # every node, taken from the families' records once (see each
+        # record's module in `variantkit.rulebook`): compiled, an attribute
+        # of the position is one read.
+        codes = rules.codes
+        self.royal_code = codes.royal_code
+        self.royal_codes = codes.royal_codes
+        self.resets_clock = codes.resets_clock
+        self.pass_codes = codes.pass_codes
+        self.generators = codes.generators
+        self.clock_kept = codes.clock_kept
+        self.loop_generators = codes.loop_generators
+        self.loop_check_generators = codes.loop_check_generators
+        self.attack_components = codes.attack_components
+        self.slider_components = codes.slider_components
+        self.hop_components = codes.hop_components
+        self.typed_screens = codes.typed_screens
+        # Boards wider than SHORT_MASK: their masks are boxed, so the
+        # generator reads pieces a word at a time where it can (`Words`).
+        self.wide = rules.board.size > SHORT_BITS   # Board.size is a property
+        self.short_moves = rules.words.short
+        self.word_moves = rules.words.words
+        promotion = rules.promotion
+        self.promotions = promotion.promotions
+        self.promotion_of = promotion.by_code
+        # Their regions in words, for the pieces read a word at a time.
+        self.promotion_low = [0 if p is None else p.region & SHORT_MASK
+                              for p in promotion.by_code]
+        self.promotion_high = [0 if p is None else p.region >> SHORT_BITS
+                               for p in promotion.by_code]
+        self.standing = promotion.standing
+        self.promotion_limit = promotion.promotion_limit
+        self.limit_counted = promotion.limit_counted
+        self.reversible_promotion = promotion.reversible_promotion
+        held = rules.hands
+        self.has_hands = held.has_hands
+        self.all_cells = held.all_cells
+        self.drops = held.drops
+        self.must_drop = held.must_drop
+        self.forced_drops = held.forced_drops
+        self.drops_unmoved = held.drops_unmoved
+        self.drops_grant_castling = held.drops_grant_castling
+        self.to_hand = held.to_hand
+        self.drop_regions = held.drop_regions
+        self.drop_rules = held.drop_rules
+        self.hand_codes = held.hand_codes
+        self.balanced = held.balanced
+        self.colour_cells = held.colour_cells
+        self.drop_forms = held.drop_forms
+        self.drop_below = rules.drop_fall.below
+        self.drop_entries = rules.drop_fall.entries
+        self.facing = rules.royals.facing
+        self.facing_must_break = rules.royals.facing_must_break
+        self.pass_ends_game = rules.end.pass_ends_game
+        first = rules.first_moves
+        self.first_move_rule = first.rule
+        self.same_plane = first.same_plane
+        self.first_move_castling = first.castling
+        self.first_move_evasion = first.evasion
+        self.blast = rules.captures.blast
+        self.walling = rules.walls
+        self.gate_regions = rules.gating.regions
+        self.zobrist = rules.keys.zobrist
+        self.hand_keys = rules.keys.hand_keys
+        self.wall_keys = rules.keys.wall_keys
 
     @property
     def position(self) -> Position:
@@ -116,7 +189,7 @@ class Position:
 
     def checked_cell(self) -> str | None:
         """The cell of the side to move's royal piece when it is in check."""
-        return self.variant.board.names[self.royal[self.stm]] if self.is_check() else None
+        return self.rules.board.names[self.royal[self.stm]] if self.is_check() else None
 
     def side_in_check(self, side: int) -> bool:
         """Whether `side` is in check: here, its royal piece is attacked."""
@@ -132,7 +205,7 @@ class Position:
 
     def non_royal(self, side: int) -> int:
         """How many non-royal pieces `side` has."""
-        royal = self.variant.royal_code
+        royal = self.royal_code
         bb = self.bb
         count = 0
         # A loop, not sum() over a generator: compiled, the generator is an
@@ -144,7 +217,7 @@ class Position:
 
     def has_non_royal(self, side: int) -> bool:
         """Whether `side` has a piece besides its royal ones."""
-        royal = self.variant.royal_code
+        royal = self.royal_code
         bb = self.bb
         # Each mask only tested, never combined: compiled, an operation on
         # a mask wider than a word allocates, and counted endings ask at
@@ -178,19 +251,19 @@ class Position:
         `end: double-pass` (a pass answering a pass) or `end: facing-pass`
         (a pass while the royal pieces face each other).  No side moves
         after that, as Fairy-Stockfish lists no moves once a game is over."""
-        if not self.variant.pass_ends_game:   # most variants: nothing to look up
+        if not self.pass_ends_game:   # most variants: nothing to look up
             return False
         history = self.history
         if not history or history[-1][0][3] != PASS:
             return False
-        end = self.variant.end
+        end = self.rules.end
         return (end.double_pass is not None and len(history) >= 2
                 and history[-2][0][3] == PASS) \
             or (end.facing_pass is not None and self.royals_face())
 
     def copy(self) -> Position:
         """An independent position, history included."""
-        other = type(self)(self.variant)
+        other = type(self)(self.rules)
         for name in ("cells", "bb", "bb_low", "bb_high", "side_bb", "royal", "hands"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("stm", "unmoved", "ep_target", "ep_victim", "halfmove", "walls",
@@ -214,8 +287,8 @@ class Position:
         self.bb[code] = self.bb[code] | bit
         self.toggle_word(code, cell)
         self.side_bb[code & 1] = self.side_bb[code & 1] | bit
-        self.hash ^= self.variant.zobrist[code][cell]
-        if self.variant.royal_code[code]:
+        self.hash ^= self.zobrist[code][cell]
+        if self.royal_code[code]:
             self.royal[code & 1] = cell
 
     def toggle_word(self, code: int, cell: int) -> None:
@@ -231,7 +304,7 @@ class Position:
 
     def add_to_hand(self, code: int, count: int = 1) -> None:
         """Put `count` pieces of `code` into the hand of side `code & 1`."""
-        keys = self.variant.hand_keys[code]
+        keys = self.hand_keys[code]
         held = self.hands[code]
         self.hash ^= keys[held] ^ keys[held + count]
         self.hands[code] = held + count
@@ -241,14 +314,14 @@ class Position:
         'black'): uppercase letters for White, lowercase for Black."""
         if side not in SIDES:
             raise ValueError(f"a side is 'white' or 'black', not {side!r}")
-        v = self.variant
-        return {v.letter_of_code(code): self.hands[code] for code in v.hand_codes[SIDES.index(side)]
+        letter_of = self.rules.letter_of_code
+        return {letter_of(code): self.hands[code] for code in self.hand_codes[SIDES.index(side)]
                 if self.hands[code]}
 
     def place_wall(self, cell: int) -> None:
         """Put a wall on an empty cell (or take it away again)."""
         self.walls ^= 1 << cell
-        self.hash ^= self.variant.wall_keys[cell]
+        self.hash ^= self.wall_keys[cell]
 
     # -- move generation ----------------------------------------------------
     def pieces_within(self, codes: list[int], low: int, high: int) -> tuple[int, int]:
@@ -284,7 +357,7 @@ class Position:
         # time; only a component with a piece there, that is not a leap,
         # goes on to full-width masks.
         found = found_low = found_high = 0
-        for entry in self.variant.attack_components[side]:
+        for entry in self.attack_components[side]:
             near_low = entry.sources_low[target] & mask_low
             near_high = entry.sources_high[target] & mask_high
             if not (near_low or near_high):
@@ -360,7 +433,7 @@ class Position:
         # `own` in words, made when first needed: the lines with one path
         # are read a word at a time (see `AttackEntry.between`).
         own_low = own_high = -1
-        for entry in self.variant.slider_components[them]:
+        for entry in self.slider_components[them]:
             low, high = entry.xray_low[king], entry.xray_high[king]
             if not (low or high):
                 continue
@@ -429,8 +502,8 @@ class Position:
         """Cells where a piece would become the screen of an enemy hopper
         aiming at `king`: the empty ones, and where a screen's type matters
         also the occupied ones (a capture there changes the screen's type)."""
-        lines = self._lines_to(king, them, self.variant.hop_components[them])
-        return lines if self.variant.typed_screens else lines & ~occupied
+        lines = self._lines_to(king, them, self.hop_components[them])
+        return lines if self.typed_screens else lines & ~occupied
 
     def _lines_to(self, king: int, them: int, entries: list[AttackEntry]) -> int:
         """The cells between `king` and the enemy pieces of these components
@@ -453,22 +526,20 @@ class Position:
                 if m[3] == EN_PASSANT or m[3] == WALLED + EN_PASSANT]
 
     def legal_internal(self) -> list[InternalMove]:
-        v = self.variant
         if self.ended_by_pass():
             return []
         moves: list[InternalMove] = []
         self._generate(self.royal[self.stm], moves)
-        if v.gate_regions[self.stm]:
+        if self.gate_regions[self.stm]:
             moves += self._gatings(moves)
-        return self._drops_first(moves) if v.must_drop else moves
+        return self._drops_first(moves) if self.must_drop else moves
 
     def count_legal(self) -> int:
         """How many legal moves there are: `len(legal_internal())`, but
         plain moves are counted, not built (perft's last ply)."""
-        v = self.variant
         # These rules filter the whole list (the must-break rule, while the
         # royal pieces face each other, is `_generate`'s own).
-        if v.gate_regions[self.stm] or v.must_drop or self.ended_by_pass():
+        if self.gate_regions[self.stm] or self.must_drop or self.ended_by_pass():
             return len(self.legal_internal())
         moves: list[InternalMove] = []
         return self._generate(self.royal[self.stm], moves, counting=True) + len(moves)
@@ -476,7 +547,7 @@ class Position:
     def _drops_first(self, moves: list[InternalMove]) -> list[InternalMove]:
         """`must-drop`: while a drop of a piece it names is legal, only
         those drops are."""
-        forced = self.variant.forced_drops
+        forced = self.forced_drops
         drops = [m for m in moves if m[3] == DROP and forced[m[2]]]
         return drops or moves
 
@@ -511,13 +582,12 @@ class Position:
         guarded).  With `counting`, the moves that need no test and the
         plain moves that passed theirs are only counted: the number
         returned (0 otherwise) is how many of them."""
-        v = self.variant
         us, them = self.stm, 1 - self.stm
         own, enemy = self.side_bb[us], self.side_bb[them]
         occupied = own | enemy | self.walls
         # The same a word at a time (see `bb_low`), for the legality tests:
         # compiled, each operation on a mask wider than a word allocates.
-        wide = v.wide
+        wide = self.wide
         if wide:
             occupied_low, occupied_high = occupied & SHORT_MASK, occupied >> SHORT_BITS
             enemy_low, enemy_high = enemy & SHORT_MASK, enemy >> SHORT_BITS
@@ -534,16 +604,16 @@ class Position:
             # Cells a piece may not move onto without a test: it may complete
             # a hopper's screen.
             landing_risk = self._screen_risk(king, them, occupied) \
-                if v.hop_components[them] and not checkers else 0
+                if self.hop_components[them] and not checkers else 0
         else:
             king_bit = checkers = risk = landing_risk = 0
         # Under the must-break rule, with the royal pieces facing, only the
         # moves that break it are legal: every move is built to be tested.
-        facing = v.facing_must_break and self.royals_face()
+        facing = self.facing_must_break and self.royals_face()
         if facing:
             counting = False
         # In check, some primitives may be restricted (`in-check`).
-        generators = v.loop_check_generators if checkers else v.loop_generators
+        generators = self.loop_check_generators if checkers else self.loop_generators
         # What a plain generator's mode may land on: empty cells (MOVE),
         # enemy ones (CAPTURE), or both; and what a capture (or a suborn)
         # may take.  Separate names, not a tuple indexed by the mode:
@@ -562,10 +632,10 @@ class Position:
             short_empty = ~short_occupied & SHORT_MASK
             short_either = short_enemy | short_empty
             short_prey = short_enemy | self.ep_target & SHORT_MASK
-        short_moves = v.short_moves
+        short_moves = self.short_moves
         # The same words for the pieces `word_moves` marks, made when the
         # first one comes.
-        word_moves = v.word_moves
+        word_moves = self.word_moves
         words_ready = False
         high_empty = high_either = landing_low = landing_high = 0
         # Methods are called as `self.attackers(...)` and `out.append(...)`,
@@ -574,8 +644,8 @@ class Position:
         cells = self.cells
         unmoved = self.unmoved
         counted = 0
-        promotion_of = v.promotion_of
-        first_move = v.first_move_rule and unmoved
+        promotion_of = self.promotion_of
+        first_move = self.first_move_rule and unmoved
         # The own pieces a word at a time, so that taking each one off stays
         # in machine words: `pieces` holds the cells from `base` on (within
         # SHORT_MASK, shifted down by `base`), `later` those beyond them.
@@ -610,7 +680,7 @@ class Position:
                 elif low & promotion.start:
                     region_low = region_high = -1
                 else:
-                    region_low, region_high = v.promotion_low[code], v.promotion_high[code]
+                    region_low, region_high = self.promotion_low[code], self.promotion_high[code]
                 keep_low = keep_high = -1
                 if pinned:
                     line = pinned.get(low, -1)
@@ -821,15 +891,15 @@ class Position:
                     else:
                         out.append((frm, to, 0, kind, extra))
                     done |= tbit
-        if v.standing[us]:
+        if self.standing[us]:
             self._standing_promotions(king, occupied, out)
-        if v.drops:
+        if self.drops:
             self._drops(king, checkers, occupied, out)
         if not checkers:
             self._castlings(king, us, them, occupied, enemy, out)
         # A pass, never out of check -- except that under the must-break
         # rule a side may pass while the royal pieces face each other.
-        if v.pass_codes[cells[king]] and (not checkers or facing):
+        if self.pass_codes[cells[king]] and (not checkers or facing):
             out.append((king, king, 0, PASS, 0))
         if facing:
             out[:] = self._breaking_facing(out)
@@ -839,7 +909,7 @@ class Position:
     def royals_face(self) -> bool:
         """Whether the two royal pieces face each other on an open line of the
         variant's `royal-facing` rule."""
-        facing = self.variant.facing
+        facing = self.facing
         if facing is None:
             return False
         us = self.stm
@@ -886,7 +956,7 @@ class Position:
         piece attacked: the mover, when `is_king`, else the one on `king`.
         The occupied and the enemy cells come a word at a time, as
         `attackers_words` takes them."""
-        if self.variant.typed_screens and not is_king:
+        if self.typed_screens and not is_king:
             return self._exposes((frm, to, 0, kind, extra))
         # The occupied cells after the move and the enemy's left, in words.
         if frm < SHORT_BITS:
@@ -940,9 +1010,8 @@ class Position:
         """Cells an unmoved piece may reach under the first-move rule: other
         planes only, except (if declared) when evading check: any legal
         same-plane move, or for the king a capture of a checking piece."""
-        v = self.variant
-        other_planes = ~v.same_plane[frm]
-        if not (checkers and v.first_move_evasion):
+        other_planes = ~self.same_plane[frm]
+        if not (checkers and self.first_move_evasion):
             return other_planes
         return other_planes | checkers if is_king else -1
 
@@ -950,13 +1019,12 @@ class Position:
                    out: list[InternalMove]) -> None:
         """The castlings whose king passes no attacked cell; called only
         when the royal piece on `king` (-1: none) is not in check."""
-        v = self.variant
-        blast = v.blast
+        blast = self.blast
         enemy_royals = -1   # under explosions: found with the first castling that needs it
         for index, c in self.castlings_by_side[us]:
-            if occupied & c.empty or not c.in_place(self) \
-                    or (v.first_move_rule and not v.first_move_castling
-                        and v.same_plane[c.king_from] >> c.king_to & 1):
+            if occupied & c.empty or not c.in_place(self.unmoved, self.cells) \
+                    or (self.first_move_rule and not self.first_move_castling
+                        and self.same_plane[c.king_from] >> c.king_to & 1):
                 continue
             if blast and enemy_royals < 0:
                 # As for a king's own move under explosions: a royal piece
@@ -964,7 +1032,7 @@ class Position:
                 # be taken (the blast would take both), so kings may pass
                 # side by side.
                 enemy_royals = 0
-                for code in v.royal_codes[them]:
+                for code in self.royal_codes[them]:
                     enemy_royals |= self.bb[code]
                 enemy &= ~enemy_royals
             after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
@@ -989,15 +1057,14 @@ class Position:
         choice's `limit` is reached, never leaving its own royal piece
         attacked, and (if so declared) not where the new piece would attack
         an enemy piece, nor giving check (a discovered one included)."""
-        v = self.variant
         enemy = self.side_bb[1 - self.stm]
-        for code, rule in v.standing[self.stm].items():
+        for code, rule in self.standing[self.stm].items():
             pieces = self.bb[code]
             if not (rule.last_anywhere and pieces.bit_count() == 1):
                 pieces &= rule.region
             choices = [c for c in rule.choices if self._under_limit(c)]
-            for frm in v.board.cells_of(pieces if choices else 0):
-                for to in [frm, *v.board.cells_of(rule.steps[frm] & ~occupied)]:
+            for frm in self.rules.board.cells_of(pieces if choices else 0):
+                for to in [frm, *self.rules.board.cells_of(rule.steps[frm] & ~occupied)]:
                     for promo in choices:
                         move = (frm, to, promo, STAY if to == frm else NORMAL, 0)
                         if (rule.no_attack and (self._attacks_any(
@@ -1009,7 +1076,7 @@ class Position:
 
     def _attacks_any(self, code: int, cell: int, occupied: int, targets: int) -> bool:
         """Whether a piece of `code` on `cell` attacks one of `targets`."""
-        for gen in self.variant.generators[code]:
+        for gen in self.generators[code]:
             if gen.mode & CAPTURE and not gen.initial \
                     and reach(gen.tables[cell], occupied) & targets:
                 return True
@@ -1023,13 +1090,12 @@ class Position:
         has it: the gated piece does not free a pinned piece), unless the
         gated piece would be the screen of an enemy hopper aiming at its
         own royal piece."""
-        v = self.variant
         us = self.stm
-        held = [code for code in v.hand_codes[us] if self.hands[code]]
-        gates = self.unmoved & v.gate_regions[us] & self.side_bb[us]
+        held = [code for code in self.hand_codes[us] if self.hands[code]]
+        gates = self.unmoved & self.gate_regions[us] & self.side_bb[us]
         if not held or not gates:
             return []
-        regions = v.drop_regions
+        regions = self.drop_regions
         found: list[InternalMove] = []
         for move in moves:
             frm, to, promo, kind, extra = move
@@ -1042,7 +1108,7 @@ class Position:
                     if gates >> cell & 1 and cell not in (c.king_to, c.rook_to):
                         found += [(frm, to, 0, CASTLE_GATE, castle_gate(extra, cell, code))
                                   for code in held if regions[code] >> cell & 1]
-        if v.hop_components[1 - us] and self.royal[us] >= 0:
+        if self.hop_components[1 - us] and self.royal[us] >= 0:
             found = [m for m in found if not self._exposes(m)]
         return found
 
@@ -1052,22 +1118,21 @@ class Position:
         block (two checkers: no drop), and a drop may complete an enemy
         hopper's screen.  Then each piece in hand takes the safe cells of
         its drop region, less its declared restrictions."""
-        v = self.variant
         us, them = self.stm, 1 - self.stm
         hands = self.hands
-        held = [code for code in v.hand_codes[us] if hands[code]]
+        held = [code for code in self.hand_codes[us] if hands[code]]
         if not held:
             return
-        empty = v.all_cells & ~occupied
-        if king >= 0 and not v.typed_screens:
+        empty = self.all_cells & ~occupied
+        if king >= 0 and not self.typed_screens:
             if checkers:
                 # Only a cell on a line to the royal piece may block.
-                risky = empty & self._lines_to(king, them, v.slider_components[them]) \
+                risky = empty & self._lines_to(king, them, self.slider_components[them]) \
                     if checkers & (checkers - 1) == 0 else 0
                 empty = 0
             else:
                 risky = self._screen_risk(king, them, occupied) & empty \
-                    if v.hop_components[them] else 0
+                    if self.hop_components[them] else 0
                 empty &= ~risky
             enemy = self.side_bb[them]
             while risky:
@@ -1077,19 +1142,19 @@ class Position:
                     empty |= tbit
         append = out.append
         # Where a screen's type matters, each drop is tried on the position after it.
-        typed = king >= 0 and v.typed_screens
-        if v.drop_below:
+        typed = king >= 0 and self.typed_screens
+        if self.drop_below:
             empty &= self._fall_ends(occupied)
-        if v.drop_entries:
+        if self.drop_entries:
             empty &= self._entry_ends(occupied)
         for code in held:
-            targets = empty & v.drop_regions[code]
-            rule = v.drop_rules[code]
+            targets = empty & self.drop_regions[code]
+            rule = self.drop_rules[code]
             if rule is not None:
                 targets = self._drop_restricted(code, rule, targets)
-            if v.balanced[us]:
-                targets = self._balanced(code, targets, v.all_cells & ~occupied)
-            if v.royal_code[code]:
+            if self.balanced[us]:
+                targets = self._balanced(code, targets, self.all_cells & ~occupied)
+            if self.royal_code[code]:
                 # A royal piece (placement's king in hand) is never dropped
                 # where it would stand attacked.
                 targets = self._unattacked(targets, them, occupied)
@@ -1100,7 +1165,7 @@ class Position:
                 if typed and self._exposes((to, to, code, DROP, 0)):
                     continue
                 append((to, to, code, DROP, 0))
-                for form in v.drop_forms[code]:   # dropped as another type
+                for form in self.drop_forms[code]:   # dropped as another type
                     append((to, to, code, DROP, form))
 
     def _unattacked(self, cells: int, side: int, occupied: int) -> int:
@@ -1118,8 +1183,8 @@ class Position:
         """Under `drops-fall`: the empty cells where a dropped piece comes
         to rest, those whose next cell in the fall is occupied or off the
         board."""
-        below = self.variant.drop_below
-        free = self.variant.all_cells & ~occupied
+        below = self.drop_below
+        free = self.all_cells & ~occupied
         ends = 0
         while free:
             bit = free & -free
@@ -1135,7 +1200,7 @@ class Position:
         last empty cell before a piece, or (`through`) to the line's last
         empty cell, over pieces."""
         ends = 0
-        for line, through in self.variant.drop_entries:
+        for line, through in self.drop_entries:
             if line[0] & occupied:
                 continue
             rest = line[0]
@@ -1153,9 +1218,8 @@ class Position:
         the board and in hand, rounded up) stand on one colour, and any
         other drop must leave, on each colour, enough free cells of their
         drop region for those still needed there (half, rounded down)."""
-        v = self.variant
-        colours = (v.colour_cells, v.all_cells & ~v.colour_cells)
-        for kept in v.balanced[code & 1]:
+        colours = (self.colour_cells, self.all_cells & ~self.colour_cells)
+        for kept in self.balanced[code & 1]:
             placed = self.bb[kept]
             total = placed.bit_count() + self.hands[kept]
             for colour in colours:
@@ -1163,7 +1227,7 @@ class Position:
                     if (placed & colour).bit_count() + 1 > (total + 1) // 2:
                         targets &= ~colour
                     continue
-                free = v.drop_regions[kept] & empty & colour
+                free = self.drop_regions[kept] & empty & colour
                 room = (placed & colour).bit_count() + free.bit_count()
                 if room <= total // 2:
                     targets &= ~free if room == total // 2 else 0
@@ -1195,18 +1259,17 @@ class Position:
         """Cells where a piece of `code` dropped may give check: those from
         which it attacks the enemy royal piece, and the lines of its own
         side's hoppers (the drop may be their screen)."""
-        v = self.variant
         us = code & 1
         target = self.royal[1 - us]
         if target < 0:
             return -1
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         cells = 0
-        for entry in v.attack_components[us]:
+        for entry in self.attack_components[us]:
             if code in entry.codes:
                 cells |= entry.component.attackers(us, target, occupied)
-        if v.hop_components[us]:
-            cells |= self._lines_to(target, us, v.hop_components[us])
+        if self.hop_components[us]:
+            cells |= self._lines_to(target, us, self.hop_components[us])
         return cells
 
     def _promotions(self, move: InternalMove, promotion: Promotion,
@@ -1224,9 +1287,8 @@ class Position:
     def _under_limit(self, code: int) -> bool:
         """Whether a piece may still become `code`: fewer than its promotion
         `limit` of it (with the pieces counted as it) are on the board."""
-        v = self.variant
-        limit = v.promotion_limit[code]
-        return not limit or sum(self.bb[c].bit_count() for c in v.limit_counted[code]) < limit
+        limit = self.promotion_limit[code]
+        return not limit or sum(self.bb[c].bit_count() for c in self.limit_counted[code]) < limit
 
     def gives_check(self, move: InternalMove) -> bool:
         """Whether `move` leaves the opponent's royal piece attacked."""
@@ -1244,12 +1306,12 @@ class Position:
         royal piece's safety and out of check (no explosions, must-drop,
         first-move rule, must-break facing or aiming pieces); gating moves
         are left out."""
-        game, v = self, self.variant
+        game = self
         us = game.stm
         own, enemy = game.side_bb[us], game.side_bb[1 - us]
         occupied = own | enemy | game.walls
         cells, bb, unmoved = game.cells, game.bb, game.unmoved
-        promotion_of = v.promotion_of
+        promotion_of = self.promotion_of
         out: list[InternalMove] = []
         pieces = own
         while pieces:
@@ -1263,7 +1325,7 @@ class Position:
                 ~occupied & (-1 if low & promotion.start else promotion.region)
             done = 0  # one move per destination, whichever generator reaches it
             for tables, mode, initial, ep, may_check, passed, victims, limits \
-                    in v.generators[code]:
+                    in self.generators[code]:
                 if (initial and not unmoved & low) \
                         or not (mode & (CAPTURE | CONVERT) or (promoting and mode & MOVE)):
                     continue
@@ -1323,12 +1385,12 @@ class Position:
         if royal < 0:
             return False
         low, code = 1 << royal, game.cells[royal]
-        if code in game.variant.promotions[us]:  # its moves are promotions
+        if code in game.promotions[us]:  # its moves are promotions
             return False
         own, enemy = game.side_bb[us], game.side_bb[1 - us]
         occupied = own | enemy | game.walls
         for tables, mode, initial, _, may_check, passed, _, limits \
-                in game.variant.generators[code]:
+                in game.generators[code]:
             if (initial and not game.unmoved & low) or not may_check \
                     or limits is not None or mode & CONVERT:
                 continue
@@ -1356,8 +1418,7 @@ class Position:
                 self._make_walled(move)
                 return
             kind, extra, gate_cell, gate_code = gate_parts(move)
-        v = self.variant
-        cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, v.zobrist
+        cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, self.zobrist
         us = self.stm
         code = cells[frm]
         self.history.append((move, code, cells[extra] if kind == EN_PASSANT else cells[to],
@@ -1382,19 +1443,19 @@ class Position:
         elif kind == PASS:
             # Fairy-Stockfish's pass is a move of the piece it is written
             # from: a pawn's pass resets the clock.
-            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
+            self.halfmove = 0 if self.resets_clock[code] else self.halfmove + 1
         elif kind == STAY:
             self._lift(frm)
             self.place(frm, promo)
             self.unmoved &= ~fbit
-            self.halfmove = 0 if v.resets_clock[code] else self.halfmove + 1
+            self.halfmove = 0 if self.resets_clock[code] else self.halfmove + 1
         elif kind == DROP:
-            if v.has_hands:   # else a free drop (`flips: {free-drops: ...}`)
+            if self.has_hands:   # else a free drop (`flips: {free-drops: ...}`)
                 self.add_to_hand(promo, -1)
             self.place(to, extra or promo)   # `extra`: the type it is dropped as
-            if v.drops_unmoved:
+            if self.drops_unmoved:
                 self.unmoved |= tbit
-            if v.drops_grant_castling:
+            if self.drops_grant_castling:
                 self._grant_castling(to, us)
             self.halfmove = 0
         else:
@@ -1402,8 +1463,8 @@ class Position:
             captured = cells[captured_cell]
             if captured:
                 self._lift(captured_cell)
-                if v.has_hands and v.to_hand[captured] >= 0:
-                    self.add_to_hand(v.to_hand[captured])
+                if self.has_hands and self.to_hand[captured] >= 0:
+                    self.add_to_hand(self.to_hand[captured])
             cells[frm] = 0
             bb[code] = bb[code] ^ fbit
             side_bb[us] = side_bb[us] ^ (fbit | tbit)
@@ -1413,15 +1474,15 @@ class Position:
             self.toggle_word(code, frm)
             self.toggle_word(new_code, to)
             self.hash ^= zobrist[code][frm] ^ zobrist[new_code][to]
-            if v.royal_code[code]:
+            if self.royal_code[code]:
                 self.royal[us] = to
             self.unmoved &= ~(fbit | tbit)
             # A promotion that cannot be undone resets it too, as
             # Fairy-Stockfish counts.
-            if captured or (promo and not v.reversible_promotion[code]):
+            if captured or (promo and not self.reversible_promotion[code]):
                 self.halfmove = 0
-            elif v.resets_clock[code]:
-                kept = v.clock_kept[code]
+            elif self.resets_clock[code]:
+                kept = self.clock_kept[code]
                 self.halfmove = self.halfmove + 1 if kept and kept[frm] >> to & 1 else 0
             else:
                 self.halfmove += 1
@@ -1445,9 +1506,9 @@ class Position:
         self.history[-1] = (move, code, captured, unmoved, ep_target, ep_victim, halfmove,
                             hash_, royal)
         self.walls_before.append(self.walls)
-        walling = self.variant.walling
+        walling = self.walling
         if walling is not None and walling.kind == "duck":
-            for old in self.variant.board.cells_of(self.walls):
+            for old in self.rules.board.cells_of(self.walls):
                 self.place_wall(old)
         self.place_wall(cell)
 
@@ -1457,7 +1518,7 @@ class Position:
         the position's class)."""
         move, code, captured, unmoved, ep_target, ep_victim, halfmove, hash_, royal = record
         walls = self.walls_before.pop()
-        for cell in self.variant.board.cells_of(self.walls ^ walls):
+        for cell in self.rules.board.cells_of(self.walls ^ walls):
             self.place_wall(cell)
         self.history.append((wall_parts(move)[0], code, captured, unmoved, ep_target, ep_victim,
                              halfmove, hash_, royal))
@@ -1467,11 +1528,10 @@ class Position:
         """`walls:`: each of `moves` with each cell its wall may go to (the
         empty cells of the walls' region after the move, as the rule's kind
         picks them); a move with no such cell is not played."""
-        v = self.variant
-        walling = v.walling
+        walling = self.walling
         if walling is None or walling.kind == "none":
             return moves
-        kind, region = walling.kind, walling.region & v.all_cells
+        kind, region = walling.kind, walling.region & self.all_cells
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
         # A step or double step frees its from-cell and fills its landing
         # cell, whatever a capture there blows up besides (as Fairy-Stockfish
@@ -1512,7 +1572,7 @@ class Position:
         """The empty cells a piece of `code` on `cell` may move to (not by
         its initial moves) under `occupied`: where it shoots an arrow."""
         reached = 0
-        for gen in self.variant.generators[code]:
+        for gen in self.generators[code]:
             if gen.mode & MOVE and not gen.initial:
                 reached |= reach(gen.tables[cell], occupied)
         return reached & ~occupied
@@ -1524,7 +1584,7 @@ class Position:
         self.bb[code] = self.bb[code] ^ bit
         self.toggle_word(code, cell)
         self.side_bb[code & 1] = self.side_bb[code & 1] ^ bit
-        self.hash ^= self.variant.zobrist[code][cell]
+        self.hash ^= self.zobrist[code][cell]
 
     def unmake_internal(self) -> None:
         record = self.history.pop()
@@ -1558,7 +1618,7 @@ class Position:
             self.place(to, code)
         elif kind == DROP:
             self._lift(to)
-            if self.variant.has_hands:
+            if self.has_hands:
                 self.hands[move[2]] = self.hands[move[2]] + 1
         else:
             cells, bb, side_bb = self.cells, self.bb, self.side_bb
@@ -1573,8 +1633,8 @@ class Position:
             self.toggle_word(code, frm)
             if captured:
                 self.place(extra if kind == EN_PASSANT else to, captured)
-                if self.variant.has_hands and self.variant.to_hand[captured] >= 0:
-                    held = self.variant.to_hand[captured]
+                if self.has_hands and self.to_hand[captured] >= 0:
+                    held = self.to_hand[captured]
                     self.hands[held] = self.hands[held] - 1
         self.unmoved, self.ep_target, self.ep_victim = unmoved, ep_target, ep_victim
         self.halfmove, self.hash = halfmove, hash_
@@ -1595,25 +1655,25 @@ class Position:
     def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
         """The `Move` of an internal move; `mover`, the code of the piece
         that moved, for a move already played (else the piece on its cell)."""
-        names = self.variant.board.names
+        names = self.rules.board.names
         frm, to, promo, kind, extra = move
         if kind >= WALLED:
             plain, cell = wall_parts(move)
             return replace(self.public_move(plain, mover), wall=names[cell])
         if kind == DROP:
             return Move(names[to], names[to],
-                        drop=self.variant.letter_of_code(extra or promo).upper())
+                        drop=self.rules.letter_of_code(extra or promo).upper())
         if mover is None:
             mover = self.cells[frm]
         gate = None
         if kind >= GATE:
             kind, extra, gate_cell, gate_code = gate_parts(move)
-            gate = self.variant.letter_of_code(gate_code).upper()
+            gate = self.rules.letter_of_code(gate_code).upper()
             if kind == CASTLE and gate_cell != frm:
                 # On the rook's cell: written from the rook's cell to the
                 # king's, as Fairy-Stockfish writes it.
                 return Move(names[gate_cell], names[frm], gate=gate)
-        letter = self.variant.promotion_suffix(promo, mover) if promo else None
+        letter = self.rules.promotion_suffix(promo, mover) if promo else None
         if kind == CASTLE and (self.chess960 or self.castlings[extra].onto_rook):
             to = self.castlings[extra].rook_from  # written as the king taking its rook
         return Move(names[frm], names[to], letter, kind == SUBORN, gate=gate)

@@ -41,7 +41,7 @@ from variantkit.values import Move
 
 if TYPE_CHECKING:
     from variantkit.engine import Engine, Limits, SearchInfo
-    from variantkit.game import Game
+    from variantkit.game import Game, VariantFace
     from variantkit.variant import Variant
 
 # The option that chooses a bundled variant, in USI as well.
@@ -88,7 +88,7 @@ class Dialect:
     chess960 = True
     hash_option = "Hash"
 
-    def supports(self, variant: Variant) -> bool:
+    def supports(self, variant: VariantFace) -> bool:
         return True
 
     def variants(self) -> list[str]:
@@ -97,13 +97,13 @@ class Dialect:
     def position_out(self, game: Game) -> str:
         return game.fen()
 
-    def move_out(self, variant: Variant, move: Move) -> str:
+    def move_out(self, variant: VariantFace, move: Move) -> str:
         return str(move)
 
-    def move_in(self, variant: Variant, text: str) -> str:
+    def move_in(self, variant: VariantFace, text: str) -> str:
         return text
 
-    def game_from(self, variant: Variant, text: str) -> Game:
+    def game_from(self, variant: VariantFace, text: str) -> Game:
         return variant.new_game(text)
 
 

@@ -24,8 +24,7 @@ from variantkit.protocols.uci import Dialect
 from variantkit.values import Move
 
 if TYPE_CHECKING:
-    from variantkit.game import Game
-    from variantkit.variant import Variant
+    from variantkit.game import Game, VariantFace
 
 CELL = re.compile(r"([a-z])(\d+)")
 USI_CELL = re.compile(r"(\d+)([a-z])")
@@ -36,7 +35,7 @@ USI_MOVE = re.compile(r"(?:(\+?[A-Z]~?)\*|(\d+[a-z])(~?))(\d+[a-z])([a-z+-]{0,2}
 
 
 @functools.lru_cache(maxsize=16)
-def grid_size(variant: Variant) -> tuple[int, int] | None:
+def grid_size(variant: VariantFace) -> tuple[int, int] | None:
     """(files, ranks) of a board whose cells are all named file letter and
     rank number, else None (kept for the variants used last: each move
     written or read asks)."""
@@ -64,17 +63,17 @@ class UsiDialect(Dialect):
     chess960 = False
     hash_option = "USI_Hash"
 
-    def supports(self, variant: Variant) -> bool:
+    def supports(self, variant: VariantFace) -> bool:
         return grid_size(variant) is not None
 
-    def cell_out(self, variant: Variant, cell: str) -> str:
+    def cell_out(self, variant: VariantFace, cell: str) -> str:
         files, ranks = grid_size(variant) or (0, 0)
         match = CELL.fullmatch(cell)
         assert match is not None  # supports() holds for the session's variant
         rank = string.ascii_lowercase[ranks - int(match[2])]
         return f"{files - (ord(match[1]) - ord('a'))}{rank}"
 
-    def cell_in(self, variant: Variant, text: str) -> str:
+    def cell_in(self, variant: VariantFace, text: str) -> str:
         files, ranks = grid_size(variant) or (0, 0)
         match = USI_CELL.fullmatch(text)
         if match is None or not 1 <= int(match[1]) <= files \
@@ -82,7 +81,7 @@ class UsiDialect(Dialect):
             raise ValueError(f"no cell {text}")
         return f"{chr(ord('a') + files - int(match[1]))}{ranks - (ord(match[2]) - ord('a'))}"
 
-    def move_out(self, variant: Variant, move: Move) -> str:
+    def move_out(self, variant: VariantFace, move: Move) -> str:
         to = self.cell_out(variant, move.to_cell)
         if move.drop:
             return f"{move.drop}*{to}"
@@ -90,7 +89,7 @@ class UsiDialect(Dialect):
                 f"{move.promotion or ''}{move.gate.lower() if move.gate else ''}")
         return f"{text},{to}{self.cell_out(variant, move.wall)}" if move.wall else text
 
-    def move_in(self, variant: Variant, text: str) -> str:
+    def move_in(self, variant: VariantFace, text: str) -> str:
         """The variantkit move string a USI move stands for (unchecked: the
         game judges it); ValueError for a text that is no USI move."""
         match = USI_MOVE.fullmatch(text)
@@ -105,8 +104,8 @@ class UsiDialect(Dialect):
             return moved
         return f"{moved},{self.cell_in(variant, landing)}{self.cell_in(variant, wall)}"
 
-    def game_from(self, variant: Variant, text: str) -> Game:
-        return variant.new_game(sfen_to_fen(text, variant.has_hands))
+    def game_from(self, variant: VariantFace, text: str) -> Game:
+        return variant.new_game(sfen_to_fen(text, variant.rules.hands.has_hands))
 
     def position_out(self, game: Game) -> str:
         return fen_to_sfen(game.fen(), game.plies + 1)

@@ -43,6 +43,7 @@ from variantkit.values import Move
 
 if TYPE_CHECKING:
     from variantkit.engine import Limits, SearchInfo
+    from variantkit.game import VariantFace
     from variantkit.variant import Variant
 
 # CECP's name for the default variant.
@@ -72,14 +73,14 @@ def parse_clock(text: str) -> float:
                                                         else 0.0), MAX_NUMBER))
 
 
-def zero_based(variant: Variant) -> bool:
+def zero_based(variant: VariantFace) -> bool:
     """Whether XBoard counts this board's ranks from 0: a letter-and-number
     grid of exactly ZERO_BASED_RANKS ranks."""
     size = grid_size(variant)
     return size is not None and size[1] == ZERO_BASED_RANKS
 
 
-def cecp_move(variant: Variant, move: Move) -> str:
+def cecp_move(variant: VariantFace, move: Move) -> str:
     """A move as CECP writes it: variantkit's text, each rank one lower on
     a board XBoard counts from 0."""
     text = str(move)
@@ -88,7 +89,7 @@ def cecp_move(variant: Variant, move: Move) -> str:
     return text
 
 
-def variantkit_move(variant: Variant, text: str) -> str:
+def variantkit_move(variant: VariantFace, text: str) -> str:
     """The variantkit move string a CECP move stands for (unchecked: the
     game judges it): each rank one higher on a board XBoard counts from 0,
     and XBoard's `=` (a shogi-style move that does not promote) dropped."""
@@ -291,12 +292,12 @@ class XboardSession(Host):
             return []
         places = setup_places([t.letter for t in variant.pieces.types if not t.royal],
                               [t.letter for t in variant.pieces.types if t.royal][:1],
-                              variant.has_hands)
+                              variant.rules.hands.has_hands)
         if places is None:
             return []
         white = "".join(places)
         held = [at for at, letter in enumerate(places[:-1]) if letter not in ".+"]
-        hand = max(held) + 1 if variant.has_hands and held else 0
+        hand = max(held) + 1 if variant.rules.hands.has_hands and held else 0
         lines = [f"setup ({white}{white.lower()}) {size[0]}x{size[1]}+{hand}_fairy "
                  f"{variant.setup_fen}"]
         declared = variant.document.data.get("pieces", {})

@@ -1,6 +1,7 @@
-"""What a capture does besides removing the captured piece: explosions
-(`explosion:`), which blow up the cells around it, and petrification
-(`petrify:`), which turns the capturing piece into a wall."""
+"""What a capture does besides removing the captured piece, and when one
+is a must: explosions (`explosion:`), which blow up the cells around it,
+petrification (`petrify:`), which turns the capturing piece into a wall,
+and forced capture (`must-capture:`)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,34 @@ class Petrify(NamedTuple):
 
 
 NO_EXPLOSION = Explosion([], [], frozenset())
+
+
+class Captures(NamedTuple):
+    """The capture rules as the general position plays them."""
+
+    blast: list[int]               # per cell, the cells a capture there blows up ([]: none)
+    blast_immune: list[int]        # piece codes a blast leaves standing
+    blast_proof: frozenset[int]    # capturers that survive too
+    petrify: frozenset[int]        # pieces that turn into a wall on the cell where they capture
+    petrify_royal: list[int]       # those of them that are royal, sorted
+    must_capture: bool             # a side that can capture must
+
+
+def compile_captures(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
+                     royal_code: list[bool], hole_mark: str | None) -> Captures:
+    """`explosion:`, `petrify:` and `must-capture:`."""
+    blasts = NO_EXPLOSION if "explosion" not in data else sink.located(
+        ("explosion", "around"),
+        lambda: compile_explosion(sink, data["explosion"], board, pieces),
+    ) or NO_EXPLOSION
+    walls = compile_petrify(sink, data.get("petrify", []), pieces, royal_code, hole_mark)
+    return Captures(blasts.blast, blasts.blast_immune, blasts.blast_proof, walls.codes,
+                    walls.royal, bool(data.get("must-capture", False)))
+
+
+def needs_general(captures: Captures) -> bool:
+    """Whether these rules need the general position (`core.general`)."""
+    return bool(captures.blast or captures.petrify or captures.must_capture)
 
 
 def compile_explosion(sink: Sink, spec: dict[str, Any], board: Board,

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from variantkit.board import Board, GridTopology
-from variantkit.castling import Castling, derive_castling
+from variantkit.castling import Castling, by_side, derive_castling
 from variantkit.errors import DeclarationError
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
@@ -21,6 +21,12 @@ class Castlings(NamedTuple):
     # Castling from wherever king and rook start (Chess960): the declared
     # entries are the standard array's and say which way each right goes.
     free_castling: bool
+    by_side: list[list[tuple[int, Castling]]]   # each side's castlings, with their indices
+
+    @property
+    def rights(self) -> frozenset[str]:
+        """The letters of the castling rights."""
+        return frozenset(c.right for c in self.castlings)
 
 
 def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
@@ -41,7 +47,7 @@ def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: Pie
         sink.report(("free-castling",), "free-castling needs a grid board: rights are written "
                  "by file", "free-castling-board")
     _cancellations(sink, data.get("castling", []), declared, free_castling)
-    return Castlings(castlings, free_castling)
+    return Castlings(castlings, free_castling, by_side(castlings))
 
 
 def _cancellations(sink: Sink, specs: list[dict[str, Any]],

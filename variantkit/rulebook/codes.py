@@ -125,6 +125,31 @@ def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
                  typed_screens)
 
 
+class Words(NamedTuple):
+    """Per piece code and cell, how the move generator reads a piece's
+    moves on a board wider than SHORT_MASK (both empty on a board within
+    it, where every mask is a word)."""
+
+    # Whether the piece's moves from there read and reach only cells
+    # within SHORT_MASK, and never promote (`short_moves`): the move
+    # generator then works on the low words of the node's masks, so that a
+    # piece on g8 or h8 of a 64-cell board does not box the masks every
+    # other piece's moves are computed with.
+    short: list[list[bool]]
+    # Whether they are read a word at a time (`word_moves`); not under the
+    # first-move rule, whose targets that path leaves alone.
+    words: list[list[bool]]
+
+
+def compile_words(codes: Codes, size: int, promotions: list[dict[int, Promotion]],
+                  first_move_rule: bool) -> Words:
+    """The `Words` of a board of `size` cells."""
+    wide = size > SHORT_BITS
+    return Words(short_moves(codes, size, promotions) if wide else [],
+                 word_moves(codes, size)
+                 if wide and size <= 2 * SHORT_BITS and not first_move_rule else [])
+
+
 def empty_board_reach(generators: list[list[Generator]], code: int, cell: int,
                       initial: bool = True) -> int:
     """Cells a piece (by code) reaches from `cell` with nothing else on

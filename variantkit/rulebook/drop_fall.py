@@ -8,11 +8,23 @@ a drop travels, each from its edge cell on."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from variantkit.board import Board
 from variantkit.errors import DeclarationError
 from variantkit.rulebook.sink import Sink
+
+
+class DropFall(NamedTuple):
+    """Where dropped pieces come to rest."""
+
+    below: list[int]                               # see `compile_drop_fall`
+    entries: list[tuple[tuple[int, ...], bool]]    # see `compile_drop_entries`
+
+
+def compile_drops_moving(sink: Sink, data: dict[str, Any], board: Board) -> DropFall:
+    """`drops-fall` and `drops-enter`."""
+    return DropFall(compile_drop_fall(sink, data, board), compile_drop_entries(sink, data, board))
 
 
 def compile_drop_fall(sink: Sink, data: dict[str, Any], board: Board) -> list[int]:

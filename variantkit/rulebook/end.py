@@ -1,10 +1,11 @@
 """How games end (`end:`): the results of checkmate and stalemate, the draw
 rules, insufficient material, checkmate exceptions, the shuttle rule, draws
 decided by points, the declared end conditions and counted endings, as one
-`EndRules` table."""
+`EndRules` record."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -17,29 +18,56 @@ from variantkit.tables import (
     CountLimit,
     DrawPoints,
     EndCondition,
-    EndRules,
     MateException,
     MaterialPattern,
     Shuttle,
 )
 
 
+@dataclass(frozen=True)
+class EndRules:
+    """How games end: the results of mate and stalemate, the draw rules and
+    the declared conditions."""
+
+    checkmate: str     # for the side to move
+    stalemate: str     # or fewer-pieces: the side with fewer pieces wins
+    conditions: list[EndCondition]
+    check_limit: int | None   # the `checks` condition's count
+    draws_go_to: str | None   # a side that wins every drawn game
+    repetition: int | None
+    move_rule: int | None
+    draw_timing: str
+    automatic_repetition: int | None
+    automatic_move_rule: int | None
+    insufficient: list[MaterialPattern]
+    double_pass: str | None   # the result when both sides pass in a row
+    facing_pass: str | None   # the result of a pass while the royals face
+    board_full: str | None    # the result when every cell is taken (ends the game)
+    checkmate_exceptions: list[MateException]
+    draw_points: DrawPoints | None   # decides drawn games by material
+    perpetual_check: str | None     # the result for a side checking throughout a repetition
+    shuttle: Shuttle | None         # a side moving one piece back and forth
+    counting: Counting | None
+    repetition_result: str     # for the side to move when repetition ends it
+
+    @property
+    def pass_ends_game(self) -> bool:
+        """Whether a pass may end the game (`double-pass`, `facing-pass`)."""
+        return self.double_pass is not None or self.facing_pass is not None
+
+
+def needs_general(end: EndRules) -> bool:
+    """Whether these rules need the general position (`core.general`):
+    declared conditions, a full board, counted endings."""
+    return bool(end.conditions) or end.board_full is not None or end.counting is not None
+
+
 def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet,
                 rights: frozenset[str] = frozenset()) -> EndRules:
-    """The `end:` section as one table; piece names become codes.  `rights`:
+    """The `end:` section as one record; piece names become codes.  `rights`:
     the letters of the variant's castling rights, which castling conditions
     name."""
-    end = EndRules(
-        checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
-        draws_go_to=spec.get("draws-go-to"),
-        repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
-        draw_timing=spec.get("draw-timing", "on-occurrence"),
-        automatic_repetition=spec.get("automatic-repetition"),
-        automatic_move_rule=spec.get("automatic-move-rule"),
-        double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
-        board_full=spec.get("board-full"),
-        repetition_result=spec.get("repetition-result", "draw"),
-        perpetual_check=spec.get("perpetual-check"))
+    insufficient: list[MaterialPattern] = []
     for i, pattern in enumerate(spec.get("insufficient-material", [])):
         if isinstance(pattern, str):
             white, black = (p.strip() for p in pattern.split(" v "))
@@ -47,41 +75,60 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
             if unknown:
                 sink.report(("end", "insufficient-material", i),
                          f"unknown piece letter '{unknown[0]}'", "unknown-piece")
-            end.insufficient.append(MaterialPattern(exact=(
+            insufficient.append(MaterialPattern(exact=(
                 "".join(sorted(white)), "".join(sorted(black)))))
         else:
             only = sink.kinds(pieces, ("end", "insufficient-material", i, "only"),
                               pattern.get("only", []))
-            end.insufficient.append(MaterialPattern(
+            insufficient.append(MaterialPattern(
                 only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
+    exceptions: list[MateException] = []
     for i, item in enumerate(spec.get("checkmate-exceptions", [])):
         key = "given-only-by" if "given-only-by" in item else "series-without"
         kinds = sink.kinds(pieces, ("end", "checkmate-exceptions", i, key), item[key])
-        end.checkmate_exceptions.append(MateException(
+        exceptions.append(MateException(
             "only" if key == "given-only-by" else "series",
             frozenset(piece_code(k, s) for k in kinds for s in range(2)), item["result"]))
+    shuttle = None
     if "shuttle" in spec:
         kinds = sink.kinds(pieces, ("end", "shuttle", "pieces"), spec["shuttle"]["pieces"])
-        end.shuttle = Shuttle(frozenset(piece_code(k, s) for k in kinds for s in range(2)),
-                              spec["shuttle"]["result"])
+        shuttle = Shuttle(frozenset(piece_code(k, s) for k in kinds for s in range(2)),
+                          spec["shuttle"]["result"])
+    draw_points = None
     if "draws-decided-by" in spec:
-        end.draw_points = _draw_points(sink, spec["draws-decided-by"], pieces)
+        draw_points = _draw_points(sink, spec["draws-decided-by"], pieces)
+    conditions: list[EndCondition] = []
+    check_limit: int | None = None
     for i, item in enumerate(spec.get("conditions", [])):
         condition = sink.located(("end", "conditions", i),
                                  partial(_end_condition, sink, board, pieces, rights, i, item))
         if condition is not None:
             condition.reply = bool(item.get("reply", False))
-            end.conditions.append(condition)
+            conditions.append(condition)
             if condition.kind == "checks":
-                if end.check_limit is not None:
+                if check_limit is not None:
                     sink.report(("end", "conditions", i), "only one `checks` condition may be "
                              "declared: the position string counts one number of checks per "
                              "side", "bad-end-condition")
-                end.check_limit = condition.count
+                check_limit = condition.count
+    counting = None
     if "counting" in spec:
-        end.counting = sink.located(("end", "counting"),
-                                    partial(_counting, sink, spec["counting"], pieces))
-    return end
+        counting = sink.located(("end", "counting"),
+                                partial(_counting, sink, spec["counting"], pieces))
+    return EndRules(
+        checkmate=spec.get("checkmate", "loss"), stalemate=spec.get("stalemate", "draw"),
+        conditions=conditions, check_limit=check_limit,
+        draws_go_to=spec.get("draws-go-to"),
+        repetition=spec.get("repetition", 3), move_rule=spec.get("move-rule"),
+        draw_timing=spec.get("draw-timing", "on-occurrence"),
+        automatic_repetition=spec.get("automatic-repetition"),
+        automatic_move_rule=spec.get("automatic-move-rule"),
+        insufficient=insufficient,
+        double_pass=spec.get("double-pass"), facing_pass=spec.get("facing-pass"),
+        board_full=spec.get("board-full"), checkmate_exceptions=exceptions,
+        draw_points=draw_points, perpetual_check=spec.get("perpetual-check"),
+        shuttle=shuttle, counting=counting,
+        repetition_result=spec.get("repetition-result", "draw"))
 
 
 def _draw_points(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> DrawPoints:

@@ -13,20 +13,34 @@ from variantkit.rulebook.sink import Sink
 
 
 class FirstMove(NamedTuple):
-    """The first-move rule (`first-move: {must-change: plane}`)."""
+    """The first-move rule (`first-move: {must-change: plane}`), and the
+    pieces whose initial moves the position string writes."""
 
     rule: bool              # every piece's first move is constrained
     same_plane: list[int]   # per cell, the cells of its plane (none without the rule)
     castling: bool          # a castling is excepted
     evasion: bool           # a move out of check is excepted
+    # The piece codes whose right to their initial moves the castling field
+    # writes by file letter (`position-string: initial-rights`).
+    initial_rights: list[int]
+
+    def unmoved_codes(self, n_codes: int, initial: list[int]) -> list[int]:
+        """The piece codes whose "not moved yet" status tells positions
+        apart for repetition: those with initial moves (`initial`), or all
+        under the first-move rule, which constrains every piece's first move."""
+        return list(range(2, n_codes)) if self.rule else initial
 
 
-def compile_first_move(sink: Sink, spec: dict[str, Any] | None, board: Board) -> FirstMove:
-    """A piece's first move must change plane, with declared exceptions."""
+def compile_first_moves(sink: Sink, data: dict[str, Any], board: Board,
+                        pieces: PieceSet) -> FirstMove:
+    """`first-move:` and `position-string: initial-rights`."""
+    spec = data.get("first-move")
     exceptions = set(spec.get("except", [])) if spec else set()
     same_plane = sink.located(("first-move",), lambda: _planes(spec, board)) or []
+    rights = compile_initial_rights(
+        sink, data.get("position-string", {}).get("initial-rights", []), board, pieces)
     return FirstMove(spec is not None, same_plane, "castling" in exceptions,
-                     "check-evasion" in exceptions)
+                     "check-evasion" in exceptions, rights)
 
 
 def _planes(spec: dict[str, Any] | None, board: Board) -> list[int]:

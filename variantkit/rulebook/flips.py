@@ -15,6 +15,11 @@ from variantkit.rulebook.sink import Sink
 from variantkit.tables import FlipRule
 
 
+def needs_general(flips: FlipRule | None) -> bool:
+    """Whether this rule needs the general position (`core.general`)."""
+    return flips is not None
+
+
 def compile_flips(sink: Sink, spec: dict[str, Any] | None, board: Board,
                   pieces: PieceSet, has_hands: bool) -> FlipRule | None:
     """The `flips:` section as a table; None when the variant has none.

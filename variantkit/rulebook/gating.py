@@ -4,25 +4,36 @@ yet, leaving, may let a piece from the hand in."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from variantkit.board import Board, GridTopology
 from variantkit.rulebook.sink import Sink
 
 
+class Gating(NamedTuple):
+    """Per side, the gating cells as a mask (0 for none)."""
+
+    regions: list[int]
+
+    @property
+    def any(self) -> bool:
+        """Whether some side gates."""
+        return self.regions != [0, 0]
+
+
 def compile_gating(sink: Sink, spec: dict[str, Any] | None, board: Board,
-                   hands: bool) -> list[int]:
-    """Per side, the gating cells as a mask (0 for none); `hands`: whether
-    pieces in hand are declared, which gating needs."""
+                   hands: bool) -> Gating:
+    """The gating cells of `gating:`; `hands`: whether pieces in hand are
+    declared, which gating needs."""
     if spec is None:
-        return [0, 0]
+        return Gating([0, 0])
     if not hands:
         sink.report(("gating",), "gating puts pieces from the hand on the board: declare "
                  "`hands`", "gating-hands")
     if not isinstance(board.topology, GridTopology):
         sink.report(("gating",), "gating needs a grid board: rights are written by file",
                  "gating-board")
-        return [0, 0]
+        return Gating([0, 0])
     regions = []
     for side in ("white", "black"):
         path = ("gating", "regions", side)
@@ -32,4 +43,4 @@ def compile_gating(sink: Sink, spec: dict[str, Any] | None, board: Board,
             sink.report(path, "a gating region has one cell per file: its rights are written "
                      "by file letter", "gating-region")
         regions.append(bits)
-    return regions
+    return Gating(regions)

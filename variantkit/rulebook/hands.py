@@ -10,9 +10,9 @@ from typing import Any, NamedTuple
 
 from variantkit.board import Board
 from variantkit.errors import DeclarationError, YamlPath
-from variantkit.notation import split_hand
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.roster import letter_of
+from variantkit.rulebook.setup import split_hand
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import DropRule
 

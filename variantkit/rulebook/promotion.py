@@ -8,7 +8,6 @@ from typing import Any, NamedTuple
 
 from variantkit.board import Board
 from variantkit.errors import YamlPath
-from variantkit.loader import promotion_rules
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.codes import empty_board_reach
 from variantkit.rulebook.sink import Sink
@@ -28,6 +27,17 @@ class Promotions(NamedTuple):
     # Pieces whose promotion can be undone (kyoto shogi: each type turns
     # into the other): that move does not reset the move-rule count.
     reversible_promotion: list[bool]
+    # The same as `promotions`, per piece code (None where it never
+    # promotes): the move generator reads it for each piece, and compiled,
+    # a list read costs less than a dictionary's `get`.
+    by_code: list[Promotion | None]
+
+
+def promotion_rules(spec: dict[str, Any] | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The `promotion:` section as a list of rules (one mapping is one rule)."""
+    if not spec:
+        return []
+    return spec if isinstance(spec, list) else [spec]
 
 
 class _Rules:
@@ -41,7 +51,7 @@ class _Rules:
         n_codes = len(generators)
         self.tables = Promotions([{}, {}], [{}, {}], [0] * n_codes,
                                  [[code] for code in range(n_codes)], [set(), set()],
-                                 [False] * n_codes)
+                                 [False] * n_codes, [None] * n_codes)
 
     def rule(self, path: YamlPath, rule: dict[str, Any]) -> None:
         sink, board, tables = self.sink, self.board, self.tables
@@ -152,4 +162,5 @@ def compile_promotion(sink: Sink, spec: dict[str, Any] | list[dict[str, Any]] | 
             tables.reversible_promotion[code] = bool(how.choices) and all(
                 choice in table and code in table[choice].choices
                 for choice in how.choices)
+            tables.by_code[code] = how
     return tables

@@ -1,6 +1,6 @@
-"""The royal pieces (`royals:`, `royal-facing:`): one per side or any
-number, which of them check counts against, and whether they may face each
-other along open lines."""
+"""The royal pieces (`royals:`, `royal-facing:`, `may-give-check:`): one
+per side or any number, which of them check counts against, whether they
+may face each other along open lines, and whether a move may give check."""
 
 from __future__ import annotations
 
@@ -24,10 +24,23 @@ class Royals(NamedTuple):
     # general); "must-break": a move may bring them face to face, and the
     # opponent must then break it or pass (janggi's bikjang).
     facing_rule: str
+    may_give_check: bool   # `may-give-check: false`: no move may give check
+
+    @property
+    def facing_must_break(self) -> bool:
+        """Whether the royal pieces may face, the other side then breaking it."""
+        return self.facing is not None and self.facing_rule == "must-break"
+
+
+def needs_general(royals: Royals) -> bool:
+    """Whether these rules need the general position (`core.general`):
+    several royal pieces, or moves that may not give check."""
+    return not royals.one_royal or not royals.may_give_check
 
 
 def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals:
-    """`royals:` and `royal-facing:` (its lines compiled like a capture-only ride)."""
+    """`royals:`, `royal-facing:` (its lines compiled like a capture-only
+    ride) and `may-give-check:`."""
     royals = data.get("royals", {})
     one_royal = royals.get("per-side", "one") == "one"
     check_all = royals.get("check", "any") == "all"
@@ -43,4 +56,5 @@ def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals
     lines = None if facing is None else sink.located(
         ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
     return Royals(one_royal, check_all, check_last, lines,
-                  (facing or {}).get("rule", "forbidden"))
+                  (facing or {}).get("rule", "forbidden"),
+                  bool(data.get("may-give-check", True)))

@@ -25,6 +25,11 @@ class Walling(NamedTuple):
     with_wall: bool   # royal safety judged after the whole move (`royal-safety: with-wall`)
 
 
+def needs_general(walling: Walling | None) -> bool:
+    """Whether this rule needs the general position (`core.general`)."""
+    return walling is not None
+
+
 def compile_walls(sink: Sink, spec: dict[str, Any] | None, board: Board,
                   hole_mark: str | None) -> Walling | None:
     """The wall rule of `walls:` (None where none is declared)."""

@@ -162,7 +162,7 @@ def position(done: PairReplay, notations: list[str], select: str | None,
     return {
         "ok": True, "name": variant.name, "pair": True, "svg": svg,
         "fen": pair.fen(), "status": status(pair),
-        "piece_sets": bool(variant.look.characters),
+        "piece_sets": bool(variant.rules.look.characters),
         "turns": {board: pair.game(board).turn for board in BOARDS},
         "turn": pair.game("A").turn, "over": pair.outcome() is not None,
         "moves": done.texts, "notation": done.style, "notations": notations,

@@ -63,9 +63,9 @@ def move_text(game: Game, move: Move, style: str | None = None) -> str:
 def notation_style(request: Answer, variant: Variant) -> str:
     """The style the request's `notation` asks moves to be written in (the
     variant's own when it is missing): one of the styles that fit the board."""
-    style: str = _field(request, "notation", str, variant.notation.style)
-    if style not in STYLES or not fits(variant.board, variant.forwards, style):
-        offered = [s for s in STYLES if fits(variant.board, variant.forwards, s)]
+    style: str = _field(request, "notation", str, variant.rules.notation.style)
+    if style not in STYLES or not fits(variant.board, variant.rules.forwards, style):
+        offered = [s for s in STYLES if fits(variant.board, variant.rules.forwards, s)]
         raise RequestError(f"'notation' should be one of {', '.join(offered)}, "
                            f"not {quote(style)}")
     return style
@@ -221,7 +221,7 @@ class Position:
         (upper case in White's hand, lower case in Black's)."""
         variant = self.variant
         code = variant.code_of_letter(letter)
-        if not variant.has_hands or code is None or not self.game.position.hands[code]:
+        if not variant.rules.hands.has_hands or code is None or not self.game.position.hands[code]:
             raise RequestError(f"no {quote(letter)} in hand")
         return code
 
@@ -246,7 +246,7 @@ class Position:
         before the drop: when the hand holds it and the game has more than
         one kind of piece.  Other drops (ataxx's copies, flipello's discs)
         are played by a click on their cell."""
-        if move.drop is None or not self.variant.has_hands:
+        if move.drop is None or not self.variant.rules.hands.has_hands:
             return False
         side = self.game.turn
         letter = move.drop if side == "white" else move.drop.lower()
@@ -254,7 +254,7 @@ class Position:
 
     def hands(self) -> dict[str, dict[str, int]] | None:
         """Each side's hand, letter -> count (None without hands)."""
-        if not self.variant.has_hands:
+        if not self.variant.rules.hands.has_hands:
             return None
         return {side: self.game.hand(side) for side in SIDES}
 
@@ -273,7 +273,7 @@ def position(request: Answer) -> Answer:
     if done is not None:
         variant = done.pair.variant
         answer = pairs.position(
-            done, [variant.notation.style, *variant.notation.traditions],
+            done, [variant.rules.notation.style, *variant.rules.notation.traditions],
             _field(request, "select", str), _field(request, "drop", str),
             _field(request, "flip", bool, False), _piece_set(request))
         return {**answer, "problems": [problem_record(p) for p in variant.problems]}
@@ -306,10 +306,10 @@ def position(request: Answer) -> Answer:
     return {
         "ok": True, "problems": [problem_record(p) for p in here.variant.problems],
         "name": here.variant.name, "svg": svg, "fen": game.fen(), "status": here.status(),
-        "piece_sets": bool(here.variant.look.characters),
+        "piece_sets": bool(here.variant.rules.look.characters),
         "turn": game.turn, "over": outcome is not None, "moves": here.texts,
         "notation": here.style,
-        "notations": [here.variant.notation.style, *here.variant.notation.traditions],
+        "notations": [here.variant.rules.notation.style, *here.variant.rules.notation.traditions],
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
                    "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop,
@@ -384,7 +384,7 @@ def _explain_drop(here: Position, letter: str, pieces: str) -> Answer:
     kind = variant.pieces.types[type_of(code)]
     side = SIDES[code & 1]
     legal = here.drops(letter)
-    region = variant.board.cells_of(variant.drop_regions[code])
+    region = variant.board.cells_of(variant.rules.hands.drop_regions[code])
     waiting = "" if side == game.turn else f", {game.turn} to move"
     lines = [f"{side} {kind.name} ({letter}) in hand ({game.position.hands[code]})",
              f"legal drops now ({len(legal)}{waiting}): {' '.join(sorted(legal)) or 'none'}",

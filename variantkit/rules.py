@@ -1,0 +1,198 @@
+"""The compiled rules of a variant: the record the position core plays by.
+
+`compile_rules` hands each part of a loaded declaration to its rule family
+in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
+promotion, hands, castling, end rules, flips, passing, captures, walls,
+aims, first moves, gating, keys, and the drawing's look), in an order
+where each family finds what it reads already built.  `Rules` keeps each
+family's record whole, beside the board, the pieces and the setup; every
+problem a family finds is reported, located, through one `Sink`.
+
+This stage comes before the position core, which takes a `Rules` and
+derives what its hot path reads from the records; the public `Variant`
+(`variantkit.variant`) holds one.  Adding a rule family is adding a module
+to `variantkit.rulebook`, one call and one field here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import final
+
+from variantkit.board import Board
+from variantkit.errors import VariantError
+from variantkit.limits import Budget
+from variantkit.loader import Document
+from variantkit.pieces import Context, PieceSet, compile_pieces, piece_code
+from variantkit.rulebook import (
+    aims,
+    captures,
+    castling,
+    codes,
+    drop_fall,
+    end,
+    first_moves,
+    flips,
+    gating,
+    hands,
+    keys,
+    look,
+    passing,
+    promotion,
+    roster,
+    royals,
+    setup,
+    sides,
+    walls,
+)
+from variantkit.rulebook import board as board_rules
+from variantkit.rulebook.aims import Aims
+from variantkit.rulebook.captures import Captures
+from variantkit.rulebook.castling import Castlings
+from variantkit.rulebook.codes import Codes, Words, empty_board_reach
+from variantkit.rulebook.drop_fall import DropFall
+from variantkit.rulebook.end import EndRules
+from variantkit.rulebook.first_moves import FirstMove
+from variantkit.rulebook.gating import Gating
+from variantkit.rulebook.hands import Hands
+from variantkit.rulebook.keys import Keys
+from variantkit.rulebook.look import Look
+from variantkit.rulebook.notation import Notation, compile_notation
+from variantkit.rulebook.passing import Passing
+from variantkit.rulebook.promotion import Promotions
+from variantkit.rulebook.royals import Royals
+from variantkit.rulebook.setup import Setup
+from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.walls import Walling
+from variantkit.tables import FlipRule
+
+
+@final
+@dataclass(frozen=True)
+class Rules:
+    """A variant's compiled rules: board, pieces, setup, and one record per
+    rule family (see each family's module in `variantkit.rulebook`)."""
+
+    name: str
+    board: Board
+    pieces: PieceSet
+    forwards: list[str | None]      # per side, its forward direction (`sides`)
+    letter_codes: dict[str, int]    # FEN letter -> piece code (`roster`)
+    setup: Setup
+    royals: Royals
+    look: Look
+    codes: Codes
+    promotion: Promotions
+    words: Words
+    hands: Hands
+    drop_fall: DropFall
+    castling: Castlings
+    notation: Notation
+    end: EndRules
+    flips: FlipRule | None          # None: no piece turns over
+    passing: Passing
+    captures: Captures
+    walls: Walling | None     # None: no move puts a wall
+    aims: Aims
+    first_moves: FirstMove
+    gating: Gating
+    keys: Keys
+    # Whether the rules go beyond one royal piece per side and plain
+    # captures, played by the general position (`variantkit.core.general`):
+    # so some family's `needs_general` says.
+    general: bool
+    # The piece codes whose "not moved yet" status tells positions apart
+    # for repetition (`FirstMove.unmoved_codes`).
+    unmoved_codes: list[int]
+
+    def letter_of_code(self, code: int) -> str:
+        """The FEN letter of a piece code (uppercase for White)."""
+        return roster.letter_of(self.pieces, code)
+
+    def code_of_letter(self, letter: str) -> int | None:
+        """The piece code of a FEN letter, or None."""
+        return self.letter_codes.get(letter)
+
+    def promotion_suffix(self, code: int, mover: int = 0) -> str:
+        """How a promotion to this piece ends a move string: its lowercase
+        letter, or `+` for a promoted form (`+P`), as Fairy-Stockfish writes
+        shogi-style promotions; `-` when the piece that moves (`mover`) is
+        the promoted form of it, going back (kyoto shogi's `+L` to `L`)."""
+        letter = self.letter_of_code(code)
+        if mover and self.letter_of_code(mover) == "+" + letter:
+            return "-"
+        return letter.lower()[0]
+
+    def empty_board_reach(self, code: int, cell: int, initial: bool = True) -> int:
+        """Cells a piece (by code) reaches from `cell` with nothing else on
+        the board; `initial=False` leaves out its first-move-only moves."""
+        return empty_board_reach(self.codes.generators, code, cell, initial)
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.name}>"
+
+
+def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) -> Rules:
+    """The rules of a loaded declaration.  Problems go to `sink`; a board
+    that does not build raises VariantError, since nothing else can be."""
+    data = document.data
+    board = sink.located(("board",), lambda: board_rules.compile_board(sink, data["board"]))
+    if board is None:
+        raise VariantError(sink.problems)
+    declared_sides = data.get("sides", {})
+    forwards = sides.forwards(sink, board, declared_sides)
+    declared = data["pieces"]
+    letter_codes = roster.letter_codes(declared)
+    start = setup.compile_setup(sink, data, board, letter_codes)
+    royal_piece_codes = {piece_code(i, side) for i, spec in enumerate(declared.values())
+                         if spec.get("royal") for side in range(2)}
+    royal_start: list[int | None] = [None, None]
+    for cell, code in start.cells.items():
+        if code in royal_piece_codes:
+            royal_start[code & 1] = cell
+    if budget is not None and budget.source is None:
+        budget.source = document.file
+    context = Context(board=board, forwards=forwards, royal_start=royal_start,
+                      turned=sides.turned(sink, board, declared_sides, forwards),
+                      piece_index={name: i for i, name in enumerate(declared)},
+                      budget=budget or Budget(source=document.file))
+    roster.check_size(sink, declared)
+    pieces = compile_pieces(context, declared, sink.located)
+
+    royalty = royals.compile_royals(sink, data, context)
+    roster.check_pieces(sink, declared, pieces, royalty.one_royal)
+    board_rules.warn_ambiguous_names(sink, board, list(letter_codes))
+    drawn = look.compile_look(sink, data.get("look"), board, pieces)
+    compiled = codes.compile_codes(pieces, board, royalty.facing, royalty.facing_rule)
+    promoting = promotion.compile_promotion(sink, data.get("promotion"), board, pieces,
+                                            forwards, royalty.one_royal, compiled.generators)
+    held = hands.compile_hands(sink, data, board, pieces, forwards, start.fen)
+    falling = drop_fall.compile_drops_moving(sink, data, board)
+    castles = castling.compile_castling(sink, data, board, pieces, start.cells,
+                                        compiled.royal_code, royalty.one_royal)
+    notation = compile_notation(sink, data.get("notation"), board, pieces, forwards)
+    ending = end.compile_end(sink, data.get("end", {}), board, pieces, castles.rights)
+    flipping = flips.compile_flips(sink, data.get("flips"), board, pieces, held.has_hands)
+    passes = passing.compile_passing(data)
+    taking = captures.compile_captures(sink, data, board, pieces, compiled.royal_code,
+                                       start.hole_mark)
+    walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
+    aiming = aims.compile_aims(sink, declared, pieces)
+    codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
+    first = first_moves.compile_first_moves(sink, data, board, pieces)
+    gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
+    hashing = keys.compile_keys(compiled.n_codes, board.size, ending.check_limit,
+                                held.has_hands)
+    return Rules(
+        name=data["name"], board=board, pieces=pieces, forwards=forwards,
+        letter_codes=letter_codes, setup=start, royals=royalty, look=drawn, codes=compiled,
+        promotion=promoting,
+        words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
+        hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
+        flips=flipping, passing=passes, captures=taking, walls=walling, aims=aiming,
+        first_moves=first, gating=gates, keys=hashing,
+        general=(royals.needs_general(royalty) or captures.needs_general(taking)
+                 or end.needs_general(ending) or flips.needs_general(flipping)
+                 or passing.needs_general(passes) or aims.needs_general(aiming)
+                 or walls.needs_general(walling)),
+        unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))
