@@ -68,10 +68,12 @@ from variantkit.tables import FlipRule
 
 
 @final
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rules:
     """A variant's compiled rules: board, pieces, setup, and one record per
-    rule family (see each family's module in `variantkit.rulebook`)."""
+    rule family (see each family's module in `variantkit.rulebook`).  Two
+    records are equal only when they are one (a variant's rules are
+    compared, and hashed, by identity)."""
 
     name: str
     board: Board
@@ -92,7 +94,7 @@ class Rules:
     flips: FlipRule | None          # None: no piece turns over
     passing: Passing
     captures: Captures
-    walls: Walling | None     # None: no move puts a wall
+    walls: Walling | None           # None: no move puts a wall
     aims: Aims
     first_moves: FirstMove
     gating: Gating
