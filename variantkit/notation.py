@@ -296,7 +296,7 @@ def _unmoved_or_960(position: Position, rights: str) -> int:
     v = position.rules
     if not _files_may_name_rooks(v):
         return _unmoved(position, rights)
-    if v.gating.regions != [0, 0]:
+    if v.gating.any:
         return _gated_rights(position, rights)
     try:
         return _unmoved(position, rights)
@@ -590,13 +590,13 @@ def castling_rights(position: Position, files: bool = False) -> str:
     # king and rook both still gate.
     for _, c in position.castlings_by_side[0] + position.castlings_by_side[1]:
         by_file = position.chess960 or (files and _files_may_name_rooks(v)
-                                        and v.gating.regions == [0, 0]) \
+                                        and not v.gating.any) \
             or not _outermost_rook(position, c)
         right = _file_right(v.board.names[c.rook_from], c.side) if by_file else c.right
         if right not in letters[c.side] and c.in_place(position.unmoved, position.cells):
             letters[c.side].append(right)
             covered |= 1 << c.rook_from if by_file else c.need
-    if v.first_moves.initial_rights or v.gating.regions != [0, 0]:
+    if v.first_moves.initial_rights or v.gating.any:
         for letter in sorted(_initial_rights(position, position.unmoved & ~covered, written=True)):
             side = letters[letter.islower()]
             if letter not in side:

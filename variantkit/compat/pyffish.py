@@ -532,7 +532,7 @@ def _lenient(variant: Variant, text: str) -> str:
 def _castles(rules: Rules) -> bool:
     """Whether a game's castling field means anything: castling, gating,
     or the first moves of `initial-rights`."""
-    return bool(rules.castling.castlings) or rules.gating.regions != [0, 0] \
+    return bool(rules.castling.castlings) or rules.gating.any \
         or bool(rules.first_moves.initial_rights)
 
 
@@ -1425,7 +1425,7 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
         special += "~"
     free = rules.flips is not None and any(rules.flips.free)
     drops = rules.hands.drops or free
-    hands = drops or rules.gating.regions != [0, 0]
+    hands = drops or rules.gating.any
     if hands and not free:
         special += "[-]"
     # The royal king of each side, counted in a position string, unless a
@@ -1454,7 +1454,7 @@ def _fen_rules(variant: Variant) -> _FenRules | None:
         promoted=frozenset(promoted), special=special, drops=drops, hands=hands and not free,
         kings=(kings[0], kings[1]), start_kings=(start_kings[0], start_kings[1]),
         kings_touch=any(_reach_kind(rules, c) == "king" for c in _king_codes(rules)),
-        castling=bool(castlings) or rules.gating.regions != [0, 0],
+        castling=bool(castlings) or rules.gating.any,
         castling_rank=(king_start[0][1] if king_start[0] else 0,
                        king_start[1][1] if king_start[1] else grid.ranks - 1),
         rooks=(frozenset(variant.letter_of_code(c.rook_code) for c in castlings if c.side == 0),
