@@ -31,7 +31,7 @@ from fsf_oracle import fsf_variants
 import variantkit
 from variantkit import Game, InvalidFenError, Variant
 from variantkit.core.general import empty_position
-from variantkit.notation import parse_placement, placement
+from variantkit.notation import placement
 from variantkit.outcome import insufficient_material
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,24 +143,25 @@ def placed(variant: Variant, white: tuple[int, ...], black: tuple[int, ...],
            rng: random.Random) -> str:
     """The royal pieces on their setup cells, the others on random empty
     cells, White to move."""
-    position = empty_position(variant)
-    for cell, code in parse_placement(variant, variant.setup_fen.split()[0]).items():
-        if variant.royal_code[code]:
+    position = empty_position(variant.rules)
+    for cell, code in variant.rules.setup.cells.items():
+        if variant.rules.codes.royal_code[code]:
             position.place(cell, code)
     free = [c for c in range(variant.board.size) if not position.cells[c]]
     rng.shuffle(free)
     for side, kinds in enumerate((white, black)):
         for kind in kinds:
             position.place(free.pop(), kind | side)
-    hand = "[]" if variant.has_hands else ""
+    hand = "[]" if variant.rules.hands.has_hands else ""
     return f"{placement(position)}{hand} w - - 0 40"
 
 
 @pytest.mark.parametrize("name", fsf_variants())
 def test_insufficient_material_as_pyffish_judges_it(name: str) -> None:
     variant = variantkit.load(name)
-    setup = parse_placement(variant, variant.setup_fen.split()[0])
-    kinds = sorted({code & ~1 for code in setup.values() if not variant.royal_code[code]})
+    setup = variant.rules.setup.cells
+    royal = variant.rules.codes.royal_code
+    kinds = sorted({code & ~1 for code in setup.values() if not royal[code]})
     rng = random.Random(name)
     differ = set()
     for white, black in material_sets(kinds):
