@@ -40,7 +40,7 @@ STAGES: list[tuple[str, ...]] = [
     # the faces
     ("variantkit.evaluation", "variantkit.engine", "variantkit.pair", "variantkit.pgn",
      "variantkit.fsf", "variantkit.protocols", "variantkit.analysis", "variantkit.cli",
-     "variantkit.web", "variantkit.__main__"),
+     "variantkit.web", "variantkit.compat", "variantkit.__main__"),
 ]
 CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.general",
         "variantkit.core.conditions", "variantkit.core.flips"]
