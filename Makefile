@@ -13,9 +13,9 @@ $(BIN)/variantkit: pyproject.toml
 	touch $@
 
 # The compiled build (setup.py, docs/build.md): mypyc compiles the modules
-# variantkit/build.py lists, again whenever one of their sources changes.
-COMPILED_SOURCES := $(shell $(PYTHON) variantkit/build.py)
-$(BIN)/variantkit: setup.py variantkit/build.py
+# variantkit/compiled.py lists, again whenever one of their sources changes.
+COMPILED_SOURCES := $(shell $(PYTHON) variantkit/compiled.py)
+$(BIN)/variantkit: setup.py variantkit/compiled.py
 $(VENV)/.test-deps: $(COMPILED_SOURCES)
 
 $(VENV)/.test-deps: $(BIN)/variantkit

@@ -1,7 +1,7 @@
 """Compiles variantkit's hot modules with mypyc when it can.
 
 Everything else about the package is in pyproject.toml.  The modules to
-compile are listed once, in variantkit/build.py.  Without a C compiler or
+compile are listed once, in variantkit/compiled.py.  Without a C compiler or
 the Python headers, or with VARIANTKIT_PURE=1 set at install time, the
 package installs as pure Python after a one-line message.
 """
@@ -25,9 +25,9 @@ BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "i
 
 
 def _build_module() -> Any:
-    """variantkit/build.py, read without importing variantkit (whose
+    """variantkit/compiled.py, read without importing variantkit (whose
     dependencies are not installed while it is being built)."""
-    path = ROOT / "variantkit" / "build.py"
+    path = ROOT / "variantkit" / "compiled.py"
     spec = importlib.util.spec_from_file_location("variantkit_build", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

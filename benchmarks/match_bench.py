@@ -28,7 +28,7 @@ from typing import IO
 
 import variantkit
 from variantkit.analysis.match import BuiltinPlayer, Score, Settings, match, player_for, table
-from variantkit.build import running_build
+from variantkit.compiled import running_build
 
 
 def depth_proxy(depth: int, command: list[str]) -> None:

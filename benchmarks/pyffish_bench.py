@@ -15,7 +15,8 @@ module is.  The module keeps the last games (`GAMES_KEPT`), so a call with
 one move more than the one before plays that one move; the "fresh" rows
 name each position by its own string with no moves, so that no kept game
 helps: the cost of reading a position string each call.  pyffish is
-needed (`pip install pyffish`); it is not a dependency of variantkit.  A script run by hand, not a test.
+needed (`pip install pyffish`); it is not a dependency of variantkit.
+A script run by hand, not a test.
 """
 
 from __future__ import annotations

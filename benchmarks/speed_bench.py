@@ -14,7 +14,7 @@ BUILD at all).  Each run measures:
    modes: bulk counting (make/unmake down to depth 1, count the legal moves
    there, as `variantkit.perft` and python-chess's own perft example do) and
    make/unmake at every leaf.  Node counts must agree (exit status 1).
-3. The engine (`variantkit.engine.Engine`) searching to depth 4 from every
+3. The engine (`variantkit.engine.search.Engine`) searching to depth 4 from every
    bundled variant's start position, and from Kiwipete, with a time limit per
    search: nodes/s and the time to depth 4, or the depth reached where the
    limit cut the search.
@@ -174,7 +174,7 @@ def chess_rows(settings: Settings) -> tuple[list[Row], bool]:
 
 def engine_row(name: str, fen: str | None, settings: Settings) -> Row:
     import variantkit
-    from variantkit.engine import Engine
+    from variantkit.engine.search import Engine
 
     variant = variantkit.load(name)
     game = variant.new_game(fen=fen)

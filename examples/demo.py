@@ -12,7 +12,7 @@ import time
 
 import variantkit
 from variantkit.cli.common import use_color
-from variantkit.display import board_text
+from variantkit.drawing.terminal import board_text
 
 MAX_DEPTH = 3
 # One game per kind of board: a grid, a wider grid, stacked planes, a disk.

@@ -22,7 +22,7 @@ from types import ModuleType
 import pytest
 
 import variantkit
-from variantkit.build import COMPILED_MODULES
+from variantkit.compiled import COMPILED_MODULES
 
 # The top-level packages whose use makes a test module an oracle or property test.
 ORACLES = frozenset({"chess", "pyffish", "fsf_oracle", "hypothesis"})

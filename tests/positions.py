@@ -7,7 +7,7 @@ placement writer, so one helper serves every topology.
 from __future__ import annotations
 
 from variantkit import Game, Variant
-from variantkit.notation import placement as write_placement
+from variantkit.notation.fen import placement as write_placement
 
 
 def placement(variant: Variant, pieces: dict[str, str]) -> str:

@@ -22,23 +22,22 @@ PACKAGE = Path(__file__).resolve().parent.parent / "variantkit"
 # of its own stage or of earlier ones.
 STAGES: list[tuple[str, ...]] = [
     # the plain values, errors and limits every stage shares; which build runs
-    ("variantkit.errors", "variantkit.limits", "variantkit.values", "variantkit.build"),
+    ("variantkit.errors", "variantkit.limits", "variantkit.public_types", "variantkit.compiled"),
     ("variantkit.loader",),
     ("variantkit.board",),
     ("variantkit.betza", "variantkit.pieces"),
-    ("variantkit.tables", "variantkit.castling"),
+    ("variantkit.tables", "variantkit.castling_moves"),
     ("variantkit.rulebook",),
     ("variantkit.rules",),
-    ("variantkit.checks",),
+    ("variantkit.lint",),
     ("variantkit.core",),
     ("variantkit.outcome",),
     ("variantkit.notation",),
-    ("variantkit.san",),
-    ("variantkit.svg", "variantkit.display"),
+    ("variantkit.drawing",),
     ("variantkit.game",),
     ("variantkit.variant",),
     # the faces
-    ("variantkit.evaluation", "variantkit.engine", "variantkit.pair", "variantkit.pgn",
+    ("variantkit.engine", "variantkit.pair", "variantkit.pgn",
      "variantkit.fsf", "variantkit.protocols", "variantkit.analysis", "variantkit.cli",
      "variantkit.web", "variantkit.compat", "variantkit.__main__"),
 ]
@@ -48,7 +47,7 @@ CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.ge
 CORE_AND_BEFORE = tuple(prefix for stage in STAGES[:STAGES.index(("variantkit.core",)) + 1]
                         for prefix in stage)
 # Modules that draw or write to a terminal: loading a variant needs none.
-DRAWING = ("variantkit.svg", "variantkit.display", "rich")
+DRAWING = ("variantkit.drawing.svg", "variantkit.drawing.terminal", "rich")
 
 
 def module_name(path: Path) -> str:
@@ -126,9 +125,9 @@ def test_the_graph_sees_imports() -> None:
     core names its rules in type hints only, the game draws on demand."""
     graph = import_graph()
     assert graph.has_edge("variantkit.game", "variantkit.core.position")
-    assert graph.has_edge("variantkit.game", "variantkit.notation")
+    assert graph.has_edge("variantkit.game", "variantkit.notation.fen")
     assert graph.has_edge("variantkit.core.position", "variantkit.rules")   # TYPE_CHECKING
-    assert graph.has_edge("variantkit.game", "variantkit.svg")   # inside a method
+    assert graph.has_edge("variantkit.game", "variantkit.drawing.svg")   # inside a method
 
 
 def test_loading_a_variant_loads_no_drawing() -> None:

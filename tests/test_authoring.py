@@ -209,7 +209,7 @@ def test_every_game_of_the_games_pages_first_table_has_a_rules_page() -> None:
 # -- drawing a graph board ------------------------------------------------------------------
 
 def test_show_draws_a_graph_boards_cell_names_beside_it() -> None:
-    from variantkit.display import board_text
+    from variantkit.drawing.terminal import board_text
     text = board_text(variantkit.load(DATA / "chess_graph.yaml").new_game())
     lines = text.splitlines()
     assert lines[0].split() == [*"rnbqkbnr", *(f"{f}8" for f in "abcdefgh")]
@@ -217,7 +217,7 @@ def test_show_draws_a_graph_boards_cell_names_beside_it() -> None:
 
 
 def test_boards_with_coordinates_draw_no_names() -> None:
-    from variantkit.display import board_text
+    from variantkit.drawing.terminal import board_text
     assert "a8" not in board_text(variantkit.load("chess").new_game()).split("FEN")[0]
 
 

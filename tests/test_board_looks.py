@@ -15,8 +15,8 @@ from rich.cells import cell_len
 
 import variantkit
 from variantkit import Variant, VariantError
-from variantkit.display import board_text
-from variantkit.svg import Rect, cell_geometry, render
+from variantkit.drawing.svg import Rect, cell_geometry, render
+from variantkit.drawing.terminal import board_text
 from variantkit.web import tasks
 from variantkit.web.sources import RequestError
 

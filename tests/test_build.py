@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import variantkit
-from variantkit import Engine, IllegalMoveError, InvalidFenError, VariantError, build
+from variantkit import Engine, IllegalMoveError, InvalidFenError, VariantError, compiled
 
 pytestmark = pytest.mark.pure_build
 
@@ -37,20 +37,20 @@ def _is_extension(name: str) -> bool:
 
 
 def test_the_expected_build_runs() -> None:
-    loaded = [name for name in build.COMPILED_MODULES if name in sys.modules]
-    assert loaded == list(build.COMPILED_MODULES)
-    if build.pure_requested() or not _compiler_present():
+    loaded = [name for name in compiled.COMPILED_MODULES if name in sys.modules]
+    assert loaded == list(compiled.COMPILED_MODULES)
+    if compiled.pure_requested() or not _compiler_present():
         assert variantkit.BUILD == "pure"
         assert not any(_is_extension(name) for name in loaded)
     else:
-        assert variantkit.BUILD == "compiled", build.pure_reason()
+        assert variantkit.BUILD == "compiled", compiled.pure_reason()
         assert all(_is_extension(name) for name in loaded)
 
 
 def _run(*args: str, pure: bool) -> str:
-    env = {k: v for k, v in os.environ.items() if k != build.PURE_VARIABLE}
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_VARIABLE}
     if pure:
-        env[build.PURE_VARIABLE] = "1"
+        env[compiled.PURE_VARIABLE] = "1"
     done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
                           timeout=60, check=True)
     return done.stdout
@@ -72,7 +72,7 @@ def test_version_and_info_say_which_build_runs() -> None:
     info = _run("-m", "variantkit", "info", pure=True).splitlines()
     assert info[0] == f"variantkit {variantkit.__version__}"
     assert info[1] == "build: pure Python (VARIANTKIT_PURE is set)"
-    assert info[3] == "compiled modules: " + ", ".join(build.COMPILED_MODULES)
+    assert info[3] == "compiled modules: " + ", ".join(compiled.COMPILED_MODULES)
     assert "docs/build.md" in info[4]
     assert (Path(__file__).resolve().parent.parent / "docs" / "build.md").is_file()
 
@@ -81,13 +81,13 @@ def test_version_and_info_say_which_build_runs() -> None:
                                              ("0", False), ("off", False), ("False", False)])
 def test_the_values_of_the_variable(monkeypatch: pytest.MonkeyPatch, value: str,
                                     pure: bool) -> None:
-    monkeypatch.setenv(build.PURE_VARIABLE, value)
-    assert build.pure_requested() is pure
+    monkeypatch.setenv(compiled.PURE_VARIABLE, value)
+    assert compiled.pure_requested() is pure
 
 
 def test_the_compiled_modules_have_sources() -> None:
-    for name in build.COMPILED_MODULES:
-        assert build.source_path(name).is_file(), name
+    for name in compiled.COMPILED_MODULES:
+        assert compiled.source_path(name).is_file(), name
 
 
 # --- the public entry points keep the project's errors ------------------------------------------
@@ -154,4 +154,4 @@ def test_an_extension_the_list_no_longer_names_is_a_leftover(tmp_path: Path) -> 
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     (package / f"game{suffix}").touch()
     (package / "core" / f"position{suffix}").touch()
-    assert build.leftover_extensions(package) == ["variantkit.game"]
+    assert compiled.leftover_extensions(package) == ["variantkit.game"]

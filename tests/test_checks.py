@@ -1,4 +1,4 @@
-"""The semantic checks of variantkit/checks.py: each one on a file that
+"""The semantic checks of variantkit/lint.py: each one on a file that
 trips it, located at its line and column with its rule and severity."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 import variantkit
 from variantkit.board.grid import NAMED
-from variantkit.checks import adjacency_symmetric, board_connected, run_checks
 from variantkit.cli import cli
 from variantkit.errors import Problem, VariantError
+from variantkit.lint import adjacency_symmetric, board_connected, run_checks
 from variantkit.variant import Variant
 
 # A small sound variant; the tests add to it or break it.

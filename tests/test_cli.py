@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 import variantkit
 from variantkit.cli import cli
-from variantkit.display import board_text
+from variantkit.drawing.terminal import board_text
 from variantkit.loader import bundled_dir
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -321,5 +321,5 @@ def test_importing_the_package_imports_no_generator() -> None:
     process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                              timeout=60)
     loaded, homes = process.stdout.splitlines()
-    assert loaded == "['variantkit', 'variantkit.build', 'variantkit.cli']", process.stderr
-    assert homes == "variantkit.svg variantkit.game"
+    assert loaded == "['variantkit', 'variantkit.cli', 'variantkit.compiled']", process.stderr
+    assert homes == "variantkit.drawing.svg variantkit.game"

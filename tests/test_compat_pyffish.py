@@ -26,7 +26,7 @@ from fsf_oracle import fsf_variants
 
 import variantkit
 import variantkit.compat.pyffish as sf
-from variantkit.san import san_moves
+from variantkit.notation.san import san_moves
 
 # The module runs no compiled code of its own: the core it plays on is
 # compared on both builds by the catalogue tests.

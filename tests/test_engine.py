@@ -1,4 +1,4 @@
-"""Tests of the built-in engine (variantkit.engine): mates found in each
+"""Tests of the built-in engine (variantkit.engine.search): mates found in each
 kind of board, material kept, the variant's own end rules, legal and
 deterministic moves everywhere, estimated piece values."""
 
@@ -15,8 +15,7 @@ from catalogue import on_both_builds, one_per_board
 import variantkit
 from variantkit import Engine, Outcome
 from variantkit.core.moves import GATE
-from variantkit.engine import CONTEMPT, Limits, SearchInfo, time_budget
-from variantkit.evaluation import (
+from variantkit.engine.evaluation import (
     Evaluation,
     advancement,
     guarded,
@@ -26,6 +25,7 @@ from variantkit.evaluation import (
     promotion_distances,
     stoppers,
 )
+from variantkit.engine.search import CONTEMPT, Limits, SearchInfo, time_budget
 from variantkit.loader import examples_dir
 
 
@@ -449,7 +449,7 @@ def test_the_attack_gate_leaves_out_no_attacker(name: str) -> None:
     assert [evaluation.score(position) for position in positions] == gated
 
 
-@pytest.mark.patches_compiled("variantkit.evaluation")  # tests/conftest.py
+@pytest.mark.patches_compiled("variantkit.engine.evaluation")  # tests/conftest.py
 def test_a_position_met_again_is_not_scored_again(monkeypatch: pytest.MonkeyPatch) -> None:
     chess = variantkit.load("chess")
     evaluation = Evaluation(chess)

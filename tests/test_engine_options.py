@@ -23,7 +23,7 @@ import chess
 import chess.engine
 import pytest
 
-from variantkit.engine import SKILL_MAX, TT_ENTRY_BYTES, TT_LIMIT
+from variantkit.engine.search import SKILL_MAX, TT_ENTRY_BYTES, TT_LIMIT
 from variantkit.protocols.channel import Channel
 from variantkit.protocols.uci import HASH_DEFAULT, SKILL_LEVELS, UciSession
 
@@ -179,7 +179,7 @@ def test_the_first_answer_needs_no_variant_and_no_search() -> None:
         assert run.returncode == 0, run.stderr[-2000:]
         assert re.search(r"^(uciok|usiok|feature .*done=1)$", run.stdout, re.MULTILINE)
         imported = set(re.findall(r"\|\s+(\S+)$", run.stderr, re.MULTILINE))
-        for heavy in ("variantkit.engine", "variantkit.variant", "variantkit.cli.commands",
+        for heavy in ("variantkit.engine.search", "variantkit.variant", "variantkit.cli.commands",
                       "click"):
             assert heavy not in imported, (protocol, heavy)
     run = subprocess.run([sys.executable, "-X", "importtime", "-m", "variantkit", "uci"],

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import variantkit
-from variantkit.display import board_text
+from variantkit.drawing.terminal import board_text
 from variantkit.errors import VariantError
-from variantkit.san import legal_san, parse_san, san, san_moves
+from variantkit.notation.san import legal_san, parse_san, san, san_moves
 
 CHESS = "chess"  # the bundled variant
 

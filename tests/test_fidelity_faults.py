@@ -31,7 +31,7 @@ from fsf_oracle import fsf_variants
 import variantkit
 from variantkit import Game, InvalidFenError, Variant
 from variantkit.core.general import empty_position
-from variantkit.notation import placement
+from variantkit.notation.fen import placement
 from variantkit.outcome import insufficient_material
 
 ROOT = Path(__file__).resolve().parent.parent

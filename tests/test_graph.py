@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import variantkit
 from variantkit.board.graph import MAX_CELLS
-from variantkit.display import board_text
+from variantkit.drawing.svg import render
+from variantkit.drawing.terminal import board_text
 from variantkit.errors import VariantError
-from variantkit.svg import render
 from variantkit.variant import Variant
 
 EXAMPLES = Path(__file__).parent.parent / "examples"

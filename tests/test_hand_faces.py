@@ -18,13 +18,13 @@ from click.testing import CliRunner, Result
 
 import variantkit
 from variantkit.cli import cli
-from variantkit.display import board_text, hand_text
-from variantkit.engine import Engine
+from variantkit.drawing.svg import HAND_SLOT, cell_geometry, render
+from variantkit.drawing.terminal import board_text, hand_text
+from variantkit.engine.search import Engine
 from variantkit.game import Game
 from variantkit.loader import resolve
+from variantkit.notation.san import legal_san, parse_san, san
 from variantkit.pgn import read_pgn, write_pgn
-from variantkit.san import legal_san, parse_san, san
-from variantkit.svg import HAND_SLOT, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -15,7 +15,7 @@ from fsf_oracle import Oracle
 
 import variantkit
 from variantkit import IllegalMoveError, InvalidFenError, Move, VariantError
-from variantkit.engine import Engine
+from variantkit.engine.search import Engine
 
 HOUSE = "variantkit: 1\nname: house\ninherits: crazyhouse\n"
 

@@ -637,7 +637,7 @@ def test_existing_files_are_kept_unless_forced(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_the_engine_thinks_saves_the_game(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from variantkit.engine import Engine
+    from variantkit.engine.search import Engine
 
     def interrupted(self: Engine, game: variantkit.Game, **_: object) -> Move:
         game.push("e7e5")  # the search is inside a line when the key is pressed

@@ -23,9 +23,9 @@ from click.testing import CliRunner, Result
 
 import variantkit
 from variantkit.cli import cli
+from variantkit.drawing.svg import Disk, Hexagon, Rect, Sector, cell_geometry, render
 from variantkit.game import Game
 from variantkit.pieces import type_of
-from variantkit.svg import Disk, Hexagon, Rect, Sector, cell_geometry, render
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -323,7 +323,7 @@ def test_pieces_are_paths_not_font_glyphs(name: str) -> None:
 def test_every_figure_is_drawn_and_named_in_the_schema() -> None:
     import json
 
-    from variantkit.svg import GLYPHS, figure
+    from variantkit.drawing.svg import GLYPHS, figure
     def glyph_enums(node: object) -> list[set[str]]:
         if isinstance(node, dict):
             found = [set(node["glyph"]["enum"])] if "enum" in node.get("glyph", {}) else []

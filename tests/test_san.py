@@ -1,4 +1,4 @@
-"""Standard algebraic notation (variantkit.san): against python-chess and
+"""Standard algebraic notation (variantkit.notation.san): against python-chess and
 Fairy-Stockfish (pyffish) where the games are shared, round trips of every
 legal move's SAN on every bundled game, and hostile input."""
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import variantkit
 from variantkit import Game, IllegalMoveError, Move
-from variantkit.san import MAX_TEXT, legal_san, name_parts, san_moves
+from variantkit.notation.san import MAX_TEXT, legal_san, name_parts, san_moves
 
 # On the pure build under `make oracle` only: SAN is not compiled, and the
 # pure core's moves on these boards are checked by the catalogue tests in

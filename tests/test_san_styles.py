@@ -1,4 +1,4 @@
-"""How each game's moves are written (variantkit.san's styles and the
+"""How each game's moves are written (variantkit.notation.san's styles and the
 `notation:` declaration), against Fairy-Stockfish's `get_san` (pyffish):
 every bundled game Fairy-Stockfish knows writes its moves as Fairy-Stockfish
 does by default (check marks aside), each style offered writes them as
@@ -16,9 +16,9 @@ from fsf_oracle import fsf_variants
 
 import variantkit
 from variantkit import Game, Move, VariantError
+from variantkit.notation.san import legal_san, san_moves
 from variantkit.pgn import read_pgn, write_pgn
 from variantkit.rulebook.notation import STYLES
-from variantkit.san import legal_san, san_moves
 
 # What is tested here is pure Python in both builds.
 PURE_PASS = False
@@ -52,7 +52,7 @@ def unmarked(text: str) -> str:
 def usi(variant: variantkit.Variant, move: str) -> str:
     """A move string of a 9x9-like shogi board as USI writes it, worked
     out here from the cells' names (files counted from the right, ranks
-    lettered from the top), independently of variantkit.san."""
+    lettered from the top), independently of variantkit.notation.san."""
     files, ranks = variant.board.topology.files, variant.board.topology.ranks  # type: ignore[attr-defined]
 
     def cell(name: str) -> str:

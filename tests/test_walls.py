@@ -11,7 +11,7 @@ import pytest
 
 import variantkit
 from variantkit import IllegalMoveError, Move, VariantError
-from variantkit.engine import Engine
+from variantkit.engine.search import Engine
 from variantkit.game import perft
 from variantkit.pgn import read_pgn, write_pgn
 

@@ -24,8 +24,8 @@ from starlette.testclient import TestClient
 
 import variantkit
 from variantkit.cli import cli
+from variantkit.drawing.svg import render
 from variantkit.limits import MAX_FILE_BYTES
-from variantkit.svg import render
 from variantkit.web import create_app, workers
 from variantkit.web.app import STATIC
 

@@ -242,7 +242,7 @@ def test_cylinder_castling_keeps_to_the_kings_side_of_the_seam() -> None:
     (3, 3, "both"), (3, 5, "files"), (7, 3, "ranks"), (5, 4, "both")])
 def test_small_wrapped_boards_load_and_draw(tmp_path: Path, files: int, ranks: int,
                                             wrap: str) -> None:
-    from variantkit.display import board_text
+    from variantkit.drawing.terminal import board_text
     path = tmp_path / "v.yaml"
     path.write_text(f"""variantkit: 1
 name: small

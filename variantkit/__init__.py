@@ -27,32 +27,32 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from variantkit.build import choose_build
+from variantkit.compiled import choose_build
 
 # Before the first compiled module is imported: VARIANTKIT_PURE=1 (or a
 # compiled build older than its sources) loads them from their .py files.
 choose_build()
 
 if TYPE_CHECKING:
-    from variantkit.engine import Engine
+    from variantkit.drawing.svg import render
+    from variantkit.engine.search import Engine
     from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError
     from variantkit.game import Game, Move, Outcome, perft
     from variantkit.pair import Pair, load_pair
     from variantkit.pgn import PgnError, iter_games, read_games, read_pgn, write_pgn
-    from variantkit.svg import render
     from variantkit.variant import Variant, load, load_text
 
 # Each public name and the module that defines it.
 _HOMES = {
     "Position": "variantkit.core.position",
-    "Engine": "variantkit.engine",
+    "Engine": "variantkit.engine.search",
     **dict.fromkeys(["IllegalMoveError", "InvalidFenError", "Problem", "VariantError"],
                     "variantkit.errors"),
     **dict.fromkeys(["Game", "Move", "Outcome", "perft"], "variantkit.game"),
     **dict.fromkeys(["PgnError", "iter_games", "read_games", "read_pgn", "write_pgn"],
                     "variantkit.pgn"),
     **dict.fromkeys(["Pair", "load_pair"], "variantkit.pair"),
-    "render": "variantkit.svg",
+    "render": "variantkit.drawing.svg",
     **dict.fromkeys(["Variant", "load", "load_text"], "variantkit.variant"),
 }
 
@@ -69,7 +69,7 @@ def __getattr__(name: str) -> Any:
     if name == "BUILD":
         # "compiled" when the move generator runs compiled with mypyc, "pure"
         # when it runs from its Python sources (docs/build.md).
-        from variantkit.build import MOVE_GENERATOR, running_build
+        from variantkit.compiled import MOVE_GENERATOR, running_build
         importlib.import_module(MOVE_GENERATOR)
         return running_build()
     home = _HOMES.get(name)

@@ -17,10 +17,10 @@ from variantkit.core.moves import InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.limits import MAX_PERFT_DEPTH
-from variantkit.notation import explain_bad_move, write_fen
+from variantkit.notation.fen import explain_bad_move, write_fen
+from variantkit.notation.san import legal_san, parse_san, san
 from variantkit.outcome import outcome
-from variantkit.san import legal_san, parse_san, san
-from variantkit.values import SIDES, Move, Outcome
+from variantkit.public_types import SIDES, Move, Outcome
 
 if TYPE_CHECKING:
     from variantkit.board import Board
@@ -144,7 +144,7 @@ class Game:
         """A legal move written in the variant's own style, standard
         algebraic notation unless its file declares another (`Nf3`, `exd5`,
         `O-O`, `e8=Q+`, `D~g2`; shogi's `P-76`), or in `style` (`'usi'`,
-        `'wxf'`, ...); see `variantkit.san`."""
+        `'wxf'`, ...); see `variantkit.notation.san`."""
         return san(self.position, move, style)
 
     def parse_san(self, text: object) -> Move:
@@ -221,10 +221,10 @@ class Game:
         return write_fen(self.position, style)
 
     def svg(self, **options: Any) -> str:
-        """The position drawn as an SVG document (options: see `variantkit.svg.render`)."""
+        """The position drawn as an SVG document (options: see `variantkit.drawing.svg.render`)."""
         # The drawings are imported when first asked for: a game, and the
         # variant that makes it, load no drawing or terminal module.
-        from variantkit.svg import render
+        from variantkit.drawing.svg import render
         return render(self.position, **options)
 
     def outcome(self) -> Outcome | None:
@@ -240,7 +240,7 @@ class Game:
 
     def __str__(self) -> str:
         """The board as text, as `variantkit show` draws it (without the status lines)."""
-        from variantkit.display import board_renderable  # as `svg` imports its drawing
+        from variantkit.drawing.terminal import board_renderable  # as `svg` imports its drawing
         return board_renderable(self.position, status=False).plain.rstrip("\n")
 
     def _repr_svg_(self) -> str:
@@ -252,7 +252,7 @@ class Game:
         result, and the position string under it."""
         from html import escape
 
-        from variantkit.display import status_line  # as `svg` imports its drawing
+        from variantkit.drawing.terminal import status_line  # as `svg` imports its drawing
         return (f'<div class="variantkit">{self.svg()}<pre>'
                 f"{escape(status_line(self.position))}</pre></div>")
 

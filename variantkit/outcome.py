@@ -21,7 +21,7 @@ from variantkit.core.general import GeneralPosition, condition_outcome
 from variantkit.core.moves import DROP, NORMAL, PASS, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import type_of
-from variantkit.values import SIDES, Outcome
+from variantkit.public_types import SIDES, Outcome
 
 if TYPE_CHECKING:
     from variantkit.tables import DrawPoints

@@ -40,14 +40,14 @@ from typing import NamedTuple, TypedDict
 from rich.text import Text
 
 from variantkit.core.moves import DOUBLE, EN_PASSANT, GATE, NORMAL
-from variantkit.display import ansi, board_renderable, side_by_side, status_line
+from variantkit.drawing.svg import render, side_by_side_svg
+from variantkit.drawing.terminal import ansi, board_renderable, side_by_side, status_line
 from variantkit.errors import IllegalMoveError, InvalidFenError, quote, shorten
 from variantkit.game import Game
 from variantkit.limits import MAX_POSITION_LENGTH
 from variantkit.loader import bundled_hint, bundled_names
 from variantkit.pgn import LINE_WIDTH, ROSTER_DEFAULTS, PgnError, parse_pgn, result_token
-from variantkit.svg import render, side_by_side_svg
-from variantkit.values import Move, Outcome
+from variantkit.public_types import Move, Outcome
 from variantkit.variant import Variant, load
 
 BOARDS = ("A", "B")

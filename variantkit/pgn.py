@@ -3,7 +3,7 @@
 Moves are written in the variant's own style, standard algebraic notation
 unless its file declares another (`Nf3`, `O-O`, `e8=Q+`, `D~g2`, a drop
 `P@e4`; shogi's `P-76`), or in the style asked for (`usi`, `wxf`, ...; see
-`variantkit.san`), numbered `1. e4 e5 2. ...`,
+`variantkit.notation.san`), numbered `1. e4 e5 2. ...`,
 after the seven standard tags (Event, Site, Date, Round, White, Black,
 Result), a `Variant` tag and a `Termination` tag (`normal` for a game that
 ended, `unterminated` for one that goes on); a game that does not start from
@@ -43,7 +43,7 @@ from variantkit.limits import (
     MAX_PGN_TAGS,
 )
 from variantkit.loader import bundled_hint, bundled_names
-from variantkit.san import san_moves
+from variantkit.notation.san import san_moves
 from variantkit.variant import Variant, load
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -120,7 +120,7 @@ def result_token(winner: str | None) -> str:
 
 def write_pgn(game: Game, style: str | None = None, **tags: str) -> str:
     """The game as PGN text, its moves in `style` (the variant's own by
-    default: SAN, or shogi's `P-76`; see `variantkit.san`).  Keyword
+    default: SAN, or shogi's `P-76`; see `variantkit.notation.san`).  Keyword
     arguments set tags (`White="Ann"`); Result defaults to the game's
     outcome, or `*` while it goes on."""
     start = game.copy()

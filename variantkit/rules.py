@@ -26,6 +26,7 @@ from variantkit.loader import Document
 from variantkit.pieces import Context, PieceSet, compile_pieces, piece_code
 from variantkit.rulebook import (
     aims,
+    board_regions,
     captures,
     castling,
     codes,
@@ -35,7 +36,7 @@ from variantkit.rulebook import (
     flips,
     gating,
     hands,
-    keys,
+    hashing,
     look,
     passing,
     promotion,
@@ -45,7 +46,6 @@ from variantkit.rulebook import (
     sides,
     walls,
 )
-from variantkit.rulebook import board as board_rules
 from variantkit.rulebook.aims import Aims
 from variantkit.rulebook.captures import Captures
 from variantkit.rulebook.castling import Castlings
@@ -55,7 +55,7 @@ from variantkit.rulebook.end import EndRules
 from variantkit.rulebook.first_moves import FirstMove
 from variantkit.rulebook.gating import Gating
 from variantkit.rulebook.hands import Hands
-from variantkit.rulebook.keys import Keys
+from variantkit.rulebook.hashing import Keys
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.passing import Passing
@@ -138,7 +138,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     """The rules of a loaded declaration.  Problems go to `sink`; a board
     that does not build raises VariantError, since nothing else can be."""
     data = document.data
-    board = sink.located(("board",), lambda: board_rules.compile_board(sink, data["board"]))
+    board = sink.located(("board",), lambda: board_regions.compile_board(sink, data["board"]))
     if board is None:
         raise VariantError(sink.problems)
     declared_sides = data.get("sides", {})
@@ -163,7 +163,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
 
     royalty = royals.compile_royals(sink, data, context)
     roster.check_pieces(sink, declared, pieces, royalty.one_royal)
-    board_rules.warn_ambiguous_names(sink, board, list(letter_codes))
+    board_regions.warn_ambiguous_names(sink, board, list(letter_codes))
     drawn = look.compile_look(sink, data.get("look"), board, pieces)
     compiled = codes.compile_codes(pieces, board, royalty.facing, royalty.facing_rule)
     promoting = promotion.compile_promotion(sink, data.get("promotion"), board, pieces,
@@ -183,7 +183,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
     first = first_moves.compile_first_moves(sink, data, board, pieces)
     gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
-    hashing = keys.compile_keys(compiled.n_codes, board.size, ending.check_limit,
+    zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)
     return Rules(
         name=data["name"], board=board, pieces=pieces, forwards=forwards,
@@ -192,7 +192,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, walls=walling, aims=aiming,
-        first_moves=first, gating=gates, keys=hashing,
+        first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)

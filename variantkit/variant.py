@@ -5,7 +5,7 @@ the problems found, and games to play.
 which calls each rule family of `variantkit.rulebook` in turn) and keeps the
 `Rules` record it returns as `variant.rules`; then, the rest being sound, it
 reads the whole start position and the numbered setups as games would, and
-runs the whole-file checks (`variantkit.checks`).  It comes after the game
+runs the whole-file checks (`variantkit.lint`).  It comes after the game
 stage: `new_game()` gives a `Game`.  Nothing sets a `Variant`'s attributes
 once it is built.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from variantkit.board import Board
-from variantkit.checks import run_checks
 from variantkit.core.general import empty_position
 from variantkit.errors import (
     CastlingFieldError,
@@ -28,8 +27,9 @@ from variantkit.errors import (
 )
 from variantkit.game import Game
 from variantkit.limits import Budget
+from variantkit.lint import run_checks
 from variantkit.loader import Document, load_document, load_document_text
-from variantkit.notation import placement, read_fen
+from variantkit.notation.fen import placement, read_fen
 from variantkit.pieces import PieceSet
 from variantkit.rulebook.setup import numbered_placement
 from variantkit.rulebook.sink import Sink

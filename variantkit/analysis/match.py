@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from variantkit.engine import Engine, Limits
+from variantkit.engine.search import Engine, Limits
 from variantkit.errors import IllegalMoveError
 from variantkit.game import Game
 from variantkit.outcome import repetition_key
@@ -36,7 +36,7 @@ from variantkit.protocols.driver import (
     ExternalEngine,
     UnreadableMove,
 )
-from variantkit.values import SIDES, Outcome
+from variantkit.public_types import SIDES, Outcome
 from variantkit.variant import Variant
 
 BUILTIN = "builtin"

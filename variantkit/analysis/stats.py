@@ -32,8 +32,8 @@ from statistics import mean, median
 from typing import Any
 
 from variantkit.analysis.tournament import GameRecord, Settings, material_types
-from variantkit.evaluation import piece_values
-from variantkit.values import SIDES
+from variantkit.engine.evaluation import piece_values
+from variantkit.public_types import SIDES
 from variantkit.variant import Variant
 
 Z95 = 1.959964        # the 97.5% point of the normal distribution

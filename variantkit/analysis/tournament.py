@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from variantkit.analysis.cluster import Cluster, Lost
 from variantkit.analysis.payload import compiled, variant_text
-from variantkit.engine import Engine
+from variantkit.engine.search import Engine
 from variantkit.errors import IllegalMoveError
 from variantkit.game import Game
 from variantkit.protocols.driver import RESIGN, Claim, Clock, ExternalEngine
-from variantkit.values import SIDES, Move
+from variantkit.public_types import SIDES, Move
 from variantkit.variant import Variant
 
 MOVE_LIMIT = "move-limit"   # the termination of a game stopped at --max-plies (a draw)

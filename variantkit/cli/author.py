@@ -35,7 +35,7 @@ from variantkit.cli.common import (
     load_variant,
     write_output,
 )
-from variantkit.display import board_renderable
+from variantkit.drawing.terminal import board_renderable
 from variantkit.errors import InvalidFenError, VariantError, quote
 from variantkit.game import Game, Move
 from variantkit.loader import bundled_names, resolve, schema_path

@@ -13,7 +13,7 @@ import sys
 import click
 
 import variantkit
-from variantkit import build
+from variantkit import compiled
 from variantkit.cli.common import cli
 
 
@@ -23,9 +23,9 @@ def info() -> None:
     if variantkit.BUILD == "compiled":
         running = "compiled (mypyc)"
     else:
-        running = f"pure Python ({build.pure_reason()})"
+        running = f"pure Python ({compiled.pure_reason()})"
     click.echo(f"variantkit {variantkit.__version__}")
     click.echo(f"build: {running}")
     click.echo(f"python: {platform.python_version()} ({sys.executable})")
-    click.echo(f"compiled modules: {', '.join(build.COMPILED_MODULES)}")
-    click.echo(f"{build.PURE_VARIABLE}=1 runs the pure-Python build (docs/build.md)")
+    click.echo(f"compiled modules: {', '.join(compiled.COMPILED_MODULES)}")
+    click.echo(f"{compiled.PURE_VARIABLE}=1 runs the pure-Python build (docs/build.md)")

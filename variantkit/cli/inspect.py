@@ -38,7 +38,7 @@ from variantkit.cli.common import (
     whole_number,
 )
 from variantkit.cli.play import pair_for
-from variantkit.display import board_text
+from variantkit.drawing.terminal import board_text
 from variantkit.errors import VariantError
 from variantkit.game import Game
 from variantkit.limits import MAX_PERFT_DEPTH

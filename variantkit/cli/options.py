@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from variantkit.cli.common import FiniteFloat
-from variantkit.engine import MAX_DEPTH
+from variantkit.engine.search import MAX_DEPTH
 from variantkit.limits import MAX_THINK_SECONDS
 
 Decorator = Callable[[Any], Any]

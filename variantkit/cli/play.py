@@ -41,14 +41,14 @@ from variantkit.cli.options import (
     seed_option,
     think_time_option,
 )
-from variantkit.display import board_text
-from variantkit.engine import DEFAULT_DEPTH, Engine
+from variantkit.drawing.terminal import board_text
+from variantkit.engine.search import DEFAULT_DEPTH, Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError
 from variantkit.game import Game, Move
+from variantkit.notation.san import legal_san
 from variantkit.pair import BOARDS, Pair, PairOutcome, plays_on_two_boards, write_bpgn
 from variantkit.pgn import result_token, write_pgn
-from variantkit.san import legal_san
-from variantkit.values import SIDES, Outcome
+from variantkit.public_types import SIDES, Outcome
 
 HELP = """\
 Enter a move in SAN (Nf3, exd5, O-O, e8=Q, D~g2, a drop P@e4) or as a move

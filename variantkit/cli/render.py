@@ -28,9 +28,9 @@ from variantkit.cli.common import (
     write_output,
 )
 from variantkit.cli.play import pair_for
+from variantkit.drawing.svg import render
 from variantkit.limits import MAX_IMAGE_PIXELS
 from variantkit.rulebook.look import PIECE_SETS
-from variantkit.svg import render
 
 
 @cli.command("render")

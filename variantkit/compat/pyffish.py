@@ -66,13 +66,13 @@ from variantkit.fsf.ini import MAX_INI_CHARS, read_ini
 from variantkit.game import Game
 from variantkit.limits import MAX_PGN_PLIES, read_named_file
 from variantkit.loader import bundled_names
-from variantkit.notation import placement
+from variantkit.notation.fen import placement
+from variantkit.notation.san import san as write_san
 from variantkit.outcome import insufficient_material, repetition_key
 from variantkit.pieces import CAPTURE, MOVE, piece_code, reach, type_of
+from variantkit.public_types import SIDES, Outcome
 from variantkit.rulebook.setup import split_hand
 from variantkit.rules import Rules
-from variantkit.san import san as write_san
-from variantkit.values import SIDES, Outcome
 from variantkit.variant import Variant, load_text
 
 __all__ = [

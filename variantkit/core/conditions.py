@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from variantkit.core.moves import CASTLE, CASTLE_GATE, InternalMove, gate_parts
-from variantkit.values import Outcome
+from variantkit.public_types import Outcome
 
 if TYPE_CHECKING:
     from variantkit.core.position import Position

@@ -28,7 +28,7 @@ from variantkit.core.moves import (
 )
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
-from variantkit.values import SIDES, Outcome
+from variantkit.public_types import SIDES, Outcome
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules

@@ -1,7 +1,7 @@
 """Internal moves: the integer tuples the position core generates and plays.
 
 An internal move is `(from, to, promotion_code, kind, extra)`; the public
-`Move` (variantkit.values) carries cell names for people.
+`Move` (variantkit.public_types) carries cell names for people.
 """
 
 from __future__ import annotations

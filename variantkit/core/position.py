@@ -31,7 +31,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, CellReach, reach
-from variantkit.values import SIDES, Move
+from variantkit.public_types import SIDES, Move
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules

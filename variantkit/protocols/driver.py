@@ -41,7 +41,7 @@ from variantkit.protocols.host import DEFAULT_VARIANT
 from variantkit.protocols.uci import VARIANT_OPTION, Dialect
 from variantkit.protocols.usi import UsiDialect
 from variantkit.protocols.xboard import NORMAL, cecp_move, variantkit_move
-from variantkit.values import Move
+from variantkit.public_types import Move
 from variantkit.variant import Variant
 
 # Seconds an engine may take to start, to answer isready/ping or stop, and

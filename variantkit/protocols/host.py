@@ -35,10 +35,10 @@ from variantkit.errors import (
 )
 from variantkit.limits import Budget, read_named_file
 from variantkit.protocols.channel import Channel, LineTooLong, command_words
-from variantkit.values import Move
+from variantkit.public_types import Move
 
 if TYPE_CHECKING:
-    from variantkit.engine import Engine, Limits, SearchInfo
+    from variantkit.engine.search import Engine, Limits, SearchInfo
     from variantkit.game import Game
     from variantkit.variant import Variant
 
@@ -242,7 +242,7 @@ class Thinking:
         """The move pondered on was played: search on within `limits`'
         time for the side to move (its depth and nodes bound the search
         already), then hand the move on, at once if the search is over."""
-        from variantkit.engine import time_budget
+        from variantkit.engine.search import time_budget
 
         budget = time_budget(limits, self._game.position.stm)
         if budget is not None:
@@ -314,7 +314,7 @@ class Host:
 
     def install(self, variant: Variant, engine: Engine | None = None) -> None:
         """Play `variant` (with `engine`, else a new one) from its start."""
-        from variantkit.engine import Engine
+        from variantkit.engine.search import Engine
 
         self._variant, self._engine = variant, engine or Engine(variant)
         self.wanted = variant.name
@@ -323,7 +323,7 @@ class Host:
 
     def tune(self, engine: Engine) -> None:
         """Give `engine` the table size and skill the GUI set."""
-        from variantkit.engine import SKILL_MAX, TT_LIMIT
+        from variantkit.engine.search import SKILL_MAX, TT_LIMIT
 
         engine.table_entries = self.table_entries or TT_LIMIT
         engine.skill = SKILL_MAX if self.skill is None else self.skill

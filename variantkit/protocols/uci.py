@@ -11,7 +11,7 @@ options: `MultiPV` (that many best lines, each reported), `UCI_Chess960`
 (castling written and read as the king taking its rook), `Hash` (the
 bound of the transposition table, in megabytes), `Clear Hash`, and
 `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, which weaken the engine
-(`variantkit.engine.weakening`).  A command that is unknown or malformed
+(`variantkit.engine.search.weakening`).  A command that is unknown or malformed
 is answered with `info string`, UCI's only way to tell the GUI, never
 with a traceback."""
 
@@ -37,10 +37,10 @@ from variantkit.protocols.host import (
     read_ini_choices,
     serve_session,
 )
-from variantkit.values import Move
+from variantkit.public_types import Move
 
 if TYPE_CHECKING:
-    from variantkit.engine import Engine, Limits, SearchInfo
+    from variantkit.engine.search import Engine, Limits, SearchInfo
     from variantkit.game import Game, VariantFace
     from variantkit.variant import Variant
 
@@ -233,7 +233,7 @@ class UciSession(Host):
         elif name == "UCI_Elo":
             self.elo = number
         else:
-            from variantkit.engine import TT_ENTRY_BYTES
+            from variantkit.engine.search import TT_ENTRY_BYTES
 
             self.finish()
             self.table_entries = number * 2**20 // TT_ENTRY_BYTES
@@ -289,7 +289,7 @@ class UciSession(Host):
         self.finish()
 
         def prepared() -> tuple[Variant, Engine]:
-            from variantkit.engine import Engine
+            from variantkit.engine.search import Engine
 
             variant = load()
             return variant, Engine(variant)
@@ -354,7 +354,7 @@ class UciSession(Host):
         no limit then searches one ply, since the GUI meant one and will
         send no `stop`.  `searchmoves M...` restricts the search to those
         moves (one that is not legal is told and left out)."""
-        from variantkit.engine import Limits
+        from variantkit.engine.search import Limits
 
         thinking = self.thinking
         if thinking is not None and thinking.running and not thinking.handed_on.is_set():
@@ -431,7 +431,7 @@ class UciSession(Host):
 
     @staticmethod
     def _set(limits: Limits, name: str, number: int, checkmate: bool) -> None:
-        from variantkit.engine import MAX_DEPTH
+        from variantkit.engine.search import MAX_DEPTH
 
         if name == "depth":
             limits.depth = min(limits.depth or MAX_DEPTH, max(1, min(number, MAX_DEPTH)))

@@ -21,7 +21,7 @@ import string
 from typing import TYPE_CHECKING
 
 from variantkit.protocols.uci import Dialect
-from variantkit.values import Move
+from variantkit.public_types import Move
 
 if TYPE_CHECKING:
     from variantkit.game import Game, VariantFace

@@ -39,10 +39,10 @@ from variantkit.protocols.host import (
     serve_session,
 )
 from variantkit.protocols.usi import grid_size
-from variantkit.values import Move
+from variantkit.public_types import Move
 
 if TYPE_CHECKING:
-    from variantkit.engine import Limits, SearchInfo
+    from variantkit.engine.search import Limits, SearchInfo
     from variantkit.game import VariantFace
     from variantkit.variant import Variant
 
@@ -227,7 +227,7 @@ class XboardSession(Host):
         elif word == "st":
             self.movetime = max(0.01, min(bounded_float(rest), MAX_MOVETIME))
         elif word == "sd":
-            from variantkit.engine import MAX_DEPTH
+            from variantkit.engine.search import MAX_DEPTH
 
             self.depth = max(1, min(bounded_int(rest), MAX_DEPTH))
         elif word == "time":
@@ -235,7 +235,7 @@ class XboardSession(Host):
         elif word == "otim":
             self.other_time = max(0, bounded_int(rest)) / 100
         elif word == "memory":
-            from variantkit.engine import TT_ENTRY_BYTES
+            from variantkit.engine.search import TT_ENTRY_BYTES
 
             megabytes = max(1, min(bounded_int(rest), MAX_MEMORY))
             self.finish()
@@ -330,7 +330,7 @@ class XboardSession(Host):
         return True
 
     def limits(self) -> Limits:
-        from variantkit.engine import Limits
+        from variantkit.engine.search import Limits
 
         if self.movetime is not None:
             return Limits(depth=self.depth, movetime=self.movetime)
@@ -354,7 +354,7 @@ class XboardSession(Host):
         """In analyze mode, think about the position now set until told
         otherwise (a game that is over is not thought about); its lines
         are written as they come, no move is played."""
-        from variantkit.engine import Limits
+        from variantkit.engine.search import Limits
 
         if not self.analyzing or not self.game.legal_moves():
             return

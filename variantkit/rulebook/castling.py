@@ -1,6 +1,6 @@
 """Castling (`castling:`, `free-castling:`): each declared castling move
 checked against the board and the setup, then derived from the lines
-between king and rook (`variantkit.castling`)."""
+between king and rook (`variantkit.castling_moves`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from variantkit.board import Board, GridTopology
-from variantkit.castling import Castling, by_side, derive_castling
+from variantkit.castling_moves import Castling, by_side, derive_castling
 from variantkit.errors import DeclarationError
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink

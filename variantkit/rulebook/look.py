@@ -1,8 +1,8 @@
 """How a game is drawn (`look:`): the board's style and marks, and the
 pieces' shapes and characters, checked against the board and the pieces.
 
-The rules never read a look; the drawings (`variantkit.svg`,
-`variantkit.display`) do.  Everything here is plain data: region references
+The rules never read a look; the drawings (`variantkit.drawing.svg`,
+`variantkit.drawing.terminal`) do.  Everything here is plain data: region references
 become cell masks, piece names become piece types, so that a drawing needs
 no access to the declaration and a mistake is reported where it was written.
 """

@@ -2,7 +2,7 @@
 by default, the other styles of its tradition, and each piece's letter in
 written moves where it is not its position-string letter.
 
-The move generator never reads this; the written moves (`variantkit.san`)
+The move generator never reads this; the written moves (`variantkit.notation.san`)
 do.  A style that counts files and ranks (shogi's, xiangqi's) needs a grid
 of one plane, and xiangqi's WXF a forward along the files; a mistake is
 reported where it was written.

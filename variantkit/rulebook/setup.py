@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from variantkit.board import Board
 from variantkit.errors import InvalidFenError, quote
 from variantkit.pieces import PieceSet, piece_code
-from variantkit.rulebook import board as board_rules
+from variantkit.rulebook import board_regions
 from variantkit.rulebook.sink import Sink
 
 # A run of empty cells is ASCII digits only: `\d` would also take other
@@ -34,7 +34,7 @@ class Setup(NamedTuple):
     cells: dict[int, int]        # its placement, cell -> piece code ({} when it does not read)
     hole_mark: str | None        # holes written in position strings (Fairy-Stockfish's `*`)
     # The rows with a slot per column, -1 where there is no cell (see
-    # `rulebook.board.hole_slots`); None where the board's own layout serves.
+    # `rulebook.board_regions.hole_slots`); None where the board's own layout serves.
     slots: list[list[list[int]]] | None
     moved_field: bool            # a seventh field lists the cells of pieces that have moved
     numbered: dict[str, Any] | None   # `numbered-setups:`, read by `numbered_placement`
@@ -51,7 +51,7 @@ def compile_setup(sink: Sink, data: dict[str, Any], board: Board,
     fen: str = data["setup"]
     written = data.get("position-string", {})
     hole_mark: str | None = written.get("holes")
-    slots = board_rules.hole_slots(sink, board, hole_mark)
+    slots = board_regions.hole_slots(sink, board, hole_mark)
     cells: dict[int, int] = {}
     try:
         # Walls in the setup (`walls:`, `petrify:`) are read with the rest.

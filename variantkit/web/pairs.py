@@ -22,7 +22,7 @@ from typing import Any
 from variantkit.errors import quote
 from variantkit.game import Game, Move
 from variantkit.pair import BOARDS, BoardMarks, Pair
-from variantkit.values import SIDES
+from variantkit.public_types import SIDES
 from variantkit.variant import Variant
 from variantkit.web.sources import RequestError
 

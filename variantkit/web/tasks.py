@@ -17,16 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from variantkit.engine import Engine
+from variantkit.drawing.svg import render
+from variantkit.engine.search import Engine
 from variantkit.errors import IllegalMoveError, InvalidFenError, Problem, VariantError, quote
 from variantkit.game import Game, Move
 from variantkit.pair import BOARDS, plays_on_two_boards, write_bpgn
 from variantkit.pgn import write_pgn
 from variantkit.pieces import type_of
+from variantkit.public_types import SIDES
 from variantkit.rulebook.look import PIECE_SETS
 from variantkit.rulebook.notation import STYLES, fits
-from variantkit.svg import render
-from variantkit.values import SIDES
 from variantkit.variant import Variant
 from variantkit.web import pairs
 from variantkit.web.pairs import PairReplay

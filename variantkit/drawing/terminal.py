@@ -29,11 +29,11 @@ from rich.console import Console
 from rich.text import Text
 
 from variantkit.core.position import Position, Positioned, position_of
-from variantkit.notation import write_fen
+from variantkit.notation.fen import write_fen
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
+from variantkit.public_types import SIDES
 from variantkit.rulebook.look import PIECE_SETS
-from variantkit.values import SIDES
 
 GAP = "    "  # between groups drawn side by side
 STYLES = {

@@ -13,7 +13,7 @@ captures that lose material by the static exchange evaluation (which
 quiescence leaves out).  docs/engine.md lists the pruning and the
 evaluation's terms.
 
-The evaluation (`variantkit.evaluation`) needs no move generation, so a
+The evaluation (`variantkit.engine.evaluation`) needs no move generation, so a
 quiescence node whose evaluation already fails high generates no move at
 all.  Drops are searched as any other move; they win no material at once,
 so quiescence leaves them out.  A position without legal moves is scored
@@ -38,7 +38,7 @@ variant; for a given position, depth and table it is deterministic (at
 full strength: a weakened engine draws random numbers).
 
     >>> import variantkit
-    >>> from variantkit.engine import Engine
+    >>> from variantkit.engine.search import Engine
     >>> game = variantkit.load("chess").new_game()
     >>> move = Engine(game.variant).best_move(game, depth=2)
 """
@@ -65,10 +65,10 @@ from variantkit.core.moves import (
     InternalMove,
 )
 from variantkit.core.position import Position
-from variantkit.evaluation import PAWN, Evaluation
+from variantkit.engine.evaluation import PAWN, Evaluation
 from variantkit.game import Game, VariantFace
 from variantkit.outcome import outcome
-from variantkit.values import SIDES, Move
+from variantkit.public_types import SIDES, Move
 
 # What the static exchange evaluation counts a royal piece as, in
 # centipawns: a capture by it that the opponent answers loses the game.

@@ -51,7 +51,7 @@ from variantkit.board.graph import GraphTopology
 from variantkit.board.hex import FILE_LETTERS, HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.core.position import Position, Positioned, position_of
-from variantkit.notation import write_fen
+from variantkit.notation.fen import write_fen
 from variantkit.pieces import piece_code, type_of
 from variantkit.rulebook.look import PIECE_SETS, Look
 

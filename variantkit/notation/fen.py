@@ -19,15 +19,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from variantkit.board import GridTopology
-from variantkit.castling import Castling, by_side, derive_castling
+from variantkit.castling_moves import Castling, by_side, derive_castling
 from variantkit.core.general import GeneralPosition, empty_position
 from variantkit.core.moves import DROP, InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import CastlingFieldError, InvalidFenError, quote
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_HELD, MAX_POSITION_LENGTH
 from variantkit.outcome import outcome
+from variantkit.public_types import SIDES
 from variantkit.rulebook.setup import parse_placement, split_hand
-from variantkit.values import SIDES
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules

@@ -34,11 +34,11 @@ COMPILED_MODULES = (
     "variantkit.core.flips",
     "variantkit.core.conditions",
     "variantkit.tables",
-    "variantkit.castling",
+    "variantkit.castling_moves",
     "variantkit.pieces",
     "variantkit.rules",
-    "variantkit.evaluation",
-    "variantkit.engine",
+    "variantkit.engine.evaluation",
+    "variantkit.engine.search",
 )
 # The module whose loader tells which build runs.
 MOVE_GENERATOR = "variantkit.core.position"
@@ -149,6 +149,6 @@ def running_build() -> str:
 
 
 if __name__ == "__main__":
-    # `python variantkit/build.py`: the compiled sources, for the Makefile.
+    # `python variantkit/compiled.py`: the compiled sources, for the Makefile.
     print(" ".join(str(source_path(module).relative_to(PACKAGE_DIR.parent))
                    for module in COMPILED_MODULES))

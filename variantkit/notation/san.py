@@ -67,7 +67,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from variantkit.board import GridTopology
-from variantkit.castling import segment
+from variantkit.castling_moves import segment
 from variantkit.core.moves import (
     CASTLE,
     CASTLE_GATE,
@@ -83,11 +83,11 @@ from variantkit.core.moves import (
 from variantkit.core.position import Position, Positioned, position_of
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError, quote
 from variantkit.limits import MAX_SAN_LENGTH
-from variantkit.notation import explain_bad_move, parse_move
+from variantkit.notation.fen import explain_bad_move, parse_move
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
+from variantkit.public_types import SIDES, Move
 from variantkit.rulebook.notation import STYLES, fits
-from variantkit.values import SIDES, Move
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules

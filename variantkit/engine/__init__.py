@@ -1,0 +1,1 @@
+"""The built-in engine every variant gets: its search and its evaluation."""
