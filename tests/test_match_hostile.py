@@ -143,7 +143,9 @@ ACTS = ("crash", "exit0", "close", "stall", "flood", "binary", "huge", "wrong")
 STAGES = ("hello", "ready", "go", "late")
 PROTOCOLS = ("uci", "usi", "xboard")
 # The fake plays White's first 3 moves; the game is then drawn at ply 6.
-SETTINGS = Settings(games=1, movetime=0.05, grace=1.0, max_plies=6)
+# The grace leaves a fake that exits or closes its output time to be seen
+# doing so before its clock runs out, on a machine loaded by the other tests.
+SETTINGS = Settings(games=1, movetime=0.05, grace=3.0, max_plies=6)
 NORMAL_END = r"^adjudicated: move limit$"
 ENGINE_FAILED = r"^white's engine failed: {spec}: "
 EXITED = ENGINE_FAILED + r"the engine has exited"
