@@ -175,7 +175,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     notation = compile_notation(sink, data.get("notation"), board, pieces, forwards)
     ending = end.compile_end(sink, data.get("end", {}), board, pieces, castles.rights)
     flipping = flips.compile_flips(sink, data.get("flips"), board, pieces, held.has_hands)
-    passes = passing.compile_passing(data)
+    passes = passing.compile_passing(data.get("pass"))
     taking = captures.compile_captures(sink, data, board, pieces, compiled.royal_code,
                                        start.hole_mark)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)

@@ -9,7 +9,7 @@ integers and tables derived from it.
 
 from __future__ import annotations
 
-from variantkit.board.base import Board, Ray, Topology
+from variantkit.board.base import Board, Ray, RegionRef, Topology
 from variantkit.board.build import build_board
 from variantkit.board.graph import GraphTopology
 from variantkit.board.grid import GridTopology
@@ -17,4 +17,5 @@ from variantkit.board.hex import HexTopology
 from variantkit.board.polar import PolarTopology
 
 __all__ = ["Board", "GraphTopology", "GridTopology", "HexTopology", "PolarTopology", "Ray",
+           "RegionRef",
            "Topology", "build_board"]

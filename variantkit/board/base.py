@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 Ray = tuple[int, ...]
 
 
+# A region in a declaration: a region's name or a list of cell names (the
+# schema's `region-ref`).
+RegionRef = str | list[str]
+
 class Topology(Protocol):
     """What a board shape must answer for the compiler.
 
@@ -221,7 +225,7 @@ class Board:
         for name, spec in declared.items():
             self.regions[name] = self.mask(self.region_cells(spec))
 
-    def resolve_region(self, ref: Any) -> int:
+    def resolve_region(self, ref: RegionRef) -> int:
         """A region given by name or as a list of cell names, as a mask."""
         if isinstance(ref, str):
             if ref not in self.regions:

@@ -4,10 +4,23 @@ yet, leaving, may let a piece from the hand in."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
-from variantkit.board import Board, GridTopology
+from variantkit.board import Board, GridTopology, RegionRef
 from variantkit.rulebook.sink import Sink
+
+
+class SideRegions(TypedDict):
+    """A region for each side."""
+
+    white: RegionRef
+    black: RegionRef
+
+
+class GatingDeclaration(TypedDict):
+    """`gating:` as the schema admits it."""
+
+    regions: SideRegions
 
 
 class Gating(NamedTuple):
@@ -21,7 +34,7 @@ class Gating(NamedTuple):
         return self.regions != [0, 0]
 
 
-def compile_gating(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_gating(sink: Sink, spec: GatingDeclaration | None, board: Board,
                    hands: bool) -> Gating:
     """The gating cells of `gating:`; `hands`: whether pieces in hand are
     declared, which gating needs."""

@@ -5,7 +5,7 @@ end rules (`variantkit.rulebook.end`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
 
 
 class Passing(NamedTuple):
@@ -14,9 +14,9 @@ class Passing(NamedTuple):
     when_stuck: bool   # a side with no legal move passes (never in check)
 
 
-def compile_passing(data: dict[str, Any]) -> Passing:
-    """`pass:` (the schema allows `when-no-move` only)."""
-    return Passing(data.get("pass") == "when-no-move")
+def compile_passing(declared: Literal["when-no-move"] | None) -> Passing:
+    """`pass:`, absent or `when-no-move` (the only value the schema admits)."""
+    return Passing(declared == "when-no-move")
 
 
 def needs_general(passing: Passing) -> bool:

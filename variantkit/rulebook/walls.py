@@ -3,9 +3,9 @@ by the rule's kind, and the region walls may go to."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, Required, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import Board, RegionRef
 from variantkit.rulebook.sink import Sink
 
 # The kinds of `walls:`, as the position core reads them: every move also
@@ -15,6 +15,15 @@ from variantkit.rulebook.sink import Sink
 # (`anywhere`); or no move puts one, and walls stand where a position
 # string puts them (`none`).
 KINDS = ("duck", "arrow", "past", "anywhere", "none")
+
+# `walls:` as the schema admits it (its keys are not all names, hence the
+# functional form).
+WallsDeclaration = TypedDict("WallsDeclaration", {
+    "kind": Required[Literal["duck", "arrow", "past", "anywhere", "none"]],
+    "region": RegionRef,
+    "except": RegionRef,
+    "royal-safety": Literal["before-wall", "with-wall"],
+}, total=False)
 
 
 class Walling(NamedTuple):
@@ -30,7 +39,7 @@ def needs_general(walling: Walling | None) -> bool:
     return walling is not None
 
 
-def compile_walls(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_walls(sink: Sink, spec: WallsDeclaration | None, board: Board,
                   hole_mark: str | None) -> Walling | None:
     """The wall rule of `walls:` (None where none is declared)."""
     if spec is None:
