@@ -38,7 +38,7 @@ lint: $(VENV)/.test-deps
 # marker `pure_in_oracle`, in `make oracle`).
 # Each pass lists its slowest tests, to show what to move to `make oracle`
 # when the whole stays near its 20-minute budget on two cores.
-SERIAL_TESTS := tests/test_web_browser.py tests/test_pair_browser.py tests/test_cluster.py tests/test_cluster_faults.py tests/test_gui_xboard.py
+SERIAL_TESTS := tests/faces/test_web_browser.py tests/faces/test_pair_browser.py tests/analysis/test_cluster.py tests/analysis/test_cluster_faults.py tests/engine/test_gui_xboard.py
 SLOWEST := --durations=15
 test: lint docs
 	$(BIN)/python -m pytest -n auto $(SLOWEST) $(addprefix --ignore=,$(SERIAL_TESTS))
@@ -71,7 +71,7 @@ clean:
 	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache
 	rm -rf build variantkit.egg-info variantkit__mypyc.*.so variantkit/*.so variantkit/*/*.so
 
-# The browser tests (tests/test_web_browser.py) drive Debian's Chromium:
+# The browser tests (tests/faces/test_web_browser.py) drive Debian's Chromium:
 # installed here when missing (make test runs as root on CI).
 .PHONY: browser
 test: browser
@@ -79,9 +79,9 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; }
 
-# The match tests (tests/test_match.py) and benchmarks/match_bench.py play
+# The match tests (tests/engine/test_match.py) and benchmarks/match_bench.py play
 # Debian's Fairy-Max and MaxQi (CECP; both in the fairymax package) and
-# Fairy-Stockfish (UCI and USI); tests/test_gui_xboard.py runs the engine in
+# Fairy-Stockfish (UCI and USI); tests/engine/test_gui_xboard.py runs the engine in
 # Debian's XBoard under xvfb-run: installed here when missing (make test
 # runs as root on CI).
 .PHONY: engines bench-match

@@ -160,7 +160,7 @@ def _load_count(name: str) -> int:
     path = Path(name)
     if name.startswith(str(ROOT / "tests/data")):
         # A graph file inherits its generator's file from examples/: read it
-        # as if stored there, as tests/test_graph_proofs.py does.
+        # as if stored there, as tests/board/test_graph_proofs.py does.
         variantkit.load_text(path.read_text(encoding="utf-8"), name, ROOT / "examples")
     else:
         variantkit.load(name)

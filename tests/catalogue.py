@@ -1,7 +1,7 @@
 """The bundled catalogue, thinned for tests that exercise a face (drawing,
 PGN, the engine) rather than rules: one variant per kind of board, since the
 Fairy-Stockfish catalogue adds games, not new drawings or notations.  The
-rules of every variant are tested in full by tests/test_fsf_catalogue.py.
+rules of every variant are tested in full by tests/fsf/test_fsf_catalogue.py.
 
 It is thinned for the pure-Python build too (`on_both_builds`): a test over
 every variant runs on the compiled build for each of them, and in `make

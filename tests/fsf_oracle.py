@@ -79,7 +79,7 @@ SHALLOW = frozenset({
     "isolation", "isolation7x7",
     # Chess under its other names: the start is chess's, walked to depth 3
     # as `chess`; fairy's own pieces are walked from positions that hold
-    # them (tests/test_fsf_catalogue.py).
+    # them (tests/fsf/test_fsf_catalogue.py).
     "normal", "fairy"})
 
 

@@ -1,0 +1,173 @@
+"""Imported sections that once played otherwise than Fairy-Stockfish, each
+played to its decisive position against pyffish: the sections of
+tests/data/fsf/fidelity.ini (tests/fsf/test_fsf_import.py loads them into
+pyffish and compares their perft trees and random games), and the rules the
+language has no form for, refused with their reason.
+
+Each was found by importing Fairy-Stockfish's own variants.ini and playing
+random games of every section against pyffish: maharajah (pawns with no
+promotion choice), squatter (safe flags), stardust (a mobility region that
+a ride crosses), epicatomic (a double step that promotes), elgam (diagonal
+lines, `nC`, a soldier promoting two ways, sideways steps and the move
+rule), atomicduck (castling beside a duck and pseudo-royal pieces).
+"""
+
+from __future__ import annotations
+
+import pyffish
+import pytest
+from test_fsf_import import ImportedOracle, imported
+
+from variantkit.fsf import import_ini
+
+# Not run again on the pure build: the importer writes YAML and runs no
+# compiled code of its own.
+PURE_PASS = False
+FILE = "fidelity.ini"
+
+
+def oracle(section: str) -> ImportedOracle:
+    return ImportedOracle(section, imported(FILE, section))
+
+
+def moves_from(section: str, fen: str, cell: str) -> set[str]:
+    """The legal moves of the piece on `cell`, compared with pyffish on the way."""
+    found = oracle(section).compare(oracle(section).variant.new_game(fen), fen)
+    return {move for move in found if move.startswith(cell)}
+
+
+def refusal(text: str, section: str) -> str:
+    """The one problem that keeps `section` of an ini text out."""
+    result = import_ini(text, "refused.ini")[section]
+    assert isinstance(result, list), f"[{section}] imported"
+    (problem,) = result
+    return problem.message
+
+
+# -- pawns with no promotion choice (maharajah) ----------------------------------
+
+
+def test_a_pawn_with_nothing_to_become_never_enters_the_last_rank() -> None:
+    fen = "3k2/P5/6/6/5p/2K3 w - - 0 1"
+    assert moves_from("vk-nothing-to-become", fen, "a5") == set()
+    # It still attacks the last rank: a king on b6 is in check.
+    game = oracle("vk-nothing-to-become").variant.new_game("1k4/P5/6/6/5p/2K3 b - - 0 1")
+    assert game.is_check()
+    oracle("vk-nothing-to-become").replay([], "1k4/P5/6/6/5p/2K3 b - - 0 1")
+
+
+# -- safe flags (squatter) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("section", "fen", "won"), [
+    # One safe piece on the far rank wins, an attacked one does not.
+    ("vk-two-on-the-flag", "R3k/5/5/5/4K b - - 0 1", True),
+    ("vk-two-on-the-flag", "R3k/5/1n3/5/4K b - - 0 1", False),
+    # Two attacked pieces win: one capture takes back one of them only.
+    ("vk-two-on-the-flag", "R1Nrk/5/1n3/5/4K b - - 0 1", True),
+    # With a count of two: two pieces, one attacked, do not; three do.
+    ("vk-three-on-the-flag", "R1N1k/5/1n3/5/4K b - - 0 1", False),
+    ("vk-three-on-the-flag", "RRN1k/5/1n3/5/4K b - - 0 1", True),
+])
+def test_flag_pieces_win_when_one_capture_cannot_undo_the_count(section: str, fen: str,
+                                                                 won: bool) -> None:
+    outcome = oracle(section).replay([], fen)
+    assert (outcome is not None and outcome.winner == "white") == won
+
+
+def test_safe_flags_for_both_sides_are_refused() -> None:
+    text = ("[both-flags:chess]\nflagRegionWhite = *8\nflagRegionBlack = *1\n"
+            "flagPieceSafe = true\n")
+    assert "draws when both sides' flags are met at once" in refusal(text, "both-flags")
+
+
+# -- a mobility region crossed by a ride (stardust) -------------------------------------
+
+
+def test_a_ride_lands_in_its_region_over_cells_outside_it() -> None:
+    # White's rook may not stop on b3 but rides over it to b4; Black's
+    # may not stop on its second rank but reaches the first.
+    white = moves_from("vk-long-way-round", "3k2/6/6/6/1R4/3K2 w - - 0 1", "b2")
+    assert {"b2b4", "b2b6"} <= white and "b2b3" not in white
+    black = moves_from("vk-long-way-round", "3k2/6/6/1r4/6/3K2 b - - 0 1", "b3")
+    assert "b3b1" in black and "b3b2" not in black
+
+
+# -- a double step that promotes (epicatomic) --------------------------------------------
+
+
+def test_a_double_step_that_promotes_leaves_no_en_passant_cell() -> None:
+    line = ["e7e5n"]
+    outcome = oracle("vk-promoting-double-step").replay(line, "4k3/4p3/8/5P2/8/8/8/4K3 b - - 0 1")
+    assert outcome is None
+    after = pyffish.get_fen("vk-promoting-double-step", "4k3/4p3/8/5P2/8/8/8/4K3 b - - 0 1", line)
+    assert after.split()[3] == "-"
+
+
+def test_a_double_step_into_an_optional_promotion_is_refused() -> None:
+    text = ("[optional:chess]\npromotionRegionBlack = *5 *4 *3 *2 *1\n"
+            "mandatoryPawnPromotion = false\n")
+    assert "double step into the promotion region" in refusal(text, "optional")
+
+
+# -- diagonal lines, lame atoms, two promotions (elgam) -------------------------------------
+
+
+@pytest.mark.parametrize(("fen", "cell", "diagonal"), [
+    # From c5, a cell of the lines: the rook rides along them, the wazir
+    # steps to b6 and d4, the soldier only forwards.
+    ("4k2/7/2R4/7/7/7/4K2 w - - 0 1", "c5", {"c5a7", "c5b6", "c5d4", "c5e3", "c5f2", "c5g1"}),
+    ("4k2/7/2A4/7/7/7/4K2 w - - 0 1", "c5", {"c5b6", "c5d4"}),
+    ("4k2/7/2S4/7/7/7/4K2 w - - 0 1", "c5", {"c5b6"}),
+    # The janggi cannon hops along them over one piece, never over a cannon.
+    ("4k2/7/2C4/3S3/7/7/4K2 w - - 0 1", "c5", {"c5e3", "c5f2", "c5g1"}),
+    ("4k2/7/2C4/3c3/7/7/4K2 w - - 0 1", "c5", set()),
+    # Off the lines (c4) none of them moves diagonally, nor does a custom
+    # piece on them.
+    ("4k2/7/7/2R4/7/7/4K2 w - - 0 1", "c4", set()),
+    ("4k2/7/2X4/7/7/7/4K2 w - - 0 1", "c5", set()),
+])
+def test_pieces_move_along_the_diagonal_lines_as_in_pyffish(fen: str, cell: str,
+                                                             diagonal: set[str]) -> None:
+    found = moves_from("vk-lines", fen, cell)
+    assert {move for move in found if move[0] != move[2] and move[1] != move[3]} == diagonal
+
+
+def test_diagonal_lines_broken_between_their_cells_are_refused() -> None:
+    text = "[broken:chess]\ndiagonalLines = a1 b2 d4 e5\n"
+    assert "leave the lines and come back" in refusal(text, "broken")
+
+
+def test_a_soldiers_sideways_step_keeps_the_move_rule_count() -> None:
+    # (pawnTypes = s: its forward step resets the count)
+    fen = "4k2/7/7/2S4/7/7/4K2 w - - 7 9"
+    line = ["c4d4", "e7e6", "d4d5"]
+    oracle("vk-lines").replay(line, fen)
+    game = oracle("vk-lines").variant.new_game(fen)
+    clocks = []
+    for move in line:
+        game.push(move)
+        clocks.append(game.fen().split()[-2])
+    assert clocks == ["8", "9", "0"]
+
+
+def test_lame_atoms_move_as_fairy_stockfish_plays_them() -> None:
+    # nC and nW: no move; mR: a rook's moves; nNN: a nightrider; nZ: lame;
+    # nDD: none; nA lame, nF none.
+    oracle("vk-lame-atoms").walk(2)
+    assert moves_from("vk-lame-atoms", "2k3/6/6/2a3/6/2K3 b - - 0 1", "c3") == \
+        {f"c3{cell}" for cell in ("a3", "b3", "d3", "e3", "f3", "c2", "c4", "c5")}
+
+
+def test_a_soldier_promotes_both_ways_and_never_stays_a_soldier() -> None:
+    found = moves_from("vk-both-promotions", "2k3/S5/6/6/6/2K3 w - - 0 1", "a5")
+    assert found == {"a5a6r", "a5a6+", "a5b5"}
+
+
+# -- castling beside a duck and pseudo-royal pieces (atomicduck) ---------------------------------
+
+
+def test_castling_beside_a_duck_and_pseudo_royal_kings_is_refused() -> None:
+    text = "[duck-atomic:atomic]\nwallingRule = duck\n"
+    assert "wallingRule with castling beside pseudo-royal pieces" in \
+        refusal(text, "duck-atomic")
