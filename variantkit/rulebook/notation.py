@@ -10,7 +10,7 @@ reported where it was written.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, TypedDict
 
 from variantkit.board import Board, GridTopology
 from variantkit.pieces import PieceSet
@@ -21,7 +21,16 @@ from variantkit.rulebook.sink import Sink
 # `hosking` (P76), the Universal Shogi Interface's `usi` (7g7f), and
 # xiangqi's `wxf` (H2+3).
 STYLES = ("san", "hodges-number", "hodges", "hosking", "usi", "wxf")
+Style = Literal["san", "hodges-number", "hodges", "hosking", "usi", "wxf"]
 RANK_LETTERS = 26   # ranks Hodges and USI write as letters, a to z
+
+
+class NotationDeclaration(TypedDict, total=False):
+    """`notation:` as the schema admits it."""
+
+    style: Style
+    traditions: list[Style]
+    letters: dict[str, str]    # piece name -> its letter in written moves
 
 
 class Notation(NamedTuple):
@@ -32,13 +41,13 @@ class Notation(NamedTuple):
     letters: dict[int, str]          # piece type -> its letter in written moves ("" for none)
 
 
-def compile_notation(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_notation(sink: Sink, spec: NotationDeclaration | None, board: Board,
                      pieces: PieceSet, forwards: list[str | None]) -> Notation:
     """The notation declared under `notation:` (SAN and each piece's own
     letter when there is none)."""
     spec = spec or {}
     style: str = spec.get("style", "san")
-    traditions: list[str] = spec.get("traditions", [])
+    traditions: list[Style] = spec.get("traditions", [])
     for path, name in [(("notation", "style"), style),
                        *((("notation", "traditions", i), t) for i, t in enumerate(traditions))]:
         if not fits(board, forwards, name):
