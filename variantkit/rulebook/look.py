@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, Required, TypedDict
 
-from variantkit.board import Board, GridTopology
+from variantkit.board import Board, GridTopology, RegionRef
 from variantkit.pieces import PieceSet, PieceType
 from variantkit.rulebook.sink import Sink
 
@@ -26,6 +26,43 @@ INK = {"figures": ("#1e1e1e", "#1e1e1e"), "discs": ("#b3261e", "#1e1e1e"),
        "pentagons": ("#1e1e1e", "#1e1e1e")}
 PROMOTED_INK = "#b3261e"
 WOOD = "#e9c88a"
+
+
+# `look:` as the schema admits it (`LookDeclaration` has keys that are not
+# Python names, hence its functional form).
+class RiverDeclaration(TypedDict, total=False):
+    between: Required[list[RegionRef]]   # two regions
+    text: str
+
+
+class InkDeclaration(TypedDict, total=False):
+    white: str
+    black: str
+
+
+class CharactersDeclaration(TypedDict, total=False):
+    text: str
+    white: str
+    black: str
+    international: str
+    figure: str
+
+
+class PiecesLookDeclaration(TypedDict, total=False):
+    shape: Literal["figures", "discs", "pentagons"]
+    ink: InkDeclaration
+    characters: dict[str, str | CharactersDeclaration]   # piece name -> its characters
+
+
+LookDeclaration = TypedDict("LookDeclaration", {
+    "board": Literal["chequered", "plain", "points"],
+    "colour": str,
+    "river": RiverDeclaration,
+    "diagonals": list[RegionRef],
+    "corner-dots": list[RegionRef],
+    "point-marks": RegionRef,
+    "pieces": PiecesLookDeclaration,
+}, total=False)
 
 
 @dataclass(frozen=True)
@@ -86,7 +123,7 @@ class Look:
             else self.ink[side]
 
 
-def compile_look(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_look(sink: Sink, spec: LookDeclaration | None, board: Board,
                  pieces: PieceSet) -> Look:
     """The look declared under `look:` (the default look without one)."""
     if spec is None:
@@ -100,7 +137,7 @@ def compile_look(sink: Sink, spec: dict[str, Any] | None, board: Board,
         if key in spec and style != "points":
             sink.report(("look", key), f"look: {key} needs board: points", "look-needs-points")
 
-    def mask(path: tuple[str | int, ...], ref: Any) -> int:
+    def mask(path: tuple[str | int, ...], ref: RegionRef) -> int:
         return sink.located(("look", *path), lambda: board.resolve_region(ref)) or 0
 
     river = None
