@@ -181,7 +181,9 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
-    first = first_moves.compile_first_moves(sink, data, board, pieces)
+    first = first_moves.compile_first_moves(
+        sink, data.get("first-move"), data.get("position-string", {}).get("initial-rights", []),
+        board, pieces)
     gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
     zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)

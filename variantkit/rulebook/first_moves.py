@@ -4,12 +4,18 @@ position string writes by file (`position-string: initial-rights`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, Required, TypedDict
 
 from variantkit.board import Board, GridTopology
 from variantkit.errors import DeclarationError
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
+
+# `first-move:` as the schema admits it.
+FirstMoveDeclaration = TypedDict("FirstMoveDeclaration", {
+    "must-change": Required[Literal["plane"]],
+    "except": list[Literal["castling", "check-evasion"]],
+}, total=False)
 
 
 class FirstMove(NamedTuple):
@@ -31,19 +37,19 @@ class FirstMove(NamedTuple):
         return list(range(2, n_codes)) if self.rule else initial
 
 
-def compile_first_moves(sink: Sink, data: dict[str, Any], board: Board,
+def compile_first_moves(sink: Sink, spec: FirstMoveDeclaration | None,
+                        initial_rights: list[str], board: Board,
                         pieces: PieceSet) -> FirstMove:
-    """`first-move:` and `position-string: initial-rights`."""
-    spec = data.get("first-move")
-    exceptions = set(spec.get("except", [])) if spec else set()
+    """`first-move:` (`spec`) and `position-string: initial-rights` (the
+    names of the pieces it lists)."""
+    exceptions: set[str] = set(spec.get("except", [])) if spec else set()
     same_plane = sink.located(("first-move",), lambda: _planes(spec, board)) or []
-    rights = compile_initial_rights(
-        sink, data.get("position-string", {}).get("initial-rights", []), board, pieces)
+    rights = compile_initial_rights(sink, initial_rights, board, pieces)
     return FirstMove(spec is not None, same_plane, "castling" in exceptions,
                      "check-evasion" in exceptions, rights)
 
 
-def _planes(spec: dict[str, Any] | None, board: Board) -> list[int]:
+def _planes(spec: FirstMoveDeclaration | None, board: Board) -> list[int]:
     if spec is None:
         return []
     plane_of = [board.topology.plane_of(cell) for cell in range(board.size)]

@@ -3,21 +3,36 @@ direction, and whether its vectors are turned half a circle."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, Required, TypedDict
 
 from variantkit.board import Board, GridTopology
 from variantkit.rulebook.sink import Sink
 
-SIDE_NAMES = ("white", "black")
+SideName = Literal["white", "black"]
+SIDE_NAMES: tuple[SideName, SideName] = ("white", "black")
 
 
-def forwards(sink: Sink, board: Board, sides: dict[str, Any]) -> list[str | None]:
+class SideDeclaration(TypedDict, total=False):
+    """One side under `sides:`, as the schema admits it."""
+
+    forward: Required[str]   # a direction name of the board
+    turned: bool
+
+
+class SidesDeclaration(TypedDict, total=False):
+    """`sides:` (absent: White forward `n`, Black `s`, where the board has them)."""
+
+    white: SideDeclaration
+    black: SideDeclaration
+
+
+def forwards(sink: Sink, board: Board, sides: SidesDeclaration) -> list[str | None]:
     """Each side's forward direction; boards without a natural one (a disk)
     have none unless declared, and relative directions are refused there."""
     return [_forward(sink, board, sides, side) for side in SIDE_NAMES]
 
 
-def _forward(sink: Sink, board: Board, sides: dict[str, Any], side: str) -> str | None:
+def _forward(sink: Sink, board: Board, sides: SidesDeclaration, side: SideName) -> str | None:
     names = board.topology.forward_names()
     default = "n" if side == "white" else "s"
     if side not in sides:
@@ -30,7 +45,7 @@ def _forward(sink: Sink, board: Board, sides: dict[str, Any], side: str) -> str 
     return forward
 
 
-def turned(sink: Sink, board: Board, sides: dict[str, Any],
+def turned(sink: Sink, board: Board, sides: SidesDeclaration,
            forward_of: list[str | None]) -> tuple[bool, bool]:
     """Per side, `turned: true`: its vectors are turned half a circle, as
     Fairy-Stockfish turns Black's pieces, on a grid whose forward runs
