@@ -17,6 +17,7 @@ import chess
 import pytest
 
 import variantkit
+from variantkit.errors import VariantError
 from variantkit.game import perft
 
 START = chess.Board()
@@ -224,6 +225,15 @@ def test_perft_from_the_start(game: str) -> None:
         assert perft(ours, depth) == reference_perft(game, initial_state(), depth), depth
 
 
+@pytest.mark.oracle
+@pytest.mark.parametrize("game", GAMES)
+def test_perft_4_from_the_start(game: str) -> None:
+    """One ply deeper, where every game's captures have effects to show
+    (chess has 197,281)."""
+    ours = variantkit.load(game).new_game()
+    assert perft(ours, 4) == reference_perft(game, initial_state(), 4)
+
+
 def play_random_game(game: str, seed: int, plies: int, fen: str = chess.STARTING_FEN) -> int:
     """Play one seeded random game in both from `fen`, comparing every
     position; return the plies played."""
@@ -301,3 +311,27 @@ POSITIONS = {
 def test_open_cases(game: str, fen: str) -> None:
     for seed in range(3):
         play_random_game(game, seed, 30, fen)
+
+
+BAD = [  # a declaration's mistake, and where and what its problem says
+    ("capture-effects: {capturer: [stays, reborn], rebirth: {pawn: {pick: file}}}",
+     4, "capture-effects-clash"),
+    ("capture-effects: {captured: reborn, rebirth: {pawn: {pick: file}, dragon: {}}}",
+     4, "unknown-piece"),
+    ("capture-effects: {captured: reborn, rebirth: {pawn: {pick: rank}}}", 4, "schema"),
+    ("capture-effects: {captured: reborn}", 4, "rebirth-ambiguous"),
+    ("capture-effects: {capturer: turns, rebirth: {pawn: {pick: file}}}", 4, "rebirth-unused"),
+    ("capture-effects: {mover: shoots}", 4, "schema"),
+]
+
+
+@pytest.mark.parametrize(("line", "row", "rule"), BAD)
+def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) -> None:
+    text = f"variantkit: 1\nname: x\ninherits: chess\n{line}\n"
+    try:
+        problems = variantkit.load_text(text).problems
+    except VariantError as exc:
+        problems = exc.problems
+    errors = [p for p in problems if p.severity == "error"]
+    assert [p.rule for p in errors] == [rule]
+    assert errors[0].line == row, errors[0]
