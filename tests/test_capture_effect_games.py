@@ -323,11 +323,15 @@ BAD = [  # a declaration's mistake, and where and what its problem says
     ("capture-effects: {capturer: turns, rebirth: {pawn: {pick: file}}}", 4, "rebirth-unused"),
     ("capture-effects: {mover: shoots}", 4, "schema"),
 ]
+BAD_IN_CRAZYHOUSE = ("capture-effects: {captured: reborn, rebirth: {pawn: {pick: file}}}", 4,
+                     "rebirth-with-hands")
 
 
-@pytest.mark.parametrize(("line", "row", "rule"), BAD)
-def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) -> None:
-    text = f"variantkit: 1\nname: x\ninherits: chess\n{line}\n"
+@pytest.mark.parametrize(("parent", "line", "row", "rule"),
+                         [("chess", *bad) for bad in BAD] + [("crazyhouse", *BAD_IN_CRAZYHOUSE)])
+def test_a_bad_declaration_is_a_located_problem(parent: str, line: str, row: int,
+                                                rule: str) -> None:
+    text = f"variantkit: 1\nname: x\ninherits: {parent}\n{line}\n"
     try:
         problems = variantkit.load_text(text).problems
     except VariantError as exc:
@@ -335,3 +339,22 @@ def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) 
     errors = [p for p in problems if p.severity == "error"]
     assert [p.rule for p in errors] == [rule]
     assert errors[0].line == row, errors[0]
+
+
+@pytest.mark.parametrize(("effects", "after"), [
+    ("{capturer: [stays, turns]}", "4k3/8/8/8/4p3/8/8/4K3 b - - 0 1"),
+    ("{capturer: turns, captured: reborn, rebirth: {pawn: {pick: file}}}",
+     "4k3/3p4/8/3p4/8/8/8/4K3 b - - 0 1"),
+    ("{capturer: reborn, captured: reborn, rebirth: {pawn: {pick: file}}}",
+     "4k3/3p4/8/8/8/8/3P4/4K3 b - - 0 1"),
+])
+def test_effects_compose(effects: str, after: str) -> None:
+    """Several effects on one capture, in their order: the capturing piece
+    stays or is reborn, the captured piece is reborn, then the capturing
+    piece turns."""
+    text = f"variantkit: 1\nname: x\ninherits: chess\ncapture-effects: {effects}\n"
+    game = variantkit.load_text(text).new_game("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    game.push("e4d5")
+    assert game.fen() == after
+    game.pop()
+    assert game.fen() == "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"

@@ -182,7 +182,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     taking = captures.compile_captures(sink, data, board, pieces, compiled.royal_code,
                                        start.hole_mark)
     effects = capture_effects.compile_capture_effects(
-        sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes)
+        sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
+        held.captures_to_hand)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))

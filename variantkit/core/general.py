@@ -329,8 +329,8 @@ class GeneralPosition(Position):
 
     def _may_be_reborn(self, code: int, frm: int, to: int, taken: int) -> bool:
         """Whether a piece of `code` capturing from `frm` on `to` (the piece
-        taken on `taken`) may be reborn: it has a rebirth cell, and after the
-        capture that cell is empty or is `to` itself."""
+        taken on `taken`) may be reborn: it has a rebirth cell, empty after
+        the capture (as `frm` and `taken` are), or `to` itself."""
         cell = self.rebirth[code][to]
         return cell >= 0 and (cell in (frm, to, taken) or not self.cells[cell])
 
@@ -448,7 +448,7 @@ class GeneralPosition(Position):
         exploding = capturing and bool(self.blast)
         # The piece that moved petrifies, not what it promoted to.
         petrifying = capturing and self.cells[move[0]] in self.petrify
-        code = self.cells[move[0]]
+        mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
         super().make_internal(move)
         removed: tuple[tuple[int, int], ...] = ()
@@ -477,6 +477,11 @@ class GeneralPosition(Position):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
+        placed: tuple[tuple[int, int], ...] = ()
+        turned = 0
+        if self.capture_effects:   # before the rules below read the board
+            lifted, placed, turned = self._take_effects(move, mover_code, taking)
+            removed += lifted
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -484,12 +489,7 @@ class GeneralPosition(Position):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]) and move[3] != DROP)
-        placed: tuple[tuple[int, int], ...] = ()
-        if self.capture_effects:
-            lifted, placed, flipped = self._take_effects(move, code, taking)
-            removed += lifted
-        else:
-            flipped = 0
+        flipped = turned
         if self.flips is not None:
             flipped |= flip_after(self, self.flips, move)
         self._extra.append((removed, before, counted, walled, flipped, placed))

@@ -52,8 +52,9 @@ def needs_general(effects: CaptureEffects) -> bool:
 
 def compile_capture_effects(sink: Sink, spec: dict[str, Any] | None, board: Board,
                             pieces: PieceSet, start_cells: dict[int, int],
-                            n_codes: int) -> CaptureEffects:
-    """The `capture-effects:` section as a record; NO_EFFECTS without one."""
+                            n_codes: int, captures_to_hand: bool) -> CaptureEffects:
+    """The `capture-effects:` section as a record; NO_EFFECTS without one.
+    A captured piece goes either to a hand or back to the board, not both."""
     if spec is None:
         return NO_EFFECTS
     declared = spec.get("capturer", [])
@@ -62,6 +63,10 @@ def compile_capture_effects(sink: Sink, spec: dict[str, Any] | None, board: Boar
         sink.report(("capture-effects", "capturer"), "a capturing piece either stays where it "
                     "stands or is reborn, not both", "capture-effects-clash")
     captured_reborn = spec.get("captured", "removed") == "reborn"
+    if captured_reborn and captures_to_hand:
+        sink.report(("capture-effects", "captured"), "a captured piece joins the capturer's "
+                    "hand (`hands: {captures: ...}`), so it cannot also be reborn",
+                    "rebirth-with-hands")
     reborn = captured_reborn or "reborn" in capturer
     home = [0] * n_codes
     for cell, code in start_cells.items():
