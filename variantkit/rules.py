@@ -2,7 +2,7 @@
 
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
-promotion, hands, castling, end rules, flips, passing, captures, walls,
+promotion, hands, castling, end rules, flips, passing, captures, capture effects, walls,
 aims, first moves, gating, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
@@ -27,6 +27,7 @@ from variantkit.pieces import Context, PieceSet, compile_pieces, piece_code
 from variantkit.rulebook import (
     aims,
     board_regions,
+    capture_effects,
     captures,
     castling,
     codes,
@@ -47,6 +48,7 @@ from variantkit.rulebook import (
     walls,
 )
 from variantkit.rulebook.aims import Aims
+from variantkit.rulebook.capture_effects import CaptureEffects
 from variantkit.rulebook.captures import Captures
 from variantkit.rulebook.castling import Castlings
 from variantkit.rulebook.codes import Codes, Words, empty_board_reach
@@ -94,6 +96,7 @@ class Rules:
     flips: FlipRule | None          # None: no piece turns over
     passing: Passing
     captures: Captures
+    capture_effects: CaptureEffects
     walls: Walling | None           # None: no move puts a wall
     aims: Aims
     first_moves: FirstMove
@@ -178,6 +181,9 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     passes = passing.compile_passing(data.get("pass"))
     taking = captures.compile_captures(sink, data, board, pieces, compiled.royal_code,
                                        start.hole_mark)
+    effects = capture_effects.compile_capture_effects(
+        sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
+        held.captures_to_hand)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
@@ -193,10 +199,12 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         promotion=promoting,
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
-        flips=flipping, passing=passes, captures=taking, walls=walling, aims=aiming,
+        flips=flipping, passing=passes, captures=taking, capture_effects=effects,
+        walls=walling, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
-                 or walls.needs_general(walling)),
+                 or walls.needs_general(walling)
+                 or capture_effects.needs_general(effects)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

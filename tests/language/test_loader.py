@@ -263,7 +263,7 @@ def test_unknown_top_level_key_without_a_close_match(tmp_path: Path) -> None:
     problem = only_problem(write(tmp_path, "v.yaml", HEADER + BOARD + PIECES + "zzz: 1\n"))
     assert problem.rule == "unknown-key"
     assert problem.message.startswith(
-        "unknown key 'zzz' at the top level (allowed: board, castling,"
+        "unknown key 'zzz' at the top level (allowed: board, capture-effects, castling,"
     )
 
 

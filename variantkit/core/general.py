@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from variantkit.rules import Rules
     from variantkit.tables import Counting, EndCondition
 
+# The moves a capture effect acts on: a piece's own moves (not castling,
+# drops, gating, passes or promotions in place).
+EFFECT_KINDS = (NORMAL, DOUBLE, EN_PASSANT)
+
 
 class GeneralPosition(Position):
     """A game whose variant goes beyond one royal piece per side and plain
@@ -64,6 +68,15 @@ class GeneralPosition(Position):
         self.blast_proof = captures.blast_proof
         self.petrify = captures.petrify
         self.petrify_royal = captures.petrify_royal
+        effects = rules.capture_effects
+        self.capture_effects = effects.any
+        self.capturer_stays = effects.capturer_stays
+        self.capturer_turns = effects.capturer_turns
+        self.capturer_reborn = effects.capturer_reborn
+        self.captured_reborn = effects.captured_reborn
+        self.mover_turns = effects.mover_turns
+        self.rebirth = effects.rebirth
+        self.home = effects.home
         self.flips = rules.flips
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
@@ -79,19 +92,22 @@ class GeneralPosition(Position):
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
-            or self.must_capture or not self.may_give_check or self.board_full_result is not None)
+            or self.capture_effects or self.must_capture or not self.may_give_check
+            or self.board_full_result is not None)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
         # running) and the plies counted so far.
         self.counting_limit = 0
         self.counting_ply = 0
-        # Per move on the stack: the pieces an explosion or a petrification
-        # removed (cell, code), the check counts and the count before the
-        # move, the cell of the wall the move made (-1 for none), and the
-        # cells whose pieces it turned over (`flips:`).
+        # Per move on the stack: the pieces an explosion, a petrification or
+        # a capture effect removed (cell, code), the check counts and the
+        # count before the move, the cell of the wall the move made (-1 for
+        # none), the cells whose pieces it turned over (`flips:`, a capture
+        # effect's change of side), and the pieces a capture effect put
+        # down (cell, code).
         self._extra: list[tuple[tuple[tuple[int, int], ...], tuple[int, int],
-                                tuple[int, int], int, int]] = []
+                                tuple[int, int], int, int, tuple[tuple[int, int], ...]]] = []
 
     # -- royal pieces ---------------------------------------------------------
     def royals(self, side: int) -> int:
@@ -123,7 +139,7 @@ class GeneralPosition(Position):
             cell = low.bit_length() - 1
             if self.blast and self.blast[cell] & enemy_royals:
                 continue
-            if self.attackers(cell, 1 - side, occupied, attackers):
+            if self.takers(cell, 1 - side, occupied, attackers):
                 found.append(cell)
         return found
 
@@ -228,10 +244,12 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if self.one_royal and not self.blast and not walled:
+        if self.one_royal and not self.blast and not walled and not self.capture_effects:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
+            if self.capture_effects:
+                moves = self._effect_moves(moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if self.gate_regions[us]:
@@ -288,6 +306,107 @@ class GeneralPosition(Position):
                 safe.append(move)
         return safe
 
+    def _effect_moves(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`moves` as the capture effects allow them: a capturing piece that
+        stays where it stands does not promote by its capture (its
+        promotions are one move); a capturing piece reborn by its capture
+        needs its rebirth cell free after the move."""
+        out: list[InternalMove] = []
+        shots: set[InternalMove] = set()
+        for move in moves:
+            if move[3] in EFFECT_KINDS and self._captures(move):
+                frm, to, promo, kind, extra = move
+                if self.capturer_stays:
+                    move = (frm, to, 0, kind, extra)
+                    if move in shots:
+                        continue
+                    shots.add(move)
+                elif self.capturer_reborn and not self._may_be_reborn(
+                        promo or self.cells[frm], frm, to, extra if kind == EN_PASSANT else to):
+                    continue
+            out.append(move)
+        return out
+
+    def _may_be_reborn(self, code: int, frm: int, to: int, taken: int) -> bool:
+        """Whether a piece of `code` capturing from `frm` on `to` (the piece
+        taken on `taken`) may be reborn: it has a rebirth cell, empty after
+        the capture (as `frm` and `taken` are), or `to` itself."""
+        cell = self.rebirth[code][to]
+        return cell >= 0 and (cell in (frm, to, taken) or not self.cells[cell])
+
+    def _reborn_attackers(self, attackers: int, target: int) -> int:
+        """Of `attackers`, those whose capture on `target` the rebirth of
+        the capturing piece allows (under `capturer: reborn`): as any of
+        the pieces it may promote to there, if it promotes."""
+        kept = 0
+        for cell in self.rules.board.cells_of(attackers):
+            code = self.cells[cell]
+            promotion = self.promotion_of[code]
+            forms = [code]
+            if promotion is not None and promotion.region >> target & 1:
+                forms = list(promotion.choices)
+                if promotion.optional >> target & 1:
+                    forms.append(code)
+            if any(self._may_be_reborn(form, cell, target, target) for form in forms):
+                kept |= 1 << cell
+        return kept
+
+    def takers(self, cell: int, side: int, occupied: int, side_mask: int) -> int:
+        """The pieces that could take a royal piece on `cell`, for check and
+        for a castling's passage: under `capturer: reborn`, the attackers
+        whose rebirth allows the capture."""
+        found = self.attackers(cell, side, occupied, side_mask)
+        return self._reborn_attackers(found, cell) if found and self.capturer_reborn else found
+
+    def _take_effects(self, move: InternalMove, code: int, taking: bool) -> tuple[
+            tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]:
+        """Apply the capture effects of `move`, just made by a piece of
+        `code`: the capturing piece stays or is reborn, the captured one is
+        reborn, then the piece that moved changes side.  Return the pieces
+        removed and put down (cell, code) and the cells turned over."""
+        frm, to, _, kind, _ = move
+        cells = self.cells
+        mover = 1 - self.stm
+        now = cells[to]
+        if kind not in EFFECT_KINDS or not now or now & 1 != mover:
+            return (), (), 0
+        removed: tuple[tuple[int, int], ...] = ()
+        placed: tuple[tuple[int, int], ...] = ()
+        at = to
+        if taking:
+            if self.capturer_stays:
+                at = frm
+                removed, placed = ((to, now),), ((frm, code),)
+                self._lift(to)
+                self.place(frm, code)
+                # A piece that shoots has not moved.
+                self.unmoved |= self.history[-1][3] & 1 << frm
+            elif self.capturer_reborn:
+                at = self.rebirth[now][to]
+                if at < 0:   # no rebirth cell: a move the rule does not allow, made anyway
+                    at = to
+                elif at != to:
+                    removed, placed = ((to, now),), ((at, now),)
+                    self._lift(to)
+                    self.place(at, now)
+                self.unmoved |= self.home[now] & 1 << at
+            if self.captured_reborn:
+                victim = self.history[-1][2]
+                cell = self.rebirth[victim][to]
+                if cell >= 0 and not cells[cell]:
+                    placed += ((cell, victim),)
+                    self.place(cell, victim)
+                    self.unmoved |= self.home[victim] & 1 << cell
+        turned = 0
+        if (self.capturer_turns if taking else self.mover_turns) \
+                and not self.royal_code[cells[at]]:
+            turned = 1 << at
+            turn_over(self, turned)
+            self.unmoved |= self.home[cells[at]] & turned
+            # A pawn that changed side on its double step passed no enemy.
+            self.ep_target, self.ep_victim = 0, -1
+        return removed, placed, turned
+
     def _blasted_wall(self, move: InternalMove) -> int:
         """The cell of a walled move's wall when the move's blast clears it
         for the judgement of safety, else -1: a wall put down on the cell
@@ -329,6 +448,8 @@ class GeneralPosition(Position):
         exploding = capturing and bool(self.blast)
         # The piece that moved petrifies, not what it promoted to.
         petrifying = capturing and self.cells[move[0]] in self.petrify
+        mover_code = self.cells[move[0]]
+        taking = self.capture_effects and self._captures(move)
         super().make_internal(move)
         removed: tuple[tuple[int, int], ...] = ()
         walled = -1
@@ -356,6 +477,11 @@ class GeneralPosition(Position):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
+        placed: tuple[tuple[int, int], ...] = ()
+        turned = 0
+        if self.capture_effects:   # before the rules below read the board
+            lifted, placed, turned = self._take_effects(move, mover_code, taking)
+            removed += lifted
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -363,15 +489,19 @@ class GeneralPosition(Position):
             self.checks_left[1 - self.stm] = max(self.checks_left[1 - self.stm] - 1, 0)
         if counting is not None:
             self._count(counting, captured, bool(move[2]) and move[3] != DROP)
-        flipped = 0 if self.flips is None else flip_after(self, self.flips, move)
-        self._extra.append((removed, before, counted, walled, flipped))
+        flipped = turned
+        if self.flips is not None:
+            flipped |= flip_after(self, self.flips, move)
+        self._extra.append((removed, before, counted, walled, flipped, placed))
 
     def unmake_internal(self) -> None:
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
-        removed, before, counted, walled, flipped = self._extra.pop()
+        removed, before, counted, walled, flipped, placed = self._extra.pop()
         turn_over(self, flipped)
+        for cell, _ in reversed(placed):
+            self._lift(cell)
         if walled >= 0:
             self.place_wall(walled)
         for cell, code in reversed(removed):

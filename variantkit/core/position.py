@@ -1043,12 +1043,18 @@ class Position:
             for cell in c.safe:
                 if blast and blast[cell] & enemy_royals:
                     continue
-                if self.attackers(cell, them, after, enemy) or (
+                if self.takers(cell, them, after, enemy) or (
                         cell == c.king_from and cell != king
-                        and self.attackers(cell, them, occupied, enemy)):
+                        and self.takers(cell, them, occupied, enemy)):
                     break
             else:
                 out.append((c.king_from, c.king_to, 0, CASTLE, index))
+
+    def takers(self, cell: int, side: int, occupied: int, side_mask: int) -> int:
+        """The pieces of `side` (among `side_mask`, under `occupied`) that
+        could take a royal piece on `cell`, for the cells a castling king
+        passes: here, every attacker."""
+        return self.attackers(cell, side, occupied, side_mask)
 
     def _standing_promotions(self, king: int, occupied: int, out: list[InternalMove]) -> None:
         """`promotion: {standing: ...}`: each piece standing in its region

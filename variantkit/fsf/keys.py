@@ -121,6 +121,7 @@ UNSUPPORTED = frozenset({
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
+# `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
