@@ -9,7 +9,8 @@ random games of every section against pyffish: maharajah (pawns with no
 promotion choice), squatter (safe flags), stardust (a mobility region that
 a ride crosses), epicatomic (a double step that promotes), elgam (diagonal
 lines, `nC`, a soldier promoting two ways, sideways steps and the move
-rule), atomicduck (castling beside a duck and pseudo-royal pieces).
+rule), atomicduck (castling beside a duck and pseudo-royal pieces),
+cannonshogi (a drop that blocks a rook and the cannon hopping over it).
 """
 
 from __future__ import annotations
@@ -171,3 +172,15 @@ def test_castling_beside_a_duck_and_pseudo_royal_kings_is_refused() -> None:
     text = "[duck-atomic:atomic]\nwallingRule = duck\n"
     assert "wallingRule with castling beside pseudo-royal pieces" in \
         refusal(text, "duck-atomic")
+
+
+# -- a drop against two checks along one line (cannonshogi) ---------------------------------------
+
+
+def test_a_drop_blocks_a_rook_and_the_cannon_hopping_over_it() -> None:
+    # The rook on b1 checks the king on e1, and so does the cannon on a1
+    # over it: a drop on c1 or d1 blocks both.
+    fen = "2k2/5/5/5/cr2K[R] w - - 0 1"
+    found = oracle("vk-cannon-behind-a-rook").compare(
+        oracle("vk-cannon-behind-a-rook").variant.new_game(fen), fen)
+    assert {"R@c1", "R@d1"} <= found

@@ -1121,7 +1121,7 @@ class Position:
     def _drops(self, king: int, checkers: int, occupied: int, out: list[InternalMove]) -> None:
         """The drops of the pieces in hand.  Which empty cells are safe is
         decided once per cell, whatever is dropped: in check a drop must
-        block (two checkers: no drop), and a drop may complete an enemy
+        block (two checkers: only where one hops over the other), and a drop may complete an enemy
         hopper's screen.  Then each piece in hand takes the safe cells of
         its drop region, less its declared restrictions."""
         us, them = self.stm, 1 - self.stm
@@ -1132,9 +1132,11 @@ class Position:
         empty = self.all_cells & ~occupied
         if king >= 0 and not self.typed_screens:
             if checkers:
-                # Only a cell on a line to the royal piece may block.
+                # Only a cell on a line to the royal piece may block; one
+                # cell blocks two checkers only where one hops over the
+                # other (a cannon behind a rook, both checking).
                 risky = empty & self._lines_to(king, them, self.slider_components[them]) \
-                    if checkers & (checkers - 1) == 0 else 0
+                    if checkers & (checkers - 1) == 0 or self.hop_components[them] else 0
                 empty = 0
             else:
                 risky = self._screen_risk(king, them, occupied) & empty \
