@@ -8,7 +8,7 @@ game-array cell (Circe).  Where a piece is reborn is declared per piece
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, TypedDict
 
 from variantkit.board import Board
 from variantkit.pieces import PieceSet, piece_code
@@ -19,6 +19,22 @@ CAPTURER_EFFECTS = ("stays", "turns", "reborn")
 # start cells in the setup) when it has more than one: the one of the
 # capture cell's colour, or on the capture cell's file.
 PICKS = ("colour", "file")
+CapturerEffect = Literal["stays", "turns", "reborn"]
+
+
+class RebirthDeclaration(TypedDict, total=False):
+    """One piece's entry under `rebirth:`."""
+
+    pick: Literal["colour", "file"]
+
+
+class CaptureEffectsDeclaration(TypedDict, total=False):
+    """`capture-effects:` as the schema admits it."""
+
+    capturer: CapturerEffect | list[CapturerEffect]
+    captured: Literal["removed", "reborn"]
+    mover: Literal["stays", "turns"]
+    rebirth: dict[str, RebirthDeclaration]   # piece name -> how its cell is picked
 
 
 class CaptureEffects(NamedTuple):
@@ -50,7 +66,7 @@ def needs_general(effects: CaptureEffects) -> bool:
     return effects.any
 
 
-def compile_capture_effects(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, board: Board,
                             pieces: PieceSet, start_cells: dict[int, int],
                             n_codes: int, captures_to_hand: bool) -> CaptureEffects:
     """The `capture-effects:` section as a record; NO_EFFECTS without one.
@@ -58,7 +74,7 @@ def compile_capture_effects(sink: Sink, spec: dict[str, Any] | None, board: Boar
     if spec is None:
         return NO_EFFECTS
     declared = spec.get("capturer", [])
-    capturer = set(declared if isinstance(declared, list) else [declared])
+    capturer: set[str] = set(declared if isinstance(declared, list) else [declared])
     if {"stays", "reborn"} <= capturer:
         sink.report(("capture-effects", "capturer"), "a capturing piece either stays where it "
                     "stands or is reborn, not both", "capture-effects-clash")
@@ -84,8 +100,8 @@ def compile_capture_effects(sink: Sink, spec: dict[str, Any] | None, board: Boar
         mover_turns=spec.get("mover", "stays") == "turns", rebirth=rebirth, home=home)
 
 
-def _rebirth_table(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet,
-                   home: list[int]) -> list[list[int]]:
+def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board,
+                   pieces: PieceSet, home: list[int]) -> list[list[int]]:
     """Per piece code and capture cell, the rebirth cell: among the piece's
     game-array cells, its only one, or the one its `pick` matches (the
     default: the capture cell's colour)."""
