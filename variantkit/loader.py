@@ -448,6 +448,17 @@ def _bundled(name: str) -> Path | None:
     return path if _is_file(path) else None
 
 
+def _bundled_example(name: str) -> Path | None:
+    """The example shipped with variantkit that `examples/NAME` (with or
+    without `.yaml`) names, or None."""
+    folder, _, stem = name.partition("/")
+    stem = stem.removesuffix(".yaml")
+    if folder != "examples" or not BUNDLED_NAME.fullmatch(stem):
+        return None
+    path = examples_dir() / f"{stem}.yaml"
+    return path if _is_file(path) else None
+
+
 def _exists(path: Path) -> bool:
     try:
         return path.exists()
@@ -565,7 +576,9 @@ def parent_file(doc: Document, folder: Path | None) -> Path:
 
     A parent is a bundled variant name, or -- only when `folder` (the
     including file's folder) is given -- a relative path to a regular file
-    inside that folder or below it, symbolic links resolved.  Anything else
+    inside that folder or below it, symbolic links resolved; `examples/NAME`
+    that is no such file names the example shipped with variantkit, so a
+    file anywhere can build on one.  Anything else
     is a problem located at `inherits` that quotes nothing but the name the
     file wrote: variant files may come from anyone, and must not make the
     loader read or show other files.
@@ -582,10 +595,14 @@ def parent_file(doc: Document, folder: Path | None) -> Path:
     where = ("inherits",)
     named = f"inherits: {quote(name)}"
     outside = "a parent is a bundled name or a file in this file's folder or below it"
+    example = _bundled_example(name)
     if folder is None:
+        if example is not None:
+            return example
         raise VariantError([doc.problem(
-            where, f"{named} is not a bundled variant, and only bundled variants can be "
-            f"inherited here (bundled: {', '.join(bundled_names())})", "inherit-not-found")])
+            where, f"{named} is not a bundled variant, and only bundled variants and "
+            f"examples/NAME can be inherited here (bundled: {', '.join(bundled_names())})",
+            "inherit-not-found")])
     candidate = Path(name)
     if candidate.is_absolute() or len(name) > MAX_NAME_LENGTH:
         raise VariantError([doc.problem(
@@ -599,6 +616,8 @@ def parent_file(doc: Document, folder: Path | None) -> Path:
         raise VariantError([doc.problem(
             where, f"{named} leads out of this file's folder: {outside}", "inherit-outside")])
     if not _is_file(real):
+        if example is not None and not _exists(real):
+            return example
         what = "is not a regular file" if _exists(real) else "names no bundled variant and no file"
         raise VariantError([doc.problem(where, f"{named} {what}", "inherit-not-found")])
     return real

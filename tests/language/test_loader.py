@@ -128,6 +128,24 @@ def test_inherits_a_path_relative_to_the_child(tmp_path: Path) -> None:
     assert doc.locate(("end", "stalemate")) == (str(child), 5, 14)
 
 
+def test_inherits_an_example_from_anywhere(tmp_path: Path) -> None:
+    # A file outside the repository builds on a shipped example; a file of
+    # that name in the child's own folder comes first.
+    child = write(tmp_path, "mine.yaml",
+                  "variantkit: 1\ninherits: examples/omega.yaml\nname: mine\n")
+    doc = load_document(child)
+    assert doc.data["name"] == "mine"
+    assert doc.data["board"]["graph"]["rows"][0].startswith("w4")
+    assert doc.locate(("board",))[0].endswith("omega.yaml")
+    own = tmp_path / "examples"
+    own.mkdir()
+    write(own, "omega.yaml", HEADER + BOARD + PIECES)
+    assert "grid" in load_document(child).data["board"]
+    problem = only_problem(write(tmp_path, "bad.yaml",
+                                 "variantkit: 1\ninherits: examples/nowhere\n"))
+    assert (problem.rule, problem.line) == ("inherit-not-found", 2)
+
+
 # --- locations -------------------------------------------------------------------
 
 
