@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import result_for
-from variantkit.core.general import GeneralPosition, condition_outcome
+from variantkit.core.general import GeneralPosition, condition_outcome, met_at_once
 from variantkit.core.moves import DROP, NORMAL, PASS, InternalMove
 from variantkit.core.position import Position
 from variantkit.pieces import type_of
@@ -43,6 +43,10 @@ def _outcome(position: Position) -> Outcome | None:
     if end.conditions:
         # Declared conditions make a variant's rules general.
         assert isinstance(position, GeneralPosition)
+        if end.at_once is not None:
+            found = met_at_once(position, end.at_once)
+            if found is not None:
+                return found
         for condition in end.conditions:
             found = condition_outcome(position, condition)
             if found is not None:

@@ -345,6 +345,28 @@ def test_an_extinction_that_needs_a_rival_exports_and_plays_as_here() -> None:
     oracle.random_games(games=2, max_plies=60, seed=1)
 
 
+def test_safe_flags_of_both_sides_drawn_at_once_export_and_play_as_here() -> None:
+    """`at-once: draw` beside safe flags for both sides is flagPieceSafe
+    (squatter); beside any other condition it is refused."""
+    text = import_ini((DATA / "fidelity.ini").read_text(encoding="utf-8"),
+                      "fidelity.ini")["vk-both-flags"]
+    assert isinstance(text, str) and "at-once: draw" in text
+    variant = variantkit.load_text(text, "both-flags.yaml")
+    ini = export_ini(variant, "vkx-both-flags")
+    assert "flagPieceSafe = true" in ini
+    pyffish.load_variant_config(ini)
+    oracle = ExportedOracle("vkx-both-flags", variant)
+    outcome = oracle.replay(["b1b5"], "5/5/4k/K4/1R2r w - - 0 1")
+    assert outcome is not None and outcome.winner is None
+    oracle.random_games(games=2, max_plies=60, seed=1)
+    checked = variantkit.load_text(text.replace("end:\n", "end:\n  stalemate: loss\n", 1)
+                                   .replace("conditions:\n", "conditions:\n"
+                                            "  - {checks: 3, result: win}\n", 1),
+                                   "both-flags-and-checks.yaml")
+    with pytest.raises(ExportRefused, match="flagPieceSafe"):
+        export_ini(checked, "vkx-both-flags-and-checks")
+
+
 # --- rules written since: counting, draw odds, gating, Chess960, flagMove, pass ----------
 
 

@@ -76,10 +76,28 @@ def test_flag_pieces_win_when_one_capture_cannot_undo_the_count(section: str, fe
     assert (outcome is not None and outcome.winner == "white") == won
 
 
-def test_safe_flags_for_both_sides_are_refused() -> None:
+@pytest.mark.parametrize(("line", "result"), [
+    # The rook reaches b5 safely and stops attacking Black's rook on e1:
+    # both flags are met, a draw.
+    (["b1b5"], ("draw", None)),
+    # Only Black's flag comes free: Black wins.
+    (["b1b4"], ("win", "black")),
+    # Black's rook on e1 is still attacked: the game goes on.
+    (["b1c1"], None),
+])
+def test_flags_met_by_both_sides_at_once_draw(line: list[str],
+                                              result: tuple[str, str | None] | None) -> None:
+    outcome = oracle("vk-both-flags").replay(line, "5/5/4k/K4/1R2r w - - 0 1")
+    if result is None:
+        assert outcome is None
+    else:
+        assert outcome is not None and outcome.winner == result[1]
+
+
+def test_safe_flags_for_both_sides_beside_other_conditions_are_refused() -> None:
     text = ("[both-flags:chess]\nflagRegionWhite = *8\nflagRegionBlack = *1\n"
-            "flagPieceSafe = true\n")
-    assert "draws when both sides' flags are met at once" in refusal(text, "both-flags")
+            "flagPieceSafe = true\nextinctionValue = loss\nextinctionPieceTypes = q\n")
+    assert "beside other end conditions: not supported" in refusal(text, "both-flags")
 
 
 # -- a mobility region crossed by a ride (stardust) -------------------------------------
@@ -168,10 +186,16 @@ def test_a_soldier_promotes_both_ways_and_never_stays_a_soldier() -> None:
 # -- castling beside a duck and pseudo-royal pieces (atomicduck) ---------------------------------
 
 
-def test_castling_beside_a_duck_and_pseudo_royal_kings_is_refused() -> None:
-    text = "[duck-atomic:atomic]\nwallingRule = duck\n"
-    assert "wallingRule with castling beside pseudo-royal pieces" in \
-        refusal(text, "duck-atomic")
+@pytest.mark.parametrize(("fen", "ducks"), [
+    # The rook on f8 attacks f1: the duck on the f-file shields the passage.
+    ("4kr2/8/8/8/8/8/8/4K2R w K - 0 1", {"f2", "f3", "f4", "f5", "f6", "f7"}),
+    # Out of check: the duck put between the rook on e8 and the king.
+    ("4r1k1/8/8/8/8/8/8/4K2R w K - 0 1", {"e2", "e3", "e4", "e5", "e6", "e7"}),
+    ("6k1/8/8/8/8/8/8/r3K2R w K - 0 1", {"b1", "c1", "d1"}),
+])
+def test_a_castling_king_passes_cells_the_new_duck_shields(fen: str, ducks: set[str]) -> None:
+    found = moves_from("vk-duck-atomic", fen, "e1g1")
+    assert found == {f"e1g1,g1{cell}" for cell in ducks}
 
 
 # -- a drop against two checks along one line (cannonshogi) ---------------------------------------

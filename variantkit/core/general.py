@@ -17,6 +17,8 @@ from variantkit.core.conditions import (
 )
 from variantkit.core.flips import flip_after, flip_moves, turn_over
 from variantkit.core.moves import (
+    CASTLE,
+    CASTLE_GATE,
     DOUBLE,
     DROP,
     EN_PASSANT,
@@ -24,6 +26,7 @@ from variantkit.core.moves import (
     NORMAL,
     WALLED,
     InternalMove,
+    gate_parts,
     wall_parts,
 )
 from variantkit.core.position import Position
@@ -297,6 +300,8 @@ class GeneralPosition(Position):
                 ok = not any(after >> cell & 1 for cell in self._threatened(us))
             else:
                 ok = not self.side_in_check(us)
+            if ok and self.passage_with_wall and move[3] >= WALLED:
+                ok = not self._passage_attacked(move, us)
             if stone >= 0:
                 self.place_wall(stone)
             if duck >= 0:
@@ -305,6 +310,34 @@ class GeneralPosition(Position):
             if ok:
                 safe.append(move)
         return safe
+
+    def _passage_attacked(self, move: InternalMove, us: int) -> bool:
+        """Under `walls: {royal-safety: with-wall}`, once walled `move` is
+        made: whether it castled through a cell the enemy attacks, with its
+        wall down (as Fairy-Stockfish judges atomic duck chess, where a new
+        wall may shield the passage).  Under explosions the attacks are
+        judged as for a royal piece's own cell (`_threatened`)."""
+        plain, _ = wall_parts(move)
+        kind = plain[3]
+        if kind == CASTLE:
+            index = plain[4]
+        elif kind == CASTLE_GATE:
+            index = gate_parts(plain)[1]
+        else:
+            return False
+        them = 1 - us
+        attackers = self.side_bb[them]
+        occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        enemy_royals = 0
+        if self.blast:
+            enemy_royals = self.royals(them)
+            attackers &= ~enemy_royals
+        for cell in self.castlings[index].safe:
+            if self.blast and self.blast[cell] & enemy_royals:
+                continue
+            if self.takers(cell, them, occupied, attackers):
+                return True
+        return False
 
     def _effect_moves(self, moves: list[InternalMove]) -> list[InternalMove]:
         """`moves` as the capture effects allow them: a capturing piece that
@@ -587,6 +620,19 @@ def condition_outcome(position: GeneralPosition, condition: EndCondition) -> Out
     if meets(position, condition, to_move, condition.grace):
         return result_for(condition.result, SIDES[to_move], SIDES[moved], reason)
     return None
+
+
+def met_at_once(position: GeneralPosition, result: str) -> Outcome | None:
+    """`end: at-once`: the outcome when the side that has just moved and the
+    side to move both meet declared conditions (each tested for both
+    sides: `reply` conditions are not), with the reason of the first the
+    mover meets; or None."""
+    moved, to_move = 1 - position.stm, position.stm
+    both = [c for c in position.end_conditions if not c.reply]
+    first = next((c for c in both if meets(position, c, moved)), None)
+    if first is None or not any(meets(position, c, to_move) for c in both):
+        return None
+    return result_for(result, SIDES[moved], SIDES[to_move], REASONS[first.kind])
 
 
 def held(position: GeneralPosition, condition: EndCondition, side: int) -> int:

@@ -165,6 +165,11 @@ class Position:
         self.first_move_evasion = first.evasion
         self.blast = rules.captures.blast
         self.walling = rules.walls
+        # Under `walls: {royal-safety: with-wall}` a castling's passage is
+        # judged with the rest of the move, its wall down (GeneralPosition).
+        walling = rules.walls
+        self.passage_with_wall = walling is not None and walling.with_wall \
+            and walling.kind != "none"
         self.gate_regions = rules.gating.regions
         self.zobrist = rules.keys.zobrist
         self.hand_keys = rules.keys.hand_keys
@@ -1025,6 +1030,9 @@ class Position:
             if occupied & c.empty or not c.in_place(self.unmoved, self.cells) \
                     or (self.first_move_rule and not self.first_move_castling
                         and self.same_plane[c.king_from] >> c.king_to & 1):
+                continue
+            if self.passage_with_wall and self.royal_codes[us]:
+                out.append((c.king_from, c.king_to, 0, CASTLE, index))
                 continue
             if blast and enemy_royals < 0:
                 # As for a king's own move under explosions: a royal piece

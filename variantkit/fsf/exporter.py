@@ -77,7 +77,7 @@ PRESENTATION_KEYS = frozenset({"look", "notation"})
 END_KEYS = frozenset({"checkmate", "stalemate", "repetition", "move-rule", "draw-timing",
                       "automatic-repetition", "automatic-move-rule", "insufficient-material",
                       "perpetual-check", "repetition-result", "conditions", "double-pass",
-                      "board-full", "draws-go-to", "counting"})
+                      "board-full", "draws-go-to", "counting", "at-once"})
 
 
 # The `flips:` kinds and drops as Fairy-Stockfish's flipEnclosedPieces and
@@ -1068,7 +1068,7 @@ class Exporter:
         self.put("nFoldValue", end.get("repetition-result", "draw"))
         self.put("nMoveRule", end.get("move-rule") or 0)
         self.put("perpetualCheckIllegal", end.get("perpetual-check") == "loss")
-        self.conditions(end.get("conditions", []))
+        self.conditions(end.get("conditions", []), end.get("at-once"))
 
     def counting(self, end: dict[str, Any]) -> None:
         """Two passes in a row and a full board: Fairy-Stockfish ends the
@@ -1131,7 +1131,7 @@ class Exporter:
             return counting
         return f"{end['draws-go-to']}drawodds"
 
-    def conditions(self, conditions: list[dict[str, Any]]) -> None:
+    def conditions(self, conditions: list[dict[str, Any]], at_once: str | None) -> None:
         extinct: list[dict[str, Any]] = []
         reached: list[dict[str, Any]] = []
         checks: list[dict[str, Any]] = []
@@ -1146,7 +1146,7 @@ class Exporter:
                 continue
             {"extinct": extinct, "reached": reached, "checks": checks}[kind].append(condition)
         self.extinction(extinct)
-        self.flag(reached)
+        self.flag(reached, at_once, len(reached) == len(conditions))
         if checks and (len(checks) > 1 or checks[0].get("result") != "win"):
             self.refuse("end: checks: Fairy-Stockfish counts checks to a win only")
         self.put("checkCounting", bool(checks))
@@ -1198,24 +1198,36 @@ class Exporter:
         self.put("extinctionPieceCount", counts.pop() if counts else 0)
         self.put("extinctionOpponentPieceCount", rivals.pop() if rivals else 0)
 
-    def flag(self, reached: list[dict[str, Any]]) -> None:
+    def flag(self, reached: list[dict[str, Any]], at_once: str | None, alone: bool) -> None:
+        """The `reached` conditions as Fairy-Stockfish's flag keys; `alone`:
+        they are the only declared conditions."""
         if not reached:
+            if at_once is not None:
+                self.refuse("end: at-once: Fairy-Stockfish draws at once only between "
+                            "safe flags")
             return
         condition, *rest = reached
         if condition.get("safe"):
             # Fairy-Stockfish's flagPieceSafe (measured): one piece more than
             # the count wins, attacked or not, and both sides' flags met at
-            # once draw; the declaration must say the first, and have a flag
-            # for one side only.
+            # once draw; the declaration must say the first, and, with flags
+            # for both sides, the second (`at-once: draw`) with no other
+            # condition beside them.
             more = {k: v for k, v in condition.items() if k != "safe"} | \
                 {"at-least": condition.get("at-least", 1) + 1}
             sided = self.sided_cells(condition["reached"])
-            if rest != [more] or (sided["white"] and sided["black"]):
+            both = bool(sided["white"] and sided["black"])
+            if rest != [more] or (both and (at_once != "draw" or not alone)):
                 self.refuse("end: reached: safe: Fairy-Stockfish's flagPieceSafe also wins "
                             "with one piece more than the count, attacked or not, and draws "
                             "when both sides' flags are met at once")
                 return
+            if at_once is not None and not both:
+                self.refuse("end: at-once: Fairy-Stockfish draws at once only between "
+                            "safe flags of both sides")
             rest = []
+        elif at_once is not None:
+            self.refuse("end: at-once: Fairy-Stockfish draws at once only between safe flags")
         if rest or condition["result"] != "win":
             self.refuse("end: more than one 'reached' condition, or one that does not win")
             return

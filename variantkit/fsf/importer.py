@@ -1164,6 +1164,9 @@ def write_end(t: Translation, fields: list[str]) -> None:
         end["conditions"] = conditions(t, fields)
         if not end["conditions"]:
             del end["conditions"]
+        end.pop("at-once", None)
+        if both_flags_safe(t, end.get("conditions", [])):
+            end["at-once"] = "draw"
     # A lone king may still reach a flag region: no material is too little.
     if "insufficient-material" in end and (t.types_changed or any(
             "reached" in condition for condition in end.get("conditions", []))):
@@ -1313,13 +1316,6 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
                                    "pieces": pieces, "result": "win"}
         if s.flag("flagPieceSafe"):
             reached["safe"] = True
-            if white and black and not s.flag("flagMove"):
-                # Measured (squatter): a move that leaves both sides' flags
-                # safe, the mover's and one it stops attacking, is a draw;
-                # here the side that moved would win.
-                raise Unsupported(s.entry("flagPieceSafe"), "flagPieceSafe with flag regions "
-                                  "for both sides: not supported (Fairy-Stockfish draws when "
-                                  "both sides' flags are met at once)")
         if s.flag("flagMove") and white == black and len(white) == 1:
             # Measured (jesonmor): on one cell for both, the side that
             # reaches it wins when its turn comes again, still there
@@ -1365,6 +1361,27 @@ def conditions(t: Translation, fields: list[str]) -> list[dict[str, Any]]:
     found += [in_a_row(t, key) for key in CONNECT_KINDS if s.number(key)]
     found += joined(t)
     return found
+
+
+def both_flags_safe(t: Translation, found: list[dict[str, Any]]) -> bool:
+    """Whether safe flag pieces race for both sides' regions, where
+    Fairy-Stockfish draws a position in which both sides' flags are met
+    (measured in squatter: a move that reaches the mover's region safely
+    and stops attacking the other side's flag piece draws).  Its other end
+    conditions are tested apart from the flags: with any of them beside,
+    the section is refused."""
+    s = t.settings
+    if not s.flag("flagPieceSafe") or s.flag("flagMove"):
+        return False
+    white, black = t.cells("flagRegionWhite"), t.cells("flagRegionBlack")
+    if "flagRegion" in s.entries:
+        white = black = t.cells("flagRegion")
+    if not (white and black):
+        return False
+    if any("reached" not in condition for condition in found):
+        raise Unsupported(s.entry("flagPieceSafe"), "flagPieceSafe with flag regions for both "
+                          "sides beside other end conditions: not supported")
+    return True
 
 
 def fillable(t: Translation) -> bool:
@@ -2016,13 +2033,8 @@ def write_walls(t: Translation) -> None:
         if "king" in t.types:
             raise Unsupported(s.entry("wallingRule"), "wallingRule with a king beside "
                               "pseudo-royal pieces: not supported")
-        if t.data.get("castling"):
-            # Measured (atomicduck): Fairy-Stockfish judges the cells a
-            # castling king passes with the new wall down too, so a wall
-            # that blocks the attack on them lets it castle; here they are
-            # judged before the wall.
-            raise Unsupported(s.entry("wallingRule", "castling"), "wallingRule with castling "
-                              "beside pseudo-royal pieces: not supported")
+        # (Measured in atomicduck: the cells a castling king passes are
+        # judged so too, and a new wall may shield them.)
         walls["royal-safety"] = "with-wall"
     t.data["walls"] = walls
     t.data.setdefault("position-string", {})["holes"] = "*"
@@ -2222,9 +2234,17 @@ def yaml_text(name: str, root: str | None, data: dict[str, Any], note: str) -> s
         # Leaf lists and mappings inline (`{letter: Q, betza: QN}`), the rest
         # as blocks, as a person writes them.
         flow = None if isinstance(value, (dict, list)) else False
-        parts.append(yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=flow,
-                                    width=100, allow_unicode=True))
+        parts.append(yaml.dump({key: value}, Dumper=PlainDumper, sort_keys=False,
+                               default_flow_style=flow, width=100, allow_unicode=True))
     return note + "".join(parts[:header]) + "".join("\n" + part for part in parts[header:])
+
+
+class PlainDumper(yaml.SafeDumper):
+    """Writes a value shared by two places twice, as a person would, rather
+    than as a YAML anchor and alias (`&id001`, `*id001`)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def compile_within(budget: Budget, text: str, source: str) -> Variant:

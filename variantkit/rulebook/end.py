@@ -49,6 +49,10 @@ class EndRules:
     shuttle: Shuttle | None         # a side moving one piece back and forth
     counting: Counting | None
     repetition_result: str     # for the side to move when repetition ends it
+    # The result, for the side that has just moved, when both sides meet
+    # declared conditions at once (squatter: `draw`); None: the conditions
+    # are tested in order and the first that holds decides.
+    at_once: str | None = None
 
     @property
     def pass_ends_game(self) -> bool:
@@ -128,7 +132,8 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
         board_full=spec.get("board-full"), checkmate_exceptions=exceptions,
         draw_points=draw_points, perpetual_check=spec.get("perpetual-check"),
         shuttle=shuttle, counting=counting,
-        repetition_result=spec.get("repetition-result", "draw"))
+        repetition_result=spec.get("repetition-result", "draw"),
+        at_once=spec.get("at-once"))
 
 
 def _draw_points(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> DrawPoints:
