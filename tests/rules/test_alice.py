@@ -346,3 +346,23 @@ def test_transfer_needs_planes() -> None:
     with pytest.raises(VariantError) as caught:
         variantkit.load_text(text)
     assert [(p.rule, p.line) for p in caught.value.problems] == [("unknown-cell", 4)] * 2
+
+
+def test_partons_quick_mate() -> None:
+    """Parton's example, given by C. H. O. Alexander on the radio: 1.e4 d5
+    2.Be2 dxe4 3.Bb5 mates.  The bishop returns to board A and checks along
+    b5-e8; a knight or queen put between would cross to board B, and the
+    king may not step to d7, attacked on its own board (under
+    judged-after-crossing it could, and it is no mate)."""
+    line = ["Ae2Ae4", "Ad7Ad5", "Af1Ae2", "Bd5Be4", "Be2Bb5"]
+    game = variantkit.load("alice").new_game()
+    for move in line:
+        game.push(move)
+    assert game.is_checkmate()
+    text = "variantkit: 1\nname: x\ninherits: alice\n" \
+        "transfer: {layers: [A, B], royal-move: judged-after-crossing}\n"
+    free = variantkit.load_text(text).new_game()
+    for move in line:
+        free.push(move)
+    assert free.is_check() and not free.is_checkmate()
+    assert {str(m) for m in free.legal_moves()} == {"Ae8Ad7"}
