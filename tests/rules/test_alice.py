@@ -12,7 +12,8 @@ Compared: perft 1-3 from the start (4 under the `oracle` marker), and the
 legal move sets, check and the boards along seeded random games, from the
 start and from positions that reach each open case (castling, en passant,
 promotion, checks across boards); the position strings round-trip.
-Besides: the located problems of bad `transfer:` declarations, and a
+Besides: Parton's published quick mate (and the engine finding a mate
+there), the located problems of bad `transfer:` declarations, and a
 three-board cycle."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import chess
 import pytest
 
 import variantkit
+from variantkit.engine.search import Engine
 from variantkit.errors import VariantError
 from variantkit.game import perft
 
@@ -366,3 +368,13 @@ def test_partons_quick_mate() -> None:
         free.push(move)
     assert free.is_check() and not free.is_checkmate()
     assert {str(m) for m in free.legal_moves()} == {"Ae8Ad7"}
+
+
+def test_the_engine_finds_partons_mate() -> None:
+    """The engine searches Alice chess as any game: after 1.e4 d5 2.Be2
+    dxe4 it mates (Bb5 or another mate in one, if it finds one)."""
+    game = variantkit.load("alice").new_game()
+    for move in ["Ae2Ae4", "Ad7Ad5", "Af1Ae2", "Bd5Be4"]:
+        game.push(move)
+    game.push(Engine(game.variant).best_move(game, depth=2))
+    assert game.is_checkmate()
