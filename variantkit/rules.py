@@ -3,7 +3,7 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects, walls,
-aims, first moves, gating, keys, and the drawing's look), in an order
+transfer, aims, first moves, gating, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
 problem a family finds is reported, located, through one `Sink`.
@@ -45,6 +45,7 @@ from variantkit.rulebook import (
     royals,
     setup,
     sides,
+    transfer,
     walls,
 )
 from variantkit.rulebook.aims import Aims
@@ -65,6 +66,7 @@ from variantkit.rulebook.promotion import Promotions
 from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.transfer import Transfer
 from variantkit.rulebook.walls import Walling
 from variantkit.tables import FlipRule
 
@@ -98,6 +100,7 @@ class Rules:
     captures: Captures
     capture_effects: CaptureEffects
     walls: Walling | None           # None: no move puts a wall
+    transfer: Transfer              # pieces crossing to another layer (`transfer:`)
     aims: Aims
     first_moves: FirstMove
     gating: Gating
@@ -185,6 +188,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
         held.captures_to_hand)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
+    crossing = transfer.compile_transfer(sink, data.get("transfer"), board, list(data))
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
     first = first_moves.compile_first_moves(
@@ -200,11 +204,12 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        walls=walling, aims=aiming,
+        walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
-                 or capture_effects.needs_general(effects)),
+                 or capture_effects.needs_general(effects)
+                 or transfer.needs_general(crossing)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

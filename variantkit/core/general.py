@@ -30,6 +30,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.core.position import Position
+from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
 
@@ -81,6 +82,9 @@ class GeneralPosition(Position):
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.flips = rules.flips
+        self.transfer = rules.transfer.any
+        self.cross = rules.transfer.cross
+        self.royal_on_layer = rules.transfer.royal_on_layer
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
         self.aimed_by = rules.aims.aimed_by
@@ -95,7 +99,8 @@ class GeneralPosition(Position):
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
-            or self.capture_effects or self.must_capture or not self.may_give_check
+            or self.capture_effects or self.transfer or self.must_capture
+            or not self.may_give_check
             or self.board_full_result is not None)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
@@ -247,10 +252,13 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if self.one_royal and not self.blast and not walled and not self.capture_effects:
+        if self.one_royal and not self.blast and not walled and not self.capture_effects \
+                and not self.transfer:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
+            if self.transfer:
+                moves = [m for m in moves if may_cross(self, m, self.cross, self.royal_on_layer)]
             if self.capture_effects:
                 moves = self._effect_moves(moves)
             if self.royal_codes[us]:
@@ -511,6 +519,16 @@ class GeneralPosition(Position):
             self._lift(walled)
             self.place_wall(walled)
         placed: tuple[tuple[int, int], ...] = ()
+        if self.transfer:   # the moved pieces cross before anything reads the board
+            for here, there in crossings(self, move, self.cross):
+                code = self.cells[here]
+                self._lift(here)
+                self.place(there, code)
+                self.unmoved &= ~(1 << there)
+                removed += ((here, code),)
+                placed += ((there, code),)
+                if move[3] == DOUBLE:
+                    self.ep_target, self.ep_victim = crossed_en_passant(self, self.cross)
         turned = 0
         if self.capture_effects:   # before the rules below read the board
             lifted, placed, turned = self._take_effects(move, mover_code, taking)

@@ -122,6 +122,8 @@ UNSUPPORTED = frozenset({
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `transfer` (Alice chess) has none either: Fairy-Stockfish has one board, without
+# planes, and no move of its moves a piece to another board.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
