@@ -33,6 +33,7 @@ COMPILED_MODULES = (
     "variantkit.core.general",
     "variantkit.core.flips",
     "variantkit.core.conditions",
+    "variantkit.core.observation",
     "variantkit.tables",
     "variantkit.castling_moves",
     "variantkit.pieces",

@@ -2,7 +2,8 @@
 
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
-promotion, hands, castling, end rules, flips, passing, captures, capture effects, walls,
+promotion, hands, castling, end rules, flips, passing, captures, capture effects,
+movement conditions, walls,
 aims, first moves, gating, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
@@ -39,6 +40,7 @@ from variantkit.rulebook import (
     hands,
     hashing,
     look,
+    move_conditions,
     passing,
     promotion,
     roster,
@@ -59,6 +61,7 @@ from variantkit.rulebook.gating import Gating
 from variantkit.rulebook.hands import Hands
 from variantkit.rulebook.hashing import Keys
 from variantkit.rulebook.look import Look
+from variantkit.rulebook.move_conditions import MoveConditions
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.passing import Passing
 from variantkit.rulebook.promotion import Promotions
@@ -97,6 +100,7 @@ class Rules:
     passing: Passing
     captures: Captures
     capture_effects: CaptureEffects
+    move_conditions: MoveConditions
     walls: Walling | None           # None: no move puts a wall
     aims: Aims
     first_moves: FirstMove
@@ -184,6 +188,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     effects = capture_effects.compile_capture_effects(
         sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
         held.captures_to_hand)
+    conditions = move_conditions.compile_move_conditions(
+        sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
@@ -200,11 +206,13 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
+        move_conditions=conditions,
         walls=walling, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
-                 or capture_effects.needs_general(effects)),
+                 or capture_effects.needs_general(effects)
+                 or move_conditions.needs_general(conditions)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

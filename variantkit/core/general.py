@@ -26,6 +26,7 @@ from variantkit.core.moves import (
     InternalMove,
     wall_parts,
 )
+from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
@@ -77,6 +78,8 @@ class GeneralPosition(Position):
         self.mover_turns = effects.mover_turns
         self.rebirth = effects.rebirth
         self.home = effects.home
+        self.move_conditions = rules.move_conditions
+        self.conditioned = rules.move_conditions.any
         self.flips = rules.flips
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
@@ -92,7 +95,8 @@ class GeneralPosition(Position):
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
-            or self.capture_effects or self.must_capture or not self.may_give_check
+            or self.capture_effects or self.conditioned or self.must_capture
+            or not self.may_give_check
             or self.board_full_result is not None)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
@@ -169,7 +173,10 @@ class GeneralPosition(Position):
         occupied = self.side_bb[0] | self.side_bb[1]
         found = 0
         for cell in self._threatened(us):
-            found |= self.attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+            enemy = self.side_bb[1 - us]
+            if self.conditioned:
+                enemy = able_takers(self, self.move_conditions, cell, 1 - us, enemy)
+            found |= self.attackers(cell, 1 - us, occupied, enemy)
         return found
 
     def checked_cell(self) -> str | None:
@@ -244,12 +251,15 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if self.one_royal and not self.blast and not walled and not self.capture_effects:
+        if self.one_royal and not self.blast and not walled and not self.capture_effects \
+                and not self.conditioned:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
+            if self.conditioned:
+                moves = allowed_by_conditions(self, self.move_conditions, moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if self.gate_regions[us]:
@@ -354,7 +364,10 @@ class GeneralPosition(Position):
     def takers(self, cell: int, side: int, occupied: int, side_mask: int) -> int:
         """The pieces that could take a royal piece on `cell`, for check and
         for a castling's passage: under `capturer: reborn`, the attackers
-        whose rebirth allows the capture."""
+        whose rebirth allows the capture; under `move-conditions`, those
+        the conditions let capture there."""
+        if self.conditioned:
+            side_mask = able_takers(self, self.move_conditions, cell, side, side_mask)
         found = self.attackers(cell, side, occupied, side_mask)
         return self._reborn_attackers(found, cell) if found and self.capturer_reborn else found
 

@@ -122,6 +122,8 @@ UNSUPPORTED = frozenset({
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:
+# Fairy-Stockfish has no paralysis, cell-colour or observation conditions.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
