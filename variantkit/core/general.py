@@ -43,11 +43,13 @@ EFFECT_KINDS = (NORMAL, DOUBLE, EN_PASSANT)
 class GeneralPosition(Position):
     """A game whose variant goes beyond one royal piece per side and plain
     captures: no or several royal pieces, forced capture, explosions,
-    counted checks, counted endings, initial moves lost to an aiming piece.
+    counted checks, counted endings, initial moves lost to an aiming piece,
+    movement conditions (paralysis, cell colours, observed captures).
     Chess-like variants use `Position`, so these rules cost them nothing.
 
     Legal moves are the pieces' moves (the generator with no royal piece to
-    guard), each tried by make/unmake against the royal rule; then, under
+    guard), those the movement conditions allow (`core.observation`), each
+    tried by make/unmake against the royal rule; then, under
     forced capture, only the captures if there is one.  Under explosions a
     capture removes the capturing piece and every piece around the target
     except the immune ones; a move may not blow up a royal piece of its own

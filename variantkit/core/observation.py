@@ -35,7 +35,7 @@ def paralysed(position: Position, paralysed_by: list[int], side: int) -> int:
     bb = position.bb
     occupied = position.side_bb[0] | position.side_bb[1] | position.walls
     found = 0
-    for code in range(2 + side, len(paralysed_by), 2):
+    for code in range(2 + side, len(paralysed_by), 2):   # `side`'s codes (`piece_code`)
         observer = paralysed_by[code]
         pieces = bb[code]
         if observer < 0 or not pieces or not bb[observer]:
