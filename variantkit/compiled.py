@@ -34,6 +34,7 @@ COMPILED_MODULES = (
     "variantkit.core.flips",
     "variantkit.core.transfer",
     "variantkit.core.conditions",
+    "variantkit.core.observation",
     "variantkit.tables",
     "variantkit.castling_moves",
     "variantkit.pieces",

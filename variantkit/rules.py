@@ -2,8 +2,9 @@
 
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
-promotion, hands, castling, end rules, flips, passing, captures, capture effects, walls,
-transfer, aims, first moves, gating, keys, and the drawing's look), in an order
+promotion, hands, castling, end rules, flips, passing, captures, capture effects,
+movement conditions, walls, transfer, aims, first moves, gating, keys, and the
+drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
 problem a family finds is reported, located, through one `Sink`.
@@ -39,6 +40,7 @@ from variantkit.rulebook import (
     hands,
     hashing,
     look,
+    move_conditions,
     passing,
     promotion,
     roster,
@@ -60,6 +62,7 @@ from variantkit.rulebook.gating import Gating
 from variantkit.rulebook.hands import Hands
 from variantkit.rulebook.hashing import Keys
 from variantkit.rulebook.look import Look
+from variantkit.rulebook.move_conditions import MoveConditions
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.passing import Passing
 from variantkit.rulebook.promotion import Promotions
@@ -99,6 +102,7 @@ class Rules:
     passing: Passing
     captures: Captures
     capture_effects: CaptureEffects
+    move_conditions: MoveConditions
     walls: Walling | None           # None: no move puts a wall
     transfer: Transfer              # pieces crossing to another layer (`transfer:`)
     aims: Aims
@@ -187,6 +191,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     effects = capture_effects.compile_capture_effects(
         sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
         held.captures_to_hand)
+    conditions = move_conditions.compile_move_conditions(
+        sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     crossing = transfer.compile_transfer(sink, data.get("transfer"), board, list(data))
     aiming = aims.compile_aims(sink, declared, pieces)
@@ -204,6 +210,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
+        move_conditions=conditions,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
@@ -211,5 +218,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
                  or capture_effects.needs_general(effects)
-                 or transfer.needs_general(crossing)),
+                 or transfer.needs_general(crossing)
+                 or move_conditions.needs_general(conditions)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

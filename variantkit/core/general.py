@@ -29,6 +29,7 @@ from variantkit.core.moves import (
     gate_parts,
     wall_parts,
 )
+from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.pieces import piece_code
@@ -46,11 +47,13 @@ EFFECT_KINDS = (NORMAL, DOUBLE, EN_PASSANT)
 class GeneralPosition(Position):
     """A game whose variant goes beyond one royal piece per side and plain
     captures: no or several royal pieces, forced capture, explosions,
-    counted checks, counted endings, initial moves lost to an aiming piece.
+    counted checks, counted endings, initial moves lost to an aiming piece,
+    movement conditions (paralysis, cell colours, observed captures).
     Chess-like variants use `Position`, so these rules cost them nothing.
 
     Legal moves are the pieces' moves (the generator with no royal piece to
-    guard), each tried by make/unmake against the royal rule; then, under
+    guard), those the movement conditions allow (`core.observation`), each
+    tried by make/unmake against the royal rule; then, under
     forced capture, only the captures if there is one.  Under explosions a
     capture removes the capturing piece and every piece around the target
     except the immune ones; a move may not blow up a royal piece of its own
@@ -81,6 +84,8 @@ class GeneralPosition(Position):
         self.mover_turns = effects.mover_turns
         self.rebirth = effects.rebirth
         self.home = effects.home
+        self.move_conditions = rules.move_conditions
+        self.conditioned = rules.move_conditions.any
         self.flips = rules.flips
         self.transfer = rules.transfer.any
         self.cross = rules.transfer.cross
@@ -99,7 +104,8 @@ class GeneralPosition(Position):
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
-            or self.capture_effects or self.transfer or self.must_capture
+            or self.capture_effects or self.transfer or self.conditioned
+            or self.must_capture
             or not self.may_give_check
             or self.board_full_result is not None)
         limit = end.check_limit or 0
@@ -177,7 +183,10 @@ class GeneralPosition(Position):
         occupied = self.side_bb[0] | self.side_bb[1]
         found = 0
         for cell in self._threatened(us):
-            found |= self.attackers(cell, 1 - us, occupied, self.side_bb[1 - us])
+            enemy = self.side_bb[1 - us]
+            if self.conditioned:
+                enemy = able_takers(self, self.move_conditions, cell, 1 - us, enemy)
+            found |= self.attackers(cell, 1 - us, occupied, enemy)
         return found
 
     def checked_cell(self) -> str | None:
@@ -253,7 +262,7 @@ class GeneralPosition(Position):
         moves: list[InternalMove] = []
         walled = self._walls_judged()
         if self.one_royal and not self.blast and not walled and not self.capture_effects \
-                and not self.transfer:
+                and not self.transfer and not self.conditioned:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
@@ -261,6 +270,8 @@ class GeneralPosition(Position):
                 moves = [m for m in moves if may_cross(self, m, self.cross, self.royal_on_layer)]
             if self.capture_effects:
                 moves = self._effect_moves(moves)
+            if self.conditioned:
+                moves = allowed_by_conditions(self, self.move_conditions, moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if self.gate_regions[us]:
@@ -395,7 +406,10 @@ class GeneralPosition(Position):
     def takers(self, cell: int, side: int, occupied: int, side_mask: int) -> int:
         """The pieces that could take a royal piece on `cell`, for check and
         for a castling's passage: under `capturer: reborn`, the attackers
-        whose rebirth allows the capture."""
+        whose rebirth allows the capture; under `move-conditions`, those
+        the conditions let capture there."""
+        if self.conditioned:
+            side_mask = able_takers(self, self.move_conditions, cell, side, side_mask)
         found = self.attackers(cell, side, occupied, side_mask)
         return self._reborn_attackers(found, cell) if found and self.capturer_reborn else found
 

@@ -124,6 +124,8 @@ UNSUPPORTED = frozenset({
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
 # `transfer` (Alice chess) has none either: Fairy-Stockfish has one board, without
 # planes, and no move of its moves a piece to another board.
+# `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:
+# Fairy-Stockfish has no paralysis, cell-colour or observation conditions.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
