@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import pyffish
 
 import variantkit
-from variantkit import Game, Outcome
+from variantkit import Game, Move, Outcome
 
 FSF_NAMES = frozenset(pyffish.variants())
 FEN_FIELDS = ("placement", "side", "castling", "en passant", "half-moves", "move number")
@@ -143,13 +143,22 @@ class Oracle:
         start, played = line if line is not None else (sf_fen, [])
         return set(pyffish.legal_moves(self.name, start, played))
 
+    def spelled(self, move: Move) -> str:
+        """A move as pyffish writes it: where a turn is a move or a wall
+        (`walls: {or-move: true}`), a move without a wall gets the first
+        cell as its wall's (`e2e4,e4a1`), which the project reads too."""
+        walls = self.variant.rules.walls
+        if walls is None or not walls.or_move or move.wall or move.drop:
+            return str(move)
+        return f"{move},{move.to_cell}{self.variant.rules.board.names[0]}"
+
     def compare(self, game: Game, sf_fen: str, where: str = "",
                 line: tuple[str, list[str]] | None = None, check: bool = True) -> set[str]:
         """Compare one position (reached by `line`, a start string and the
         moves from it, when given), its check too unless `check` is False;
         return its legal moves (as move strings)."""
         where = f"{sf_fen} {where}".strip()
-        listed = [str(m) for m in game.legal_moves()]
+        listed = [self.spelled(m) for m in game.legal_moves()]
         ours = set(listed)
         assert len(listed) == len(ours), f"{self.name}: duplicate moves at {where}"
         theirs = self.sf_moves(sf_fen, line)

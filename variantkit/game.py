@@ -17,7 +17,7 @@ from variantkit.core.moves import InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError
 from variantkit.limits import MAX_PERFT_DEPTH
-from variantkit.notation.fen import explain_bad_move, write_fen
+from variantkit.notation.fen import explain_bad_move, without_empty_wall, write_fen
 from variantkit.notation.san import legal_san, parse_san, san
 from variantkit.outcome import outcome
 from variantkit.public_types import SIDES, Move, Outcome
@@ -274,6 +274,9 @@ def _find(position: Position, move: object) -> InternalMove:
     if at:  # a drop names its piece in upper case for both sides; `p@e5` is read too
         text = f"{letter.upper()}@{cell}"
     legal = position.legal_internal()
+    walling = position.rules.walls
+    if walling is not None and walling.or_move:
+        text = without_empty_wall(position, text)
     for m in legal:
         if str(position.public_move(m)) == text:
             return m

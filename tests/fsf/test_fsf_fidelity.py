@@ -198,6 +198,35 @@ def test_a_castling_king_passes_cells_the_new_duck_shields(fen: str, ducks: set[
     assert found == {f"e1g1,g1{cell}" for cell in ducks}
 
 
+# -- a move or a wall on the edge (atlantis) -----------------------------------------------------
+
+
+def test_a_turn_is_a_move_or_a_wall_on_the_edge_or_beside_a_wall() -> None:
+    fen = "3k2/6/6/2*3/6/3K2 w - - 0 1"
+    game = oracle("vk-sinking").variant.new_game(fen)
+    oracle("vk-sinking").compare(game, fen)
+    walls = {str(m).split(",")[1][2:] for m in game.legal_moves() if m.wall}
+    # The edge's empty cells, and the four beside the wall on c3.
+    edge = {f"{f}{r}" for f in "abcdef" for r in "123456" if f in "af" or r in "16"}
+    assert walls == (edge - {"d6", "d1"}) | {"b3", "d3", "c2", "c4"}
+    # A wall alone is a pass of the piece on the lowest cell: the king here.
+    assert {str(m)[:4] for m in game.legal_moves() if m.wall} == {"d1d1"}
+    # Pyffish's spelling of a move without a wall is read as the move.
+    assert str(game.push("d1d2,d2a1")) == "d1d2"
+
+
+def test_a_wall_alone_does_not_answer_a_check() -> None:
+    fen = "3k2/6/6/6/6/r2K2 w - - 0 1"
+    game = oracle("vk-sinking").variant.new_game(fen)
+    oracle("vk-sinking").compare(game, fen)
+    assert game.is_check() and not any(m.wall for m in game.legal_moves())
+
+
+def test_or_move_needs_a_wall_apart_from_the_move() -> None:
+    text = "[wallmover:chess]\nwallingRule = duck\nwallOrMove = true\n"
+    assert "wallOrMove with wallingRule = duck: not supported" in refusal(text, "wallmover")
+
+
 # -- a drop against two checks along one line (cannonshogi) ---------------------------------------
 
 

@@ -38,7 +38,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
@@ -655,7 +655,16 @@ def legal_moves(variant: str, fen: str, movelist: list[str], chess960: bool = Fa
                 ) -> list[str]:
     """The legal moves after `movelist` from `fen`, as move strings."""
     key = _position_arguments(variant, fen, movelist)
-    return _answer(lambda: [str(m) for m in _game(*key, bool(chess960)).legal_moves()])
+    return _answer(lambda: _move_texts(_game(*key, bool(chess960))))
+
+
+def _move_texts(game: Game) -> list[str]:
+    """The legal moves' strings as Fairy-Stockfish writes them (which
+    differ from variantkit's only where a turn is a move or a wall)."""
+    walling = game.position.rules.walls
+    if walling is not None and walling.or_move:
+        return [written.text for written in _describe(game.position)]
+    return [str(m) for m in game.legal_moves()]
 
 
 def _position_arguments(variant: object, fen: object, movelist: object
@@ -867,6 +876,8 @@ def _describe(position: Position) -> list[_Written]:
     """Every legal move of the position, described."""
     out: list[_Written] = []
     cells = position.cells
+    walling = position.rules.walls
+    or_move = walling is not None and walling.or_move
     for internal in position.legal_internal():
         frm, to, promo, kind, extra = internal
         wall = -1
@@ -887,7 +898,14 @@ def _describe(position: Position) -> list[_Written]:
                                              and cells[to] != 0)
         if kind == CASTLE:
             to = position.castlings[extra].rook_from
-        out.append(_Written(str(move), internal, frm, to, kind, mover, move.promotion or "",
+        text = str(move)
+        if wall < 0 and or_move:
+            # Fairy-Stockfish writes a move without a wall, where a turn is a
+            # move or a wall, with its board's first cell as the wall's
+            # (`e2e4,e4a1`; its SAN `e4,a1`).
+            wall = 0
+            text = str(replace(move, wall=position.rules.board.names[0]))
+        out.append(_Written(text, internal, frm, to, kind, mover, move.promotion or "",
                             promo if kind != DROP else 0, capture, gate, gate_cell, wall))
     return out
 
@@ -973,7 +991,10 @@ class _Writer:
             # them, a promotion into a promoted form by the kind's letter;
             # a promoted form's move is written below, as its kind's
             # (shogi's tokin as a gold, told apart from the golds).
-            text = write_san(self.position, move.text, "san").rstrip("+#")
+            public = self.position.public_move(move.internal)
+            text = write_san(self.position, public, "san").rstrip("+#")
+            if move.wall >= 0 and not public.wall:   # a move without a wall (`e4,a1`)
+                text += "," + self._square(move.wall)
             if move.promotion == "+":
                 text = text.replace("=" + self.rules.letter_of_code(move.promoted_to).upper(),
                                     "=" + _kind_letter(self.rules, move.promoted_to))

@@ -1549,6 +1549,12 @@ class Position:
             return moves
         kind, region = walling.kind, walling.region & self.all_cells
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
+        if walling.or_move:
+            # A move or a wall: a wall alone keeps the board as it is, so
+            # (judged before the wall) it may not be played in check.
+            if walling.with_wall or not self.is_check():
+                return moves + self._walls_alone(region, occupied)
+            return moves
         # A step or double step frees its from-cell and fills its landing
         # cell, whatever a capture there blows up besides (as Fairy-Stockfish
         # has it), and en passant frees its victim's cell too; other moves
@@ -1573,6 +1579,8 @@ class Position:
                 targets = empty & 1 << frm
             elif kind == "arrow":
                 targets = empty & self._moves_from(code, to, after)
+            elif kind == "edge":
+                targets = empty & self._edge_cells()
             else:   # duck, anywhere
                 targets = empty
             # The walled moves, built here rather than by `walled` (the
@@ -1582,6 +1590,37 @@ class Position:
                 tbit = targets & -targets
                 targets ^= tbit
                 append((frm, to, promo, walled_kind, packed | (tbit.bit_length() - 1)))
+        return out
+
+    def _edge_cells(self) -> int:
+        """`walls: {kind: edge}`: the cells on the board's edge or beside a
+        wall (walls stand all game, so the plain move leaves them as they are)."""
+        walling = self.walling
+        assert walling is not None
+        cells, walls, beside = walling.rim, self.walls, walling.beside
+        while walls:
+            low = walls & -walls
+            walls ^= low
+            cells |= beside[low.bit_length() - 1]
+        return cells
+
+    def _walls_alone(self, region: int, occupied: int) -> list[InternalMove]:
+        """`walls: {or-move: true}`: the turns that put a wall and move
+        nothing, each written as Fairy-Stockfish writes it: a pass of the
+        side's piece on the lowest cell (`a1a1,a1a3`), with the wall."""
+        walling = self.walling
+        own = self.side_bb[self.stm]
+        if walling is None or not own:
+            return []
+        cell = (own & -own).bit_length() - 1
+        targets = region & ~occupied
+        if walling.kind == "edge":
+            targets &= self._edge_cells()
+        out: list[InternalMove] = []
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            out.append((cell, cell, 0, WALLED + PASS, tbit.bit_length() - 1))
         return out
 
     def _moves_from(self, code: int, cell: int, occupied: int) -> int:

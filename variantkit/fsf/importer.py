@@ -2000,7 +2000,8 @@ def write_flips(t: Translation) -> None:
 
 
 # Fairy-Stockfish's wallingRule values and the `walls:` kinds they are.
-WALL_KINDS = {"duck": "duck", "arrow": "arrow", "past": "past", "static": "anywhere"}
+WALL_KINDS = {"duck": "duck", "arrow": "arrow", "past": "past", "static": "anywhere",
+              "edge": "edge"}
 
 
 def write_walls(t: Translation) -> None:
@@ -2024,6 +2025,12 @@ def write_walls(t: Translation) -> None:
         raise Unsupported(s.entry("wallingRegionWhite", "wallingRegionBlack"),
                           "walling regions that differ by side: not supported")
     walls: dict[str, Any] = {"kind": WALL_KINDS[rule]}
+    if s.flag("wallOrMove"):
+        # A turn is a move or a wall (measured in atlantis).
+        if WALL_KINDS[rule] not in ("anywhere", "edge"):
+            raise Unsupported(s.entry("wallOrMove"), f"wallOrMove with wallingRule = {rule}: "
+                              "not supported")
+        walls["or-move"] = True
     if white != board:
         walls["region"] = t.region(white, "walls")
     if s.flag("extinctionPseudoRoyal"):

@@ -63,7 +63,7 @@ def is_piece_key(key: str) -> bool:
 # Keys the importer turns into YAML (see importer.py, one handler each).
 SUPPORTED = frozenset({
     "maxRank", "maxFile", "startFen", "pawnTypes",
-    "wallingRule", "wallingRegionWhite", "wallingRegionBlack",
+    "wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallOrMove",
     "promotionRegionWhite", "promotionRegionBlack", "promotionPieceTypes",
     "promotionPieceTypesWhite", "promotionPieceTypesBlack", "promotionPawnTypes",
     "promotionLimit",
@@ -111,7 +111,7 @@ UNSUPPORTED = frozenset({
     "castlingRookQueensideFile", "castlingRookPiecesWhite", "castlingRookPiecesBlack",
     "mustDropType", "sittuyinRookDrop",
     "dropOppositeColoredBishop", "wallingRegion",
-    "wallOrMove", "cambodianMoves", "passWhite",
+    "cambodianMoves", "passWhite",
     "passBlack", "passOnStalemateWhite", "passOnStalemateBlack",
     "makpongRule", "nFoldValueAbsolute",
     "moveRepetitionIllegal", "chasingRule",

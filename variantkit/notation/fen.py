@@ -694,6 +694,21 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
     return readings
 
 
+def without_empty_wall(position: Position, text: str) -> str:
+    """A move string with Fairy-Stockfish's spelling of a move without a
+    wall, where a turn is a move or a wall (`walls: {or-move: true}`), read
+    as the plain move: it writes the move, a comma, its landing cell and the
+    board's first cell (`e2e4,e4a1`), though no wall goes there.  A wall
+    alone (`a1a1,a1a3`: a piece that stays) is left as it is."""
+    plain, comma, rest = text.partition(",")
+    first = position.rules.board.names[0]
+    for reading in parse_move(position, plain) if comma else []:
+        frm, to, _ = reading
+        if frm != to and rest == to + first:
+            return plain
+    return text
+
+
 def explain_bad_move(position: Position, text: str, legal: list[InternalMove]) -> str:
     """Why a move string names no legal move, in words."""
     walling = position.rules.walls

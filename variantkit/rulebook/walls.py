@@ -11,18 +11,20 @@ from variantkit.rulebook.sink import Sink
 # The kinds of `walls:`, as the position core reads them: every move also
 # moves the one neutral blocker to another empty cell (`duck`), the moved
 # piece shoots a wall along its own moves from where it lands (`arrow`), the
-# cell the piece leaves becomes a wall (`past`), or any empty cell does
-# (`anywhere`); or no move puts one, and walls stand where a position
-# string puts them (`none`).
-KINDS = ("duck", "arrow", "past", "anywhere", "none")
+# cell the piece leaves becomes a wall (`past`), any empty cell does
+# (`anywhere`), or an empty cell on the board's edge or beside a wall
+# (`edge`: the board is eaten from its edges in); or no move puts one, and
+# walls stand where a position string puts them (`none`).
+KINDS = ("duck", "arrow", "past", "anywhere", "edge", "none")
 
 # `walls:` as the schema admits it (its keys are not all names, hence the
 # functional form).
 WallsDeclaration = TypedDict("WallsDeclaration", {
-    "kind": Required[Literal["duck", "arrow", "past", "anywhere", "none"]],
+    "kind": Required[Literal["duck", "arrow", "past", "anywhere", "edge", "none"]],
     "region": RegionRef,
     "except": RegionRef,
     "royal-safety": Literal["before-wall", "with-wall"],
+    "or-move": bool,
 }, total=False)
 
 
@@ -32,6 +34,12 @@ class Walling(NamedTuple):
     kind: str     # one of KINDS
     region: int   # the cells a wall may be put on (`region` less `except`), as a mask
     with_wall: bool   # royal safety judged after the whole move (`royal-safety: with-wall`)
+    # `or-move: true`: a turn is a move without a wall, or a wall alone.
+    or_move: bool = False
+    # Under `edge`: the cells on the board's edge (some orthogonal step
+    # leads off the board), and each cell's orthogonal neighbours.
+    rim: int = 0
+    beside: tuple[int, ...] = ()
 
 
 def needs_general(walling: Walling | None) -> bool:
@@ -57,4 +65,20 @@ def compile_walls(sink: Sink, spec: WallsDeclaration | None, board: Board,
     if not region:
         sink.report(("walls",), "walls may go to no cell: the region (less `except`) is empty",
                     "walls-region")
-    return Walling(spec["kind"], region, spec.get("royal-safety") == "with-wall")
+    or_move = bool(spec.get("or-move", False))
+    if or_move and spec["kind"] in ("duck", "past", "arrow", "none"):
+        sink.report(("walls", "or-move"), f"`or-move` needs a wall that stands apart from the "
+                    f"move (`anywhere` or `edge`), not `{spec['kind']}`", "walls-or-move")
+    rim, beside = 0, [0] * board.size
+    if spec["kind"] == "edge":
+        directions = board.topology.directions("orthogonal", None)
+        for cell in range(board.size):
+            for direction in directions:
+                rays = board.rays(cell, direction)
+                if not any(rays):
+                    rim |= 1 << cell
+                for ray in rays:
+                    if ray:
+                        beside[cell] |= 1 << ray[0]
+    return Walling(spec["kind"], region, spec.get("royal-safety") == "with-wall", or_move,
+                   rim, tuple(beside))
