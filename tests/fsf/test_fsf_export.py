@@ -367,6 +367,21 @@ def test_safe_flags_of_both_sides_drawn_at_once_export_and_play_as_here() -> Non
         export_ini(checked, "vkx-both-flags-and-checks")
 
 
+def test_walls_from_the_edge_or_a_move_export_and_play_as_here() -> None:
+    """`walls: {kind: edge, or-move: true}` (Atlantis) as wallingRule =
+    edge and wallOrMove, moves without a wall spelt as pyffish spells them."""
+    text = import_ini((DATA / "fidelity.ini").read_text(encoding="utf-8"),
+                      "fidelity.ini")["vk-sinking"]
+    assert isinstance(text, str)
+    variant = variantkit.load_text(text, "sinking.yaml")
+    ini = export_ini(variant, "vkx-sinking")
+    assert "wallingRule = edge" in ini and "wallOrMove = true" in ini
+    pyffish.load_variant_config(ini)
+    oracle = ExportedOracle("vkx-sinking", variant)
+    oracle.walk(2)
+    oracle.random_games(games=2, max_plies=60, seed=1)
+
+
 # --- rules written since: counting, draw odds, gating, Chess960, flagMove, pass ----------
 
 

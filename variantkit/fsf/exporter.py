@@ -92,7 +92,8 @@ MATERIAL_COUNTING = {"draw": "none", "more-pieces": "unweighted"}
 # stalemate's value to the side with fewer pieces.
 PIECE_COUNT_STALEMATES = {"fewer-pieces": "win", "more-pieces": "loss"}
 # The `walls:` kinds as Fairy-Stockfish's wallingRule values.
-WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "static"}
+WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "static",
+              "edge": "edge"}
 
 
 # The reason for a rule the exporter has no key for (Fairy-Stockfish may
@@ -1019,6 +1020,7 @@ class Exporter:
         if "except" in walls:
             region -= self.cells(walls["except"])
         self.put("wallingRule", WALL_RULES[walls["kind"]])
+        self.put("wallOrMove", bool(walls.get("or-move", False)))
         for side in SIDES:
             self.put(f"wallingRegion{side.title()}", self.square_list(region))
 

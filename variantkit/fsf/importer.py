@@ -101,7 +101,7 @@ DEFAULTS: dict[str, str] = {
     "enclosingDrop": "none", "flipEnclosedPieces": "none", "passOnStalemate": "false",
     "enclosingDropStart": "", "freeDrops": "false",
     "pass": "false", "flagMove": "false", "dropPromoted": "false", "pieceDemotion": "false",
-    "gating": "false", "seirawanGating": "false", "wallingRule": "none",
+    "gating": "false", "seirawanGating": "false", "wallingRule": "none", "wallOrMove": "false",
     "wallingRegionWhite": "", "wallingRegionBlack": "",
     "sittuyinPromotion": "false", "piecePromotionOnCapture": "false",
     "flagPieceBlockedWin": "false", "extinctionClaim": "false",
@@ -1804,7 +1804,8 @@ def translate(t: Translation) -> None:
             t.data["royal-facing"] = {"lines": "orthogonal"}
         else:
             t.data.pop("royal-facing", None)
-    if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack", "startFen"):
+    if s.changed("wallingRule", "wallingRegionWhite", "wallingRegionBlack", "wallOrMove",
+                 "startFen"):
         write_walls(t)
     if s.changed("passOnStalemate"):
         write_pass(t)
@@ -2008,6 +2009,9 @@ def write_walls(t: Translation) -> None:
     """`wallingRule` as `walls:` (the same region for both sides); walls
     (`*`) in the start position with no wallingRule stand there for good."""
     s = t.settings
+    if s.facts is None and not s.parentless:
+        raise Unsupported(s.entry("wallingRule", "wallOrMove", "startFen"), "changes the walls "
+                          "of a parent whose rules the importer does not know")
     rule = s.value("wallingRule").strip()
     if rule == "none":
         if "*" in str(t.data["setup"]).split()[0]:
