@@ -10,6 +10,7 @@ integers and tables derived from it.
 from __future__ import annotations
 
 from variantkit.board.base import (
+    SIDE_NAMES,
     Board,
     BoardDeclaration,
     DirectionsDeclaration,
@@ -17,6 +18,7 @@ from variantkit.board.base import (
     RegionDeclaration,
     RegionRef,
     RegionSelector,
+    SideName,
     SideRegionRef,
     SideRegions,
     Topology,
@@ -27,7 +29,7 @@ from variantkit.board.grid import GridTopology
 from variantkit.board.hex import HexTopology
 from variantkit.board.polar import PolarTopology
 
-__all__ = ["Board", "BoardDeclaration", "DirectionsDeclaration", "GraphTopology",
+__all__ = ["SIDE_NAMES", "Board", "BoardDeclaration", "DirectionsDeclaration", "GraphTopology",
            "GridTopology", "HexTopology", "PolarTopology", "Ray", "RegionDeclaration",
-           "RegionRef", "RegionSelector", "SideRegionRef", "SideRegions", "Topology",
+           "RegionRef", "RegionSelector", "SideName", "SideRegionRef", "SideRegions", "Topology",
            "build_board"]

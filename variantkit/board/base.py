@@ -22,6 +22,11 @@ Ray = tuple[int, ...]
 RegionRef = str | list[str]
 
 
+# The sides as a declaration names them, in side order (0 is White).
+SideName = Literal["white", "black"]
+SIDE_NAMES: tuple[SideName, SideName] = ("white", "black")
+
+
 class SideRegions(TypedDict):
     """A region for each side."""
 

@@ -31,9 +31,10 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from variantkit.betza import expand, is_digit, moves_of
+from variantkit.betza import PieceDeclaration, expand, is_digit
+from variantkit.betza import moves_of as declared_moves
 from variantkit.errors import DeclarationError, shorten
 from variantkit.fsf import keys
 from variantkit.fsf.importer import DEFAULTS, range_of, reversible_moves
@@ -46,6 +47,14 @@ Sided = tuple[frozenset[str], frozenset[str]]   # cells for White, for Black
 SIDES = ("white", "black")
 MAX_FILES, MAX_RANKS = 12, 10          # Fairy-Stockfish's largest board
 SECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def moves_of(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A piece's moves (`variantkit.betza.moves_of`) as the plain mappings
+    this module reads, alike whichever form the piece declares."""
+    return cast(list[dict[str, Any]], declared_moves(cast(PieceDeclaration, spec)))
+
+
 # Betza's atom letters by (longer, shorter) offset, and those Fairy-Stockfish
 # can ride and make lame (its Betza subset).
 ATOM_LETTERS: dict[Vec, str] = {
@@ -1360,7 +1369,7 @@ def atoms_of_betza(text: str) -> frozenset[Atom]:
     """The atoms a Betza string stands for, read by variantkit.betza (on a
     plain grid: no board is needed to name White's vectors)."""
     atoms: set[Atom] = set()
-    for move in expand(text):
+    for move in cast(list[dict[str, Any]], expand(text)):
         first = bool(move.get("initial"))
         for atom in move_atoms(move, word_directions):
             atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""), first,

@@ -21,11 +21,11 @@ import copy
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
-from variantkit.betza import expand
+from variantkit.betza import expand as expand_betza
 from variantkit.errors import DeclarationError, Problem, VariantError, shorten
 from variantkit.fsf import keys
 from variantkit.fsf.ini import IMPORT_UNITS, MAX_BETZA_CHARS, Entry, IniFile, Section, one_line
@@ -36,6 +36,14 @@ from variantkit.variant import Variant, load_text
 Cell = tuple[int, int]        # (file, rank), 0-based
 SIDES = ("white", "black")
 VALUES = {"win": "win", "loss": "loss", "draw": "draw"}
+
+
+def expand(text: str) -> list[dict[str, Any]]:
+    """The moves of a Betza string (`variantkit.betza.expand`) as the plain
+    mappings this module edits and writes out as YAML."""
+    return cast(list[dict[str, Any]], expand_betza(text))
+
+
 CHESS_LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q",
                  "king": "k"}
 # One Betza atom with its modifiers.  The look-behind keeps a search from
