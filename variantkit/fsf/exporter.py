@@ -47,14 +47,6 @@ Sided = tuple[frozenset[str], frozenset[str]]   # cells for White, for Black
 SIDES = ("white", "black")
 MAX_FILES, MAX_RANKS = 12, 10          # Fairy-Stockfish's largest board
 SECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-
-
-def moves_of(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """A piece's moves (`variantkit.betza.moves_of`) as the plain mappings
-    this module reads, alike whichever form the piece declares."""
-    return cast(list[dict[str, Any]], declared_moves(cast(PieceDeclaration, spec)))
-
-
 # Betza's atom letters by (longer, shorter) offset, and those Fairy-Stockfish
 # can ride and make lame (its Betza subset).
 ATOM_LETTERS: dict[Vec, str] = {
@@ -107,6 +99,12 @@ WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "sta
 # The reason for a rule the exporter has no key for (Fairy-Stockfish may
 # have one the exporter does not write yet: the variant is refused all the same).
 NO_KEY = "export-fsf writes no Fairy-Stockfish key for it"
+
+
+def moves_of(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A piece's moves (`variantkit.betza.moves_of`) as the plain mappings
+    this module reads, alike whichever form the piece declares."""
+    return cast(list[dict[str, Any]], declared_moves(cast(PieceDeclaration, spec)))
 
 
 class ExportRefused(ValueError):

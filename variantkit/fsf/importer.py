@@ -36,14 +36,6 @@ from variantkit.variant import Variant, load_text
 Cell = tuple[int, int]        # (file, rank), 0-based
 SIDES = ("white", "black")
 VALUES = {"win": "win", "loss": "loss", "draw": "draw"}
-
-
-def expand(text: str) -> list[dict[str, Any]]:
-    """The moves of a Betza string (`variantkit.betza.expand`) as the plain
-    mappings this module edits and writes out as YAML."""
-    return cast(list[dict[str, Any]], expand_betza(text))
-
-
 CHESS_LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q",
                  "king": "k"}
 # One Betza atom with its modifiers.  The look-behind keeps a search from
@@ -120,6 +112,12 @@ DEFAULTS: dict[str, str] = {
     "dupleCheck": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
     "nFoldValueAbsolute": "false", "diagonalLines": "",
 }
+
+
+def expand(text: str) -> list[dict[str, Any]]:
+    """The moves of a Betza string (`variantkit.betza.expand`) as the plain
+    mappings this module edits and writes out as YAML."""
+    return cast(list[dict[str, Any]], expand_betza(text))
 
 
 class Unsupported(Exception):
