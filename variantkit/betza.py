@@ -40,10 +40,93 @@ Pieces that are left-right symmetric move the same either way.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Required, TypedDict, cast
 
-from variantkit.board import Board
+from variantkit.board import Board, DirectionsDeclaration, SideRegionRef
 from variantkit.errors import DeclarationError, shorten
+
+# A piece's declaration and its moves' as the schema admits them: they live
+# here, where Betza strings become moves, and `variantkit.pieces` reads
+# them.  Keys that are not names take the functional form.
+
+
+class SubornDeclaration(TypedDict, total=False):
+    """A move's `suborn:`: the pieces it turns (all, without `pieces`)."""
+
+    pieces: list[str]
+
+
+class PlaneShiftDeclaration(TypedDict, total=False):
+    """A move's `plane-shift:`."""
+
+    planes: Required[int | list[int]]   # N, or [min, max]
+    path: Literal["line", "landing", "shifted"]
+
+
+# One move primitive (`moves:` entry), or what a Betza atom expands to.
+MoveDeclaration = TypedDict("MoveDeclaration", {
+    "step": DirectionsDeclaration,
+    "ride": DirectionsDeclaration,
+    # [a, b], a list of vectors, or a list of direction paths (graph boards)
+    "leap": list[int] | list[list[int]] | list[list[DirectionsDeclaration]],
+    "jump": SideRegionRef,
+    "suborn": SubornDeclaration,
+    "range": int | list[int],   # N, or [min, max]
+    "only": Literal["move", "capture"],
+    "initial": bool,
+    "en-passant": Literal["target", "capture"],
+    "may-give-check": bool,
+    "in-check": Literal["allowed", "never", "capture-checker"],
+    "resets-clock": bool,
+    "plane-shift": PlaneShiftDeclaration,
+    "from-region": SideRegionRef,
+    "to-region": SideRegionRef,
+    "closer-to": str,
+    "beside": "MoveDeclaration",
+    "hop": DirectionsDeclaration,
+    "screens": int,
+    "beyond": int,
+    "cannot-hop": list[str],
+    "cannot-capture": list[str],
+    "path": list[list[str | list[int]]],   # routes of single steps
+    "within": SideRegionRef,
+}, total=False)
+
+
+class PerLineDeclaration(TypedDict, total=False):
+    """A piece's `drops: {per-line: ...}`."""
+
+    line: Literal["file"]
+    count: Required[int]
+
+
+# A piece's `drops:`.
+PieceDropsDeclaration = TypedDict("PieceDropsDeclaration", {
+    "regions": SideRegionRef,
+    "also-as": list[str],
+    "per-line": PerLineDeclaration,
+    "check": Literal["allowed", "forbidden"],
+    "mate": Literal["allowed", "forbidden", "loses"],
+    "colours": Literal["balanced"],
+}, total=False)
+
+Glyph = Literal["king", "queen", "rook", "bishop", "knight", "pawn", "archbishop",
+                "chancellor", "amazon", "diplomat", "horse", "cannon"]
+
+# One piece under `pieces:`; it has `moves` or `betza`.
+PieceDeclaration = TypedDict("PieceDeclaration", {
+    "letter": Required[str],
+    "royal": bool,
+    "resets-clock": bool,
+    "value": float,
+    "glyph": Glyph,
+    "moves": list[MoveDeclaration],
+    "betza": str,
+    "pass": bool,
+    "demotes-to": str,
+    "drops": PieceDropsDeclaration,
+    "initial-until-aimed-by": list[str],
+}, total=False)
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)
 
@@ -85,7 +168,7 @@ _ORTHOGONAL = frozenset({(0, 1), (0, -1), (1, 0), (-1, 0)})
 _DIAGONAL = frozenset({(1, 1), (1, -1), (-1, 1), (-1, -1)})
 
 
-def moves_of(spec: dict[str, Any], board: Board | None = None) -> list[dict[str, Any]]:
+def moves_of(spec: PieceDeclaration, board: Board | None = None) -> list[MoveDeclaration]:
     """A piece's primitives: its `moves`, or what its `betza` expands to
     (Betza needs a grid, or a graph with grid-like directions, when `board`
     is given)."""
@@ -97,9 +180,9 @@ def moves_of(spec: dict[str, Any], board: Board | None = None) -> list[dict[str,
     return expand(spec["betza"])
 
 
-def expand(text: str) -> list[dict[str, Any]]:
+def expand(text: str) -> list[MoveDeclaration]:
     """The primitives of a Betza string, one per atom, in the order written."""
-    out: list[dict[str, Any]] = []
+    out: list[MoveDeclaration] = []
     dirs: list[str] = []
     modes: set[str] = set()
     initial = lame = False
@@ -155,7 +238,8 @@ def expand(text: str) -> list[dict[str, Any]]:
             move = _primitive(atoms, vectors, rider, limit, lame)
             if hopper:
                 # A limit is how far from its start the hopper may land (`pR2`).
-                move = {"hop": move.get("ride", move.get("step")),
+                # A hopper is a rider of single steps: its move rides or steps.
+                move = {"hop": cast(DirectionsDeclaration, move.get("ride", move.get("step"))),
                         **({"range": limit} if limit else {}),
                         **({"beyond": 1} if hopper == "g" else {})}
             if initial:
@@ -186,7 +270,7 @@ def expand(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def _capture_en_passant(text: str, moves: list[dict[str, Any]]) -> None:
+def _capture_en_passant(text: str, moves: list[MoveDeclaration]) -> None:
     """`e`: the piece captures en passant with its capture-only moves, as
     Fairy-Stockfish gives it (`fmWfceF`)."""
     captures = [m for m in moves if m.get("only") == "capture"]
@@ -221,7 +305,7 @@ def _pick(atoms: list[Vec], dirs: list[str]) -> set[Vec]:
 
 
 def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
-               lame: bool) -> dict[str, Any]:
+               lame: bool) -> MoveDeclaration:
     """One primitive for one atom (or K, R, B, Q) and its chosen vectors."""
     if lame and atoms[0][1] not in (0, atoms[0][0]):
         return {"path": [_lame_route(v) for v in sorted(vectors, reverse=True)]}
@@ -234,7 +318,8 @@ def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
         return {"ride": _directions(units), "range": [length, length]}
     unit = all(p == 1 for p, _ in atoms)
     if rider and limit != 1:
-        move = {"ride": _directions(vectors) if unit else _vector_list(vectors)}
+        move: MoveDeclaration = {
+            "ride": _directions(vectors) if unit else _vector_list(vectors)}
         if limit:
             move["range"] = limit
         return move
@@ -246,13 +331,14 @@ def _primitive(atoms: list[Vec], vectors: set[Vec], rider: bool, limit: int,
     return {"leap": [list(v) for v in sorted(vectors, reverse=True)]}
 
 
-def _lame_route(vector: Vec) -> list[list[int]]:
-    """An oblique leap in single steps, as Fairy-Stockfish blocks it: straight
-    along the longer side first, then diagonally."""
+def _lame_route(vector: Vec) -> list[str | list[int]]:
+    """An oblique leap in single steps (a `path` route), as Fairy-Stockfish
+    blocks it: straight along the longer side first, then diagonally."""
     x, y = vector
     sx, sy = (x > 0) - (x < 0), (y > 0) - (y < 0)
-    straight = [sx, 0] if abs(x) > abs(y) else [0, sy]
-    return [straight] * abs(abs(x) - abs(y)) + [[sx, sy]] * min(abs(x), abs(y))
+    straight: list[str | list[int]] = [[sx, 0] if abs(x) > abs(y) else [0, sy]]
+    diagonal: list[str | list[int]] = [[sx, sy]]
+    return straight * abs(abs(x) - abs(y)) + diagonal * min(abs(x), abs(y))
 
 
 def _all_of(p: int, q: int) -> set[Vec]:

@@ -13,8 +13,9 @@ compiled variant (`Checked`) to a list of `Problem`s located with
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
+from variantkit.betza import MoveDeclaration
 from variantkit.errors import DeclarationError, Problem
 from variantkit.loader import Document
 from variantkit.pieces import CONVERT, PRIMITIVES, reach, type_of
@@ -25,7 +26,8 @@ from variantkit.rules import Rules
 # family leads from A to B, one leads back from B to A.
 STEP_FAMILIES = ("orthogonal", "diagonal", "vertical")
 # Keys of a move whose value is a region reference (or one per side).
-REGION_KEYS = ("jump", "from-region", "to-region", "within")
+REGION_KEYS: tuple[Literal["jump", "from-region", "to-region", "within"], ...] = (
+    "jump", "from-region", "to-region", "within")
 SHOWN = 5  # cells named in a message before "..."
 
 
@@ -226,7 +228,7 @@ def modifiers_apply(variant: Checked) -> list[Problem]:
             for problem in _misplaced(variant, ("pieces", name, "moves", index), move, flat)]
 
 
-def _misplaced(variant: Checked, path: tuple[str | int, ...], move: dict[str, Any],
+def _misplaced(variant: Checked, path: tuple[str | int, ...], move: MoveDeclaration,
                flat: bool) -> Iterator[Problem]:
     """A problem for each modifier of `move` that has no effect."""
     document = variant.document
@@ -289,7 +291,7 @@ def _broken(variant: Checked, section: tuple[str, ...]) -> set[str | int]:
             and len(p.path) > len(section)}
 
 
-def _move_regions(move: dict[str, Any]) -> Iterator[str]:
+def _move_regions(move: MoveDeclaration) -> Iterator[str]:
     """Region names a move refers to, `beside` included."""
     for key in REGION_KEYS:
         ref = move.get(key)

@@ -102,6 +102,11 @@ def _within(path: YamlPath) -> str:
 class Document:
     """A loaded variant declaration and where each of its nodes was written."""
 
+    # A plain mapping: it holds whatever YAML was read until the schema has
+    # checked it, and the types that describe a checked declaration belong
+    # to the later stages that read it (board, pieces, rule families), which
+    # this first stage may not import; `compile_rules` reads it as
+    # `variantkit.rulebook.declaration.VariantDeclaration`.
     data: dict[str, Any]
     file: str
     # Preferred location of each node, and of each mapping key (see `locate`).
@@ -257,6 +262,7 @@ class _Reader:
         return None
 
     def mapping(self, node: MappingNode, path: YamlPath) -> dict[str, Any]:
+        # Any YAML mapping of the file, read before the schema check.
         seen: set[str] = set()
         for key_node, _ in node.value:
             if key_node.tag == _MERGE_TAG or not isinstance(key_node, ScalarNode):
@@ -493,6 +499,8 @@ def resolve(name_or_path: str) -> Path:
 ALTERNATIVES = ({"grid", "polar", "hex", "graph"}, {"moves", "betza"})
 
 
+# Inheritance merges and prunes the declarations as plain YAML, of any
+# shape, before the schema checks the result.
 def _merge(parent: Any, child: Any) -> Any:
     if isinstance(parent, dict) and isinstance(child, dict):
         merged = dict(parent)
@@ -650,6 +658,7 @@ def _load(text: str, shown: str, folder: Path | None, chain: tuple[Path, ...]) -
 
 
 # --- Schema validation ------------------------------------------------------------
+# The schema is a JSON document read as plain mappings, as is the data it checks.
 
 
 @functools.cache

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, Literal, cast, final
 
-from variantkit.betza import moves_of
-from variantkit.board import Board, Ray
+from variantkit.betza import MoveDeclaration, PieceDeclaration, moves_of
+from variantkit.board import SIDE_NAMES, Board, DirectionsDeclaration, Ray, SideRegionRef
 from variantkit.errors import DeclarationError
 from variantkit.limits import Budget
 
@@ -622,7 +622,10 @@ def type_of(code: int) -> int:
 
 
 # -- compiling primitives -------------------------------------------------------
-PRIMITIVES = ("step", "ride", "leap", "jump", "suborn", "hop", "path")
+Primitive = Literal["step", "ride", "leap", "jump", "suborn", "hop", "path"]
+PRIMITIVES: tuple[Primitive, ...] = ("step", "ride", "leap", "jump", "suborn", "hop", "path")
+# The primitives whose rays are lines of the board's directions (or leaps).
+LineKind = Literal["step", "ride", "leap", "hop"]
 
 
 @dataclass
@@ -656,10 +659,10 @@ class Context:
                 nx.single_source_shortest_path_length(self.orthogonal_graph(), target))
         return self._distances[target]
 
-    def region(self, ref: Any, side: int) -> set[int]:
+    def region(self, ref: SideRegionRef, side: int) -> set[int]:
         """A region reference: a name, a list of cells, or one per side."""
         if isinstance(ref, dict):
-            ref = ref[("white", "black")[side]]
+            ref = ref[SIDE_NAMES[side]]
         return set(self.board.cells_of(self.board.resolve_region(ref)))
 
     def cell_target(self, ref: str, side: int) -> int:
@@ -672,7 +675,7 @@ class Context:
         return self.board.cell(ref)
 
 
-def _range(value: Any, what: str) -> tuple[int, int]:
+def _range(value: int | list[int], what: str) -> tuple[int, int]:
     """`N` (up to N) or `[min, max]` as a pair."""
     low, high = (1, value) if isinstance(value, int) else (value[0], value[1])
     if not 1 <= low <= high:
@@ -680,7 +683,7 @@ def _range(value: Any, what: str) -> tuple[int, int]:
     return low, high
 
 
-def _line_rays(board: Board, spec: dict[str, Any], kind: str, forward: str | None,
+def _line_rays(board: Board, spec: MoveDeclaration, kind: LineKind, forward: str | None,
                cell: int) -> list[tuple[Ray, int]]:
     """Rays of `step`, `ride`, `hop` (whole lines) and `leap`."""
     topo = board.topology
@@ -727,7 +730,7 @@ def _shift(board: Board, cell: int, planes: int) -> int | None:
     return board.topology.shift_plane(cell, planes)
 
 
-def _plane_shift(board: Board, spec: dict[str, Any], kind: str | None,
+def _plane_shift(board: Board, spec: MoveDeclaration, kind: Primitive | None,
                  rays: list[tuple[Ray, int]], cell: int) -> list[tuple[Ray, int]]:
     """Rays of a move that ends on another plane.
 
@@ -792,7 +795,7 @@ def _landings(rays: list[tuple[Ray, int]]) -> set[int]:
     return {c for cells, first in rays for c in cells[first:]}
 
 
-def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
+def primitive_rays(ctx: Context, spec: MoveDeclaration, side: int,
                    cell: int) -> list[tuple[Ray, int]]:
     """The rays of one primitive from one cell for one side."""
     if "from-region" in spec and cell not in ctx.region(spec["from-region"], side):
@@ -833,7 +836,7 @@ def primitive_rays(ctx: Context, spec: dict[str, Any], side: int,
     return rays
 
 
-def line_attack(ctx: Context, lines: Any) -> Component:
+def line_attack(ctx: Context, lines: DirectionsDeclaration) -> Component:
     """An attack along open lines that moves nothing, compiled like a capture-only
     ride: two royal pieces that may not face each other (the flying general
     rule) each attack the other along these lines."""
@@ -844,7 +847,7 @@ def line_attack(ctx: Context, lines: Any) -> Component:
     return component
 
 
-def _turned(spec: dict[str, Any]) -> dict[str, Any]:
+def _turned(spec: MoveDeclaration) -> MoveDeclaration:
     """A primitive as a side turned half a circle sees it: the file
     component of every vector negated (the rank is mirrored as for any
     side moving south), so its left and right are its own."""
@@ -854,8 +857,9 @@ def _turned(spec: dict[str, Any]) -> dict[str, Any]:
         if isinstance(item, list):
             return [turn(x) for x in item]
         return item
-    out = dict(spec)
-    for key in ("step", "ride", "hop"):
+    out = cast(MoveDeclaration, dict(spec))   # a copy to turn, key by key
+    lines: tuple[Literal["step", "ride", "hop"], ...] = ("step", "ride", "hop")
+    for key in lines:
         if key in out:
             out[key] = turn(out[key])
     if "leap" in out and not _is_vector(out["leap"]):   # `[a, b]` is symmetric
@@ -869,7 +873,8 @@ def _is_vector(x: Any) -> bool:
     return isinstance(x, list) and bool(x) and all(isinstance(v, int) for v in x)
 
 
-def _piece_types(spec: dict[str, Any], key: str, piece_index: dict[str, int]) -> frozenset[int]:
+def _piece_types(spec: MoveDeclaration, key: Literal["cannot-hop", "cannot-capture"],
+                 piece_index: dict[str, int]) -> frozenset[int]:
     """The piece types a modifier lists by name."""
     names = spec.get(key, [])
     unknown = [n for n in names if n not in piece_index]
@@ -878,7 +883,7 @@ def _piece_types(spec: dict[str, Any], key: str, piece_index: dict[str, int]) ->
     return frozenset(piece_index[n] for n in names)
 
 
-def _hop(spec: dict[str, Any], piece_index: dict[str, int]) -> Hop | None:
+def _hop(spec: MoveDeclaration, piece_index: dict[str, int]) -> Hop | None:
     if "hop" not in spec:
         for key in ("screens", "beyond", "cannot-hop"):
             if key in spec:
@@ -892,7 +897,7 @@ def _hop(spec: dict[str, Any], piece_index: dict[str, int]) -> Hop | None:
                barred=_piece_types(spec, "cannot-hop", piece_index))
 
 
-def flags_of(spec: dict[str, Any], piece_index: dict[str, int],
+def flags_of(spec: MoveDeclaration, piece_index: dict[str, int],
              royal: frozenset[int] = frozenset()) -> Flags:
     """The modifiers of one primitive (`royal`: the royal piece types, which
     `cannot-capture` may not list: check detection assumes a royal piece can
@@ -935,7 +940,8 @@ def flags_of(spec: dict[str, Any], piece_index: dict[str, int],
 Located = Callable[[tuple[str | int, ...], Callable[[], Any]], Any]
 
 
-def compile_pieces(ctx: Context, declared: dict[str, Any], located: Located) -> PieceSet:
+def compile_pieces(ctx: Context, declared: dict[str, PieceDeclaration],
+                   located: Located) -> PieceSet:
     """Compile every declared piece for both sides.
 
     `located(path, fn)` runs `fn` and turns a DeclarationError into a

@@ -12,13 +12,14 @@ problem a family finds is reported, located, through one `Sink`.
 This stage comes before the position core, which takes a `Rules` and
 derives what its hot path reads from the records; the public `Variant`
 (`variantkit.variant`) holds one.  Adding a rule family is adding a module
-to `variantkit.rulebook`, one call and one field here.
+to `variantkit.rulebook` and its key to `rulebook.declaration`, one call and
+one field here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import final
+from typing import cast, final
 
 from variantkit.board import Board
 from variantkit.errors import VariantError
@@ -55,6 +56,7 @@ from variantkit.rulebook.capture_effects import CaptureEffects
 from variantkit.rulebook.captures import Captures
 from variantkit.rulebook.castling import Castlings
 from variantkit.rulebook.codes import Codes, Words, empty_board_reach
+from variantkit.rulebook.declaration import VariantDeclaration
 from variantkit.rulebook.drop_fall import DropFall
 from variantkit.rulebook.end import EndRules
 from variantkit.rulebook.first_moves import FirstMove
@@ -147,7 +149,8 @@ class Rules:
 def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) -> Rules:
     """The rules of a loaded declaration.  Problems go to `sink`; a board
     that does not build raises VariantError, since nothing else can be."""
-    data = document.data
+    # The loader has checked the declaration against the schema.
+    data = cast(VariantDeclaration, document.data)
     board = sink.located(("board",), lambda: board_regions.compile_board(sink, data["board"]))
     if board is None:
         raise VariantError(sink.problems)

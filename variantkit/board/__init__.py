@@ -9,13 +9,27 @@ integers and tables derived from it.
 
 from __future__ import annotations
 
-from variantkit.board.base import Board, Ray, RegionRef, Topology
+from variantkit.board.base import (
+    SIDE_NAMES,
+    Board,
+    BoardDeclaration,
+    DirectionsDeclaration,
+    Ray,
+    RegionDeclaration,
+    RegionRef,
+    RegionSelector,
+    SideName,
+    SideRegionRef,
+    SideRegions,
+    Topology,
+)
 from variantkit.board.build import build_board
 from variantkit.board.graph import GraphTopology
 from variantkit.board.grid import GridTopology
 from variantkit.board.hex import HexTopology
 from variantkit.board.polar import PolarTopology
 
-__all__ = ["Board", "GraphTopology", "GridTopology", "HexTopology", "PolarTopology", "Ray",
-           "RegionRef",
-           "Topology", "build_board"]
+__all__ = ["SIDE_NAMES", "Board", "BoardDeclaration", "DirectionsDeclaration", "GraphTopology",
+           "GridTopology", "HexTopology", "PolarTopology", "Ray", "RegionDeclaration",
+           "RegionRef", "RegionSelector", "SideName", "SideRegionRef", "SideRegions", "Topology",
+           "build_board"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Required, TypedDict, cast
 
 from variantkit.errors import DeclarationError
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_CELLS
@@ -20,6 +20,121 @@ Ray = tuple[int, ...]
 # A region in a declaration: a region's name or a list of cell names (the
 # schema's `region-ref`).
 RegionRef = str | list[str]
+
+
+# The sides as a declaration names them, in side order (0 is White).
+SideName = Literal["white", "black"]
+SIDE_NAMES: tuple[SideName, SideName] = ("white", "black")
+
+
+class SideRegions(TypedDict):
+    """A region for each side."""
+
+    white: RegionRef
+    black: RegionRef
+
+
+# A region, or one per side (the schema's `side-region-ref`).
+SideRegionRef = RegionRef | SideRegions
+
+# Directions in a declaration: a name (a single direction, a family or a
+# relative word), or a list of names and vectors (the schema's `directions`).
+DirectionsDeclaration = str | list[str | list[int]]
+
+
+class RegionSelector(TypedDict, total=False):
+    """A region selected by the topology's keys (and listed `cells`), as the
+    schema admits it: each topology reads its own keys and refuses others."""
+
+    cells: list[str]
+    files: list[str | int]   # a grid's or hex board's files, by letter or number from 1
+    ranks: list[int]
+    planes: list[str]
+    sectors: list[str]
+    rings: list[str]
+    centre: bool
+    rows: list[int]          # a graph board's rows, from 1 at the bottom
+
+
+# A region under `board: {regions: ...}`: its cells listed, or selected.
+RegionDeclaration = list[str] | RegionSelector
+
+# `board: {grid: ...}` as the schema admits it (its keys are not all
+# names, hence the functional form; so for the other boards).
+GridDeclaration = TypedDict("GridDeclaration", {
+    "files": Required[int],
+    "ranks": Required[int],
+    "planes": int,
+    "plane-names": list[str],
+    "wrap": Literal["none", "files", "ranks", "both"],
+}, total=False)
+
+class ThroughCentreDeclaration(TypedDict, total=False):
+    orthogonal: Literal["straight", "none"]
+    diagonal: Literal["opposite-then-same-sense", "none"]
+
+PolarDeclaration = TypedDict("PolarDeclaration", {
+    "sectors": Required[list[str] | str],   # names, or one name a character
+    "rings": Required[list[str]],
+    "centre": str | None,
+    "cell-name": str,
+    "through-centre": ThroughCentreDeclaration,
+}, total=False)
+
+
+class HexDeclaration(TypedDict):
+    """`board: {hex: ...}`."""
+
+    side: int
+
+
+class SourceDeclaration(TypedDict, total=False):
+    """`graph: {from: ...}`: the one board a graph starts from."""
+
+    grid: GridDeclaration
+    hex: HexDeclaration
+    polar: PolarDeclaration
+
+
+class GraphDirectionDeclaration(TypedDict, total=False):
+    """One direction under `graph: {directions: ...}`."""
+
+    kind: Required[Literal["orthogonal", "diagonal"]]
+    opposite: str
+    vector: list[int]
+    relative: dict[str, list[str]]   # relative word -> the directions it means
+
+
+TurnDeclaration = TypedDict("TurnDeclaration", {
+    "direction": Required[str],
+    "from": Required[str],
+    "at": Required[str],
+    "to": Required[str | list[str]],
+    "then": Required[str | list[str]],
+    "first-step": bool,
+}, total=False)
+
+GraphDeclaration = TypedDict("GraphDeclaration", {
+    "from": SourceDeclaration,
+    "remove-cells": list[str],
+    "rows": list[str],
+    "cells": dict[str, list[float] | None],   # cell name -> its position, if drawn
+    "directions": dict[str, GraphDirectionDeclaration],
+    "lines": dict[str, list[str]],            # direction -> lines of cell names
+    "remove-lines": dict[str, list[str]],
+    "turns": list[TurnDeclaration],
+}, total=False)
+
+
+class BoardDeclaration(TypedDict, total=False):
+    """`board:` as the schema admits it: one topology, and named regions."""
+
+    grid: GridDeclaration
+    polar: PolarDeclaration
+    hex: HexDeclaration
+    graph: GraphDeclaration
+    regions: dict[str, RegionDeclaration]
+
 
 class Topology(Protocol):
     """What a board shape must answer for the compiler.
@@ -46,7 +161,7 @@ class Topology(Protocol):
         """The cells a `leap:` declaration reaches from `cell`."""
         ...
 
-    def region(self, spec: dict[str, Any]) -> set[int]:
+    def region(self, spec: RegionSelector) -> set[int]:
         """The cells selected by a region's topology keys (files, ranks, ...)."""
         ...
 
@@ -208,12 +323,13 @@ class Board:
             bits ^= low
         return out
 
-    def region_cells(self, spec: Any) -> set[int]:
+    def region_cells(self, spec: RegionDeclaration) -> set[int]:
         """Cells of a region declaration: a list of names or a selector."""
         if isinstance(spec, list):
             return {self.cell(name) for name in spec}
         cells: set[int] | None = None
-        selectors = {k: v for k, v in spec.items() if k != "cells"}
+        # The listed cells apart, what is left is the topology's to read.
+        selectors = cast(RegionSelector, {k: v for k, v in spec.items() if k != "cells"})
         if selectors:
             cells = self.topology.region(selectors)
         if "cells" in spec:
@@ -221,7 +337,7 @@ class Board:
             cells = listed if cells is None else cells | listed
         return cells or set()
 
-    def add_regions(self, declared: dict[str, Any]) -> None:
+    def add_regions(self, declared: dict[str, RegionDeclaration]) -> None:
         for name, spec in declared.items():
             self.regions[name] = self.mask(self.region_cells(spec))
 

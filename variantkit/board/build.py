@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from variantkit.board.base import Board
+from variantkit.board.base import (
+    Board,
+    BoardDeclaration,
+    GridDeclaration,
+    PolarDeclaration,
+)
 from variantkit.board.graph import GraphTopology, Source
 from variantkit.board.grid import GridTopology
 from variantkit.board.hex import HexTopology
@@ -16,7 +19,7 @@ TOPOLOGIES = ("grid", "polar", "hex", "graph")
 SOURCES = ("grid", "hex", "polar")
 
 
-def build_board(spec: dict[str, Any]) -> Board:
+def build_board(spec: BoardDeclaration) -> Board:
     """The board of a `board:` mapping, regions not yet added."""
     if "graph" in spec:
         graph = spec["graph"]
@@ -38,12 +41,12 @@ def build_board(spec: dict[str, Any]) -> Board:
     return _generator(spec, kind).build()
 
 
-def _grid(g: dict[str, Any]) -> GridTopology:
+def _grid(g: GridDeclaration) -> GridTopology:
     return GridTopology(g["files"], g["ranks"], g.get("planes", 1), g.get("plane-names"),
                         g.get("wrap", "none"))
 
 
-def _generator(spec: dict[str, Any], kind: str) -> GridTopology | PolarTopology | HexTopology:
+def _generator(spec: BoardDeclaration, kind: str) -> GridTopology | PolarTopology | HexTopology:
     if kind == "grid":
         return _grid(spec["grid"])
     if kind == "polar":
@@ -51,7 +54,7 @@ def _generator(spec: dict[str, Any], kind: str) -> GridTopology | PolarTopology 
     return HexTopology(spec["hex"]["side"])
 
 
-def _polar(p: dict[str, Any]) -> PolarTopology:
+def _polar(p: PolarDeclaration) -> PolarTopology:
     sectors = list(p["sectors"]) if isinstance(p["sectors"], str) else p["sectors"]
     through = p.get("through-centre", {})
     return PolarTopology(

@@ -36,9 +36,19 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from variantkit.board.base import Board, Ray, cell_graph, is_pair, unknown_direction
+from variantkit.board.base import (
+    Board,
+    GraphDeclaration,
+    GraphDirectionDeclaration,
+    Ray,
+    RegionSelector,
+    TurnDeclaration,
+    cell_graph,
+    is_pair,
+    unknown_direction,
+)
 from variantkit.errors import DeclarationError
 from variantkit.limits import MAX_CELLS
 
@@ -75,7 +85,7 @@ class Source(Protocol):
 
     def leaps(self, cell: int, spec: Any, forward: str | None) -> list[int]: ...
 
-    def region(self, spec: dict[str, Any]) -> set[int]: ...
+    def region(self, spec: RegionSelector) -> set[int]: ...
 
     def plane_of(self, cell: int) -> int | None: ...
 
@@ -100,7 +110,7 @@ def graph_error(message: str, rule: str, *where: str | int) -> DeclarationError:
 class GraphTopology:
     """Cells and named directions, declared or started from a generator."""
 
-    def __init__(self, spec: dict[str, Any], source: Source | None = None) -> None:
+    def __init__(self, spec: GraphDeclaration, source: Source | None = None) -> None:
         self.source = source
         # Positions serve as vectors, or the grid it starts from does.
         self.grid_like = source.grid_like if source is not None else True
@@ -217,7 +227,7 @@ class GraphTopology:
             if row:
                 self._add_row(row)
 
-    def _add_cells(self, cells: dict[str, Any]) -> None:
+    def _add_cells(self, cells: dict[str, list[float] | None]) -> None:
         loose: list[int] = []
         for name, at in cells.items():
             position = (float(at[0]), float(at[1])) if at is not None else None
@@ -233,8 +243,8 @@ class GraphTopology:
         # by height when placed, top first, else one row in declared order.
         by_height: dict[float, list[int]] = {}
         for cell in loose:
-            at = self.positions[cell]
-            by_height.setdefault(at[1] if at else -math.inf, []).append(cell)
+            position = self.positions[cell]
+            by_height.setdefault(position[1] if position else -math.inf, []).append(cell)
         for height in sorted(by_height, reverse=True):
             self._add_row(sorted(by_height[height],
                                  key=lambda c: (self.positions[c] or (0.0, 0.0))[0]))
@@ -244,7 +254,7 @@ class GraphTopology:
         self.groups[-1].append(row)
         self.labels[-1][1].append("")
 
-    def _add_directions(self, declared: dict[str, Any]) -> None:
+    def _add_directions(self, declared: dict[str, GraphDirectionDeclaration]) -> None:
         # The graph's own directions, the derived opposites included.
         self.declared = set(declared) | {spec["opposite"] for spec in declared.values()
                                          if "opposite" in spec}
@@ -266,9 +276,9 @@ class GraphTopology:
                 continue
             other = self.named.get(opposite)
             if other is None:  # derived: same kind, reversed vector
-                vector = direction.vector
+                along = direction.vector
                 self.named[opposite] = Direction(
-                    direction.kind, name, (-vector[0], -vector[1]) if vector else None)
+                    direction.kind, name, (-along[0], -along[1]) if along else None)
             elif other.opposite not in (None, name) or other.kind != direction.kind:
                 why = f"'{name}' is {direction.kind}, '{opposite}' {other.kind}" \
                     if other.kind != direction.kind else \
@@ -323,7 +333,7 @@ class GraphTopology:
             if d is not None and y in self.steps[d].get(x, []):
                 self.steps[d][x].remove(y)
 
-    def _add_turn(self, i: int, turn: dict[str, Any]) -> None:
+    def _add_turn(self, i: int, turn: TurnDeclaration) -> None:
         name = turn["direction"]
         if name not in self.named:
             raise graph_error(f"unknown direction '{name}'", "unknown-direction", "turns", i,
@@ -633,9 +643,10 @@ class GraphTopology:
             f"of [x, y] vectors by the cells' positions, got {spec!r}", "bad-leap")
 
     # -- regions and planes --------------------------------------------------
-    def region(self, spec: dict[str, Any]) -> set[int]:
+    def region(self, spec: RegionSelector) -> set[int]:
         rows = spec.get("rows")
-        rest = {k: v for k, v in spec.items() if k != "rows"}
+        # Rows apart, what is left is the source board's to read.
+        rest = cast(RegionSelector, {k: v for k, v in spec.items() if k != "rows"})
         cells: set[int] | None = None
         if rows is not None:
             bottom_up = [row for group in self.groups for row in group][::-1]

@@ -37,7 +37,14 @@ import itertools
 import string
 from typing import Any
 
-from variantkit.board.base import Board, Ray, cell_graph, check_cell_count, unknown_direction
+from variantkit.board.base import (
+    Board,
+    Ray,
+    RegionSelector,
+    cell_graph,
+    check_cell_count,
+    unknown_direction,
+)
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int, int]
@@ -256,7 +263,7 @@ class GridTopology:
         return self._index(f, r, p + planes)
 
     # -- regions -------------------------------------------------------------
-    def region(self, spec: dict[str, Any]) -> set[int]:
+    def region(self, spec: RegionSelector) -> set[int]:
         unknown = set(spec) - {"files", "ranks", "planes"}
         if unknown:
             raise DeclarationError(

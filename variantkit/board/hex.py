@@ -40,7 +40,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from variantkit.board.base import Board, Flat, Ray, cell_graph, is_pair, unknown_direction
+from variantkit.board.base import (
+    Board,
+    Flat,
+    Ray,
+    RegionSelector,
+    cell_graph,
+    is_pair,
+    unknown_direction,
+)
 from variantkit.errors import DeclarationError
 
 Vector = tuple[int, int]
@@ -229,7 +237,7 @@ class HexTopology(Flat):
             f"of [q, r] vectors, got {spec!r}", "bad-leap")
 
     # -- regions -------------------------------------------------------------
-    def region(self, spec: dict[str, Any]) -> set[int]:
+    def region(self, spec: RegionSelector) -> set[int]:
         unknown = set(spec) - {"files", "ranks"}
         if unknown:
             raise DeclarationError(

@@ -19,6 +19,7 @@ from variantkit.board.base import (
     Board,
     Flat,
     Ray,
+    RegionSelector,
     cell_graph,
     check_cell_count,
     is_pair,
@@ -231,7 +232,7 @@ class PolarTopology(Flat):
             f"got {spec!r}", "bad-leap")
 
     # -- regions -------------------------------------------------------------
-    def region(self, spec: dict[str, Any]) -> set[int]:
+    def region(self, spec: RegionSelector) -> set[int]:
         unknown = set(spec) - {"sectors", "rings", "centre"}
         if unknown:
             raise DeclarationError(

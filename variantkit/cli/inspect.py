@@ -21,6 +21,7 @@ import click
 
 import variantkit
 from variantkit import loader
+from variantkit.board import BoardDeclaration
 from variantkit.board.build import build_board
 from variantkit.cli.analyze import cluster_options, perft_on_cluster
 from variantkit.cli.common import (
@@ -87,7 +88,7 @@ def list_command(text: str | None, board_filter: str | None) -> None:
     click.echo(f"\n{footer}")
 
 
-def board_label(board: dict[str, Any]) -> str:
+def board_label(board: BoardDeclaration) -> str:
     """A board (the `board:` of a checked file) in a few characters: `8x8`,
     `8x8x3`, `polar 43`, `hex 91`."""
     if "grid" in board:

@@ -31,9 +31,10 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from variantkit.betza import expand, is_digit, moves_of
+from variantkit.betza import PieceDeclaration, expand, is_digit
+from variantkit.betza import moves_of as declared_moves
 from variantkit.errors import DeclarationError, shorten
 from variantkit.fsf import keys
 from variantkit.fsf.importer import DEFAULTS, range_of, reversible_moves
@@ -99,6 +100,12 @@ WALL_RULES = {"duck": "duck", "arrow": "arrow", "past": "past", "anywhere": "sta
 # The reason for a rule the exporter has no key for (Fairy-Stockfish may
 # have one the exporter does not write yet: the variant is refused all the same).
 NO_KEY = "export-fsf writes no Fairy-Stockfish key for it"
+
+
+def moves_of(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A piece's moves (`variantkit.betza.moves_of`) as the plain mappings
+    this module reads, alike whichever form the piece declares."""
+    return cast(list[dict[str, Any]], declared_moves(cast(PieceDeclaration, spec)))
 
 
 class ExportRefused(ValueError):
@@ -1374,7 +1381,7 @@ def atoms_of_betza(text: str) -> frozenset[Atom]:
     """The atoms a Betza string stands for, read by variantkit.betza (on a
     plain grid: no board is needed to name White's vectors)."""
     atoms: set[Atom] = set()
-    for move in expand(text):
+    for move in cast(list[dict[str, Any]], expand(text)):
         first = bool(move.get("initial"))
         for atom in move_atoms(move, word_directions):
             atoms.add(Atom(atom.kind, atom.vector, atom.limit, move.get("only", ""), first,

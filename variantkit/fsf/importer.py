@@ -21,11 +21,11 @@ import copy
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
-from variantkit.betza import expand
+from variantkit.betza import expand as expand_betza
 from variantkit.errors import DeclarationError, Problem, VariantError, shorten
 from variantkit.fsf import keys
 from variantkit.fsf.ini import IMPORT_UNITS, MAX_BETZA_CHARS, Entry, IniFile, Section, one_line
@@ -112,6 +112,12 @@ DEFAULTS: dict[str, str] = {
     "dupleCheck": "false", "moveRepetitionIllegal": "false", "chasingRule": "none",
     "nFoldValueAbsolute": "false", "diagonalLines": "",
 }
+
+
+def expand(text: str) -> list[dict[str, Any]]:
+    """The moves of a Betza string (`variantkit.betza.expand`) as the plain
+    mappings this module edits and writes out as YAML."""
+    return cast(list[dict[str, Any]], expand_betza(text))
 
 
 class Unsupported(Exception):

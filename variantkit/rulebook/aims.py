@@ -3,8 +3,9 @@ moves once an enemy piece of the listed types aims at it."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from variantkit.betza import PieceDeclaration
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
 
@@ -26,7 +27,7 @@ def needs_general(aims: Aims) -> bool:
     return aims.any
 
 
-def compile_aims(sink: Sink, declared: dict[str, Any], pieces: PieceSet) -> Aims:
+def compile_aims(sink: Sink, declared: dict[str, PieceDeclaration], pieces: PieceSet) -> Aims:
     """`initial-until-aimed-by` of every piece."""
     aimed_by: list[tuple[int, ...]] = [()] * piece_code(len(pieces.types), 0)
     for name, spec in declared.items():

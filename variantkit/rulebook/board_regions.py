@@ -5,13 +5,12 @@ one move string read two ways."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-from variantkit.board import Board, GraphTopology, build_board
+from variantkit.board import Board, BoardDeclaration, GraphTopology, build_board
 from variantkit.rulebook.sink import Sink
 
 
-def compile_board(sink: Sink, spec: dict[str, Any]) -> Board:
+def compile_board(sink: Sink, spec: BoardDeclaration) -> Board:
     """The board with its declared regions; the topology's notes become warnings."""
     board = build_board(spec)
     for message, rule in board.notes:

@@ -5,11 +5,26 @@ and forced capture (`must-capture:`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import Board, DirectionsDeclaration
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
+
+# `explosion:` as the schema admits it (`blast-proof` is not a name,
+# hence the functional form).
+ExplosionDeclaration = TypedDict("ExplosionDeclaration", {
+    "around": DirectionsDeclaration,
+    "immune": list[str],
+    "blast-proof": list[str],
+}, total=False)
+
+# The keys of the declaration this family reads.
+CapturesKeys = TypedDict("CapturesKeys", {
+    "explosion": ExplosionDeclaration,
+    "petrify": list[str],
+    "must-capture": bool,
+}, total=False)
 
 
 class Explosion(NamedTuple):
@@ -41,7 +56,7 @@ class Captures(NamedTuple):
     must_capture: bool             # a side that can capture must
 
 
-def compile_captures(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
+def compile_captures(sink: Sink, data: CapturesKeys, board: Board, pieces: PieceSet,
                      royal_code: list[bool], hole_mark: str | None) -> Captures:
     """`explosion:`, `petrify:` and `must-capture:`."""
     blasts = NO_EXPLOSION if "explosion" not in data else sink.located(
@@ -58,7 +73,7 @@ def needs_general(captures: Captures) -> bool:
     return bool(captures.blast or captures.petrify or captures.must_capture)
 
 
-def compile_explosion(sink: Sink, spec: dict[str, Any], board: Board,
+def compile_explosion(sink: Sink, spec: ExplosionDeclaration, board: Board,
                       pieces: PieceSet) -> Explosion:
     """Per cell, the cells a capture there blows up (one step in each
     `around` direction), and the piece codes that survive a blast."""

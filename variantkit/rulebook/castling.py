@@ -5,13 +5,31 @@ between king and rook (`variantkit.castling_moves`)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, Required, TypedDict
 
 from variantkit.board import Board, GridTopology
 from variantkit.castling_moves import Castling, by_side, derive_castling
 from variantkit.errors import DeclarationError
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
+
+
+class CastlingDeclaration(TypedDict, total=False):
+    """One entry of `castling:`, as the schema admits it."""
+
+    right: Required[str]          # its letter in position strings
+    king: Required[list[str]]     # [from, to]
+    rook: Required[list[str]]     # [from, to]
+    pieces: list[str]             # [king, rook] where the setup does not say
+    written: Literal["king-to-cell", "king-onto-rook"]
+    cancels: list[str]            # the rights it takes away
+
+
+# The keys of the declaration this family reads.
+CastlingKeys = TypedDict("CastlingKeys", {
+    "castling": list[CastlingDeclaration],
+    "free-castling": bool,
+}, total=False)
 
 
 class Castlings(NamedTuple):
@@ -29,7 +47,7 @@ class Castlings(NamedTuple):
         return frozenset(c.right for c in self.castlings)
 
 
-def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
+def compile_castling(sink: Sink, data: CastlingKeys, board: Board, pieces: PieceSet,
                      setup_cells: dict[int, int], royal_code: list[bool],
                      one_royal: bool) -> Castlings:
     """Each `castling:` entry whose king and rook the setup (or its
@@ -50,7 +68,7 @@ def compile_castling(sink: Sink, data: dict[str, Any], board: Board, pieces: Pie
     return Castlings(castlings, free_castling, by_side(castlings))
 
 
-def _cancellations(sink: Sink, specs: list[dict[str, Any]],
+def _cancellations(sink: Sink, specs: list[CastlingDeclaration],
                    declared: list[tuple[int, Castling]], free_castling: bool) -> None:
     """Each entry's `cancels`: the rook cells of the rights it takes away."""
     rights = {spec["right"] for spec in specs}
@@ -71,9 +89,10 @@ def _cancellations(sink: Sink, specs: list[dict[str, Any]],
 
 def _castling(sink: Sink, board: Board, pieces: PieceSet, setup_cells: dict[int, int],
               royal_code: list[bool], one_royal: bool, index: int,
-              spec: dict[str, Any]) -> Castling | None:
+              spec: CastlingDeclaration) -> Castling | None:
     cells: list[int] = []
-    for piece in ("king", "rook"):
+    movers: tuple[Literal["king", "rook"], ...] = ("king", "rook")
+    for piece in movers:
         for j, name in enumerate(spec[piece]):
             cell = sink.located(("castling", index, piece, j), partial(board.cell, name))
             if cell is None:

@@ -6,8 +6,9 @@ check detection reads.  A piece code is a piece type and a side
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from variantkit.betza import PieceDeclaration
 from variantkit.board import Board
 from variantkit.pieces import (
     CAPTURE,
@@ -199,7 +200,8 @@ def word_moves(codes: Codes, size: int) -> list[list[bool]]:
     return modes
 
 
-def check_in_check(sink: Sink, declared: dict[str, Any], codes: Codes, one_royal: bool,
+def check_in_check(sink: Sink, declared: dict[str, PieceDeclaration], codes: Codes,
+                   one_royal: bool,
                    explosions: bool) -> None:
     """`in-check` needs the side's check to be one royal piece's, read
     where moves are generated (not under several royals or explosions)."""

@@ -8,11 +8,18 @@ a drop travels, each from its edge cell on."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from variantkit.board import Board
 from variantkit.errors import DeclarationError
+from variantkit.rulebook.hands import HandsDeclaration
 from variantkit.rulebook.sink import Sink
+
+
+class DropFallKeys(TypedDict, total=False):
+    """The keys of the declaration this family reads."""
+
+    hands: HandsDeclaration
 
 
 class DropFall(NamedTuple):
@@ -22,12 +29,12 @@ class DropFall(NamedTuple):
     entries: list[tuple[tuple[int, ...], bool]]    # see `compile_drop_entries`
 
 
-def compile_drops_moving(sink: Sink, data: dict[str, Any], board: Board) -> DropFall:
+def compile_drops_moving(sink: Sink, data: DropFallKeys, board: Board) -> DropFall:
     """`drops-fall` and `drops-enter`."""
     return DropFall(compile_drop_fall(sink, data, board), compile_drop_entries(sink, data, board))
 
 
-def compile_drop_fall(sink: Sink, data: dict[str, Any], board: Board) -> list[int]:
+def compile_drop_fall(sink: Sink, data: DropFallKeys, board: Board) -> list[int]:
     """Per cell, the mask of the cell a dropped piece would fall on from it
     (0 where it would leave the board); empty when drops do not fall."""
     direction = (data.get("hands") or {}).get("drops-fall")
@@ -37,7 +44,7 @@ def compile_drop_fall(sink: Sink, data: dict[str, Any], board: Board) -> list[in
     return below or []
 
 
-def compile_drop_entries(sink: Sink, data: dict[str, Any],
+def compile_drop_entries(sink: Sink, data: DropFallKeys,
                          board: Board) -> list[tuple[tuple[int, ...], bool]]:
     """Under `drops-enter`: every line a drop may travel, as cell bits from
     its edge cell on, with whether it passes over pieces (`through`);

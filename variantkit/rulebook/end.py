@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import SIDE_NAMES, Board, RegionRef, SideRegions
 from variantkit.errors import DeclarationError, YamlPath
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
@@ -22,6 +22,134 @@ from variantkit.tables import (
     MaterialPattern,
     Shuttle,
 )
+
+# `end:` as the schema admits it (keys that are not names take the
+# functional form).
+Result = Literal["win", "loss", "draw"]
+# A result, or one decided by the pieces each side has.
+Outcome = Literal["win", "loss", "draw", "fewer-pieces", "more-pieces"]
+
+# An `insufficient-material` entry that is not a pattern string.
+MaterialDeclaration = TypedDict("MaterialDeclaration", {
+    "only": Required[list[str]],
+    "one-colour": bool,
+}, total=False)
+
+# A `checkmate-exceptions` entry: `given-only-by` or `series-without`.
+MateExceptionDeclaration = TypedDict("MateExceptionDeclaration", {
+    "given-only-by": list[str],
+    "series-without": list[str],
+    "result": Required[Result],
+}, total=False)
+
+
+class ShuttleDeclaration(TypedDict):
+    """`shuttle:`."""
+
+    pieces: list[str]
+    result: Result
+
+
+class BonusDeclaration(TypedDict, total=False):
+    """`draws-decided-by: {bonus: ...}`."""
+
+    white: float
+    black: float
+
+
+class DrawPointsDeclaration(TypedDict, total=False):
+    """`draws-decided-by:`."""
+
+    points: Required[dict[str, float]]   # piece name -> its points
+    bonus: BonusDeclaration
+
+
+CountingBoardDeclaration = TypedDict("CountingBoardDeclaration", {
+    "moves": Required[int],
+    "most-pieces": int,
+    "with-pawns": bool,
+}, total=False)
+
+
+class CountLimitDeclaration(TypedDict, total=False):
+    """One entry of `counting: {bare: {limits: ...}}`."""
+
+    pieces: dict[str, int]   # piece name -> how many at least
+    moves: Required[int]
+
+
+BareCountingDeclaration = TypedDict("BareCountingDeclaration", {
+    "limits": Required[list[CountLimitDeclaration]],
+    "start": Literal["pieces", "zero"],
+    "last-pawn": bool,
+}, total=False)
+
+
+class CountingDeclaration(TypedDict, total=False):
+    """`counting:`: `board` or `bare`, or both."""
+
+    pawns: Required[list[str]]
+    board: CountingBoardDeclaration
+    bare: BareCountingDeclaration
+
+
+class ConnectedDeclaration(TypedDict):
+    """A `connected` condition's two regions per side."""
+
+    white: list[RegionRef]
+    black: list[RegionRef]
+
+
+# One entry of `conditions:`: its kind is the one kind key it has.
+EndConditionDeclaration = TypedDict("EndConditionDeclaration", {
+    "checks": int,
+    "extinct": Literal["all"] | list[str],
+    "at-most": int,
+    "opponent-at-least": int,
+    "at-least": int,
+    "when-full": bool,
+    "in-a-row": int,
+    "on-a-line": int,
+    "in-a-square": int,
+    "lines": list[str],
+    "connected": ConnectedDeclaration,
+    "reached": SideRegions,
+    "pieces": list[str],
+    "bare": Literal[True],
+    "castled": list[str],
+    "castling-lost": list[str],
+    "result": Required[Result],
+    "answer": Result,
+    "grace": bool,
+    "safe": bool,
+    "reply": bool,
+}, total=False)
+
+EndDeclaration = TypedDict("EndDeclaration", {
+    "checkmate": Result,
+    "stalemate": Outcome,
+    "board-full": Outcome,
+    "repetition": int | None,
+    "move-rule": int | None,
+    "draw-timing": Literal["on-claim", "on-occurrence"],
+    "insufficient-material": list[str | MaterialDeclaration],   # "KB v K", or by pieces
+    "automatic-repetition": int | None,
+    "automatic-move-rule": int | None,
+    "double-pass": Outcome,
+    "facing-pass": Result,
+    "repetition-result": Result,
+    "draws-go-to": Literal["white", "black"],
+    "checkmate-exceptions": list[MateExceptionDeclaration],
+    "draws-decided-by": DrawPointsDeclaration,
+    "shuttle": ShuttleDeclaration,
+    "perpetual-check": Literal["loss"],
+    "counting": CountingDeclaration,
+    "conditions": list[EndConditionDeclaration],
+    "at-once": Result,
+}, total=False)
+
+# The condition kinds that name castling rights.
+CASTLING_KINDS: tuple[Literal["castled", "castling-lost"], ...] = ("castled", "castling-lost")
 
 
 @dataclass(frozen=True)
@@ -66,7 +194,7 @@ def needs_general(end: EndRules) -> bool:
     return bool(end.conditions) or end.board_full is not None or end.counting is not None
 
 
-def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet,
+def compile_end(sink: Sink, spec: EndDeclaration, board: Board, pieces: PieceSet,
                 rights: frozenset[str] = frozenset()) -> EndRules:
     """The `end:` section as one record; piece names become codes.  `rights`:
     the letters of the variant's castling rights, which castling conditions
@@ -87,12 +215,13 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
             insufficient.append(MaterialPattern(
                 only=frozenset(only), one_colour=bool(pattern.get("one-colour"))))
     exceptions: list[MateException] = []
-    for i, item in enumerate(spec.get("checkmate-exceptions", [])):
-        key = "given-only-by" if "given-only-by" in item else "series-without"
-        kinds = sink.kinds(pieces, ("end", "checkmate-exceptions", i, key), item[key])
+    for i, exception in enumerate(spec.get("checkmate-exceptions", [])):
+        key: Literal["given-only-by", "series-without"] = \
+            "given-only-by" if "given-only-by" in exception else "series-without"
+        kinds = sink.kinds(pieces, ("end", "checkmate-exceptions", i, key), exception[key])
         exceptions.append(MateException(
             "only" if key == "given-only-by" else "series",
-            frozenset(piece_code(k, s) for k in kinds for s in range(2)), item["result"]))
+            frozenset(piece_code(k, s) for k in kinds for s in range(2)), exception["result"]))
     shuttle = None
     if "shuttle" in spec:
         kinds = sink.kinds(pieces, ("end", "shuttle", "pieces"), spec["shuttle"]["pieces"])
@@ -136,7 +265,7 @@ def compile_end(sink: Sink, spec: dict[str, Any], board: Board, pieces: PieceSet
         at_once=spec.get("at-once"))
 
 
-def _draw_points(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> DrawPoints:
+def _draw_points(sink: Sink, spec: DrawPointsDeclaration, pieces: PieceSet) -> DrawPoints:
     """Each piece code's points, and each side's bonus."""
     values = [0.0] * piece_code(len(pieces.types), 0)
     for name, points in spec["points"].items():
@@ -147,7 +276,7 @@ def _draw_points(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> DrawPoin
     return DrawPoints(values, (float(bonus.get("white", 0)), float(bonus.get("black", 0))))
 
 
-def _counting(sink: Sink, spec: dict[str, Any], pieces: PieceSet) -> Counting:
+def _counting(sink: Sink, spec: CountingDeclaration, pieces: PieceSet) -> Counting:
     """Compile `end: counting`: piece names become codes and types."""
     path = ("end", "counting")
     kinds = sink.kinds(pieces, (*path, "pawns"), spec["pawns"])
@@ -187,7 +316,7 @@ ONLY_WITH: dict[str, str | tuple[str, ...]] = {
 
 
 def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset[str],
-                   index: int, spec: dict[str, Any]) -> EndCondition:
+                   index: int, spec: EndConditionDeclaration) -> EndCondition:
     """One entry of `end: conditions`, its keys checked against its kind."""
     path = ("end", "conditions", index)
     result, answer = spec["result"], spec.get("answer")
@@ -198,8 +327,8 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
         if key in given and not any(kind in spec for kind in kinds):
             article = "an" if kinds[0][0] in "aeiou" else "a"
             quoted = [f"`{kind}`" for kind in kinds]
-            names = " or ".join(filter(None, (", ".join(quoted[:-1]), quoted[-1])))
-            raise DeclarationError(f"`{key}` applies to {article} {names} condition only",
+            listed = " or ".join(filter(None, (", ".join(quoted[:-1]), quoted[-1])))
+            raise DeclarationError(f"`{key}` applies to {article} {listed} condition only",
                                    "bad-end-condition")
     if answer is not None and spec.get("reply"):
         raise DeclarationError("`answer` and `reply` exclude each other: with `reply` "
@@ -226,7 +355,7 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
         return _connected(sink, board, pieces, path, spec)
     if "bare" in spec:
         return EndCondition("bare", result, answer=answer, grace=grace)
-    for kind in ("castled", "castling-lost"):
+    for kind in CASTLING_KINDS:
         if kind in spec:
             unknown = sorted(set(spec[kind]) - rights)
             if unknown:
@@ -240,7 +369,7 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
                             grace=grace, rivals=spec.get("opponent-at-least", 0))
     regions = spec["reached"]
     masks = []
-    for side in ("white", "black"):
+    for side in SIDE_NAMES:
         bits = sink.located((*path, "reached", side),
                             partial(board.resolve_region, regions[side]))
         masks.append(bits or 0)
@@ -252,11 +381,11 @@ def _end_condition(sink: Sink, board: Board, pieces: PieceSet, rights: frozenset
 
 
 def _connected(sink: Sink, board: Board, pieces: PieceSet, path: YamlPath,
-               spec: dict[str, Any]) -> EndCondition:
+               spec: EndConditionDeclaration) -> EndCondition:
     """A `connected` condition: each side's two regions, and the cells a
     step away from each cell along the `lines` directions."""
     pairs = []
-    for side in ("white", "black"):
+    for side in SIDE_NAMES:
         pairs.append([sink.located((*path, "connected", side, i),
                                    partial(board.resolve_region, region)) or 0
                       for i, region in enumerate(spec["connected"][side])])

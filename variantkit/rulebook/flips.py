@@ -6,13 +6,25 @@ the pieces dropped without a hand, compiled into one `FlipRule`."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import Board, DirectionsDeclaration, RegionRef
 from variantkit.errors import DeclarationError
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import FlipRule
+
+# `flips:` as the schema admits it (keys that are not names take the
+# functional form).
+FlipsDeclaration = TypedDict("FlipsDeclaration", {
+    "kind": Literal["enclosed", "adjacent", "none"],
+    "directions": DirectionsDeclaration,
+    "drops": Literal["enclose", "touch-own", "apart", "any"],
+    "drop-flips": Literal["always", "touch-own"],
+    "walls-enclose": bool,
+    "first-drops": RegionRef,
+    "free-drops": list[str],
+}, total=False)
 
 
 def needs_general(flips: FlipRule | None) -> bool:
@@ -20,7 +32,7 @@ def needs_general(flips: FlipRule | None) -> bool:
     return flips is not None
 
 
-def compile_flips(sink: Sink, spec: dict[str, Any] | None, board: Board,
+def compile_flips(sink: Sink, spec: FlipsDeclaration | None, board: Board,
                   pieces: PieceSet, has_hands: bool) -> FlipRule | None:
     """The `flips:` section as a table; None when the variant has none.
     Pieces dropped without a hand (`free-drops`) exclude `hands`: a drop

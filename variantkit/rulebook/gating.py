@@ -6,15 +6,8 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple, TypedDict
 
-from variantkit.board import Board, GridTopology, RegionRef
+from variantkit.board import Board, GridTopology, SideRegions
 from variantkit.rulebook.sink import Sink
-
-
-class SideRegions(TypedDict):
-    """A region for each side."""
-
-    white: RegionRef
-    black: RegionRef
 
 
 class GatingDeclaration(TypedDict):

@@ -6,15 +6,47 @@ restrictions it is dropped."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, Required, TypedDict
 
-from variantkit.board import Board
+from variantkit.betza import PieceDeclaration, PieceDropsDeclaration
+from variantkit.board import SIDE_NAMES, Board, SideRegionRef
 from variantkit.errors import DeclarationError, YamlPath
 from variantkit.pieces import PieceSet, piece_code
+from variantkit.rulebook.captures import ExplosionDeclaration
 from variantkit.rulebook.roster import letter_of
 from variantkit.rulebook.setup import split_hand
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import DropRule
+
+
+class DropEntryDeclaration(TypedDict, total=False):
+    """One entry of `drops-enter:`."""
+
+    moving: Required[str]   # the direction a drop travels in
+    through: bool
+
+
+# `hands:` as the schema admits it (keys that are not names take the
+# functional form).
+HandsDeclaration = TypedDict("HandsDeclaration", {
+    "captures": Literal["to-capturer", "to-partner", "removed"],
+    "order": list[str],
+    "drops": bool,
+    "must-drop": bool | list[str],   # all pieces, or those named
+    "drops-unmoved": bool,
+    "drops-enter": list[DropEntryDeclaration],
+    # A direction, or a list the board reads as directions when compiled.
+    "drops-fall": str | list[Any],
+    "drops-grant-castling": bool,
+}, total=False)
+
+# The keys of the declaration this family reads: each piece's `drops:` and
+# `demotes-to:` with `hands:`; with `explosion:` a blast may put a royal
+# piece in hand.
+class HandsKeys(TypedDict, total=False):
+    hands: HandsDeclaration
+    pieces: Required[dict[str, PieceDeclaration]]
+    explosion: ExplosionDeclaration
 
 
 class Hands(NamedTuple):
@@ -54,7 +86,7 @@ class Hands(NamedTuple):
     drop_forms: list[list[int]]
 
 
-def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceSet,
+def compile_hands(sink: Sink, data: HandsKeys, board: Board, pieces: PieceSet,
                   forwards: list[str | None], setup_fen: str) -> Hands:
     """The hand tables; a royal piece may be in hand only where the setup
     (`setup_fen`) puts it there."""
@@ -131,15 +163,15 @@ def compile_hands(sink: Sink, data: dict[str, Any], board: Board, pieces: PieceS
                  drop_mate_loses, drop_forms)
 
 
-def _side_region(board: Board, ref: Any, side: int) -> int:
+def _side_region(board: Board, ref: SideRegionRef, side: int) -> int:
     """A region reference, or one per side, as a side's cell mask."""
     if isinstance(ref, dict):
-        ref = ref[("white", "black")[side]]
+        ref = ref[SIDE_NAMES[side]]
     return board.resolve_region(ref)
 
 
 def _drop_rule(sink: Sink, board: Board, forwards: list[str | None], path: YamlPath,
-               drops: dict[str, Any], side: int) -> DropRule | None:
+               drops: PieceDropsDeclaration, side: int) -> DropRule | None:
     """The restrictions of `drops` beyond the region, or None for none."""
     per_line = drops.get("per-line")
     lines: tuple[int, ...] = ()
@@ -171,7 +203,7 @@ def _files(board: Board, forward: str | None) -> tuple[int, ...]:
     return tuple(sorted(files))
 
 
-def _drop_options(sink: Sink, declared: dict[str, Any], pieces: PieceSet,
+def _drop_options(sink: Sink, declared: dict[str, PieceDeclaration], pieces: PieceSet,
                   n_codes: int) -> tuple[list[bool], list[list[int]]]:
     """Per piece code: whether a drop mate loses, and its other drop forms."""
     mate_loses = [False] * n_codes

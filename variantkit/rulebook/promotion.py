@@ -4,14 +4,47 @@ to what and under which limits, as `Promotion` and `Standing` tables."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, Required, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import SIDE_NAMES, Board, DirectionsDeclaration, SideRegions
 from variantkit.errors import YamlPath
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.codes import empty_board_reach
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import Generator, Promotion, Standing
+
+
+class SideChoicesDeclaration(TypedDict):
+    """A promotion rule's `choices:`, one list per side."""
+
+    white: list[str]
+    black: list[str]
+
+
+StandingDeclaration = TypedDict("StandingDeclaration", {
+    "steps": Required[DirectionsDeclaration],
+    "last-anywhere": bool,
+    "attack": Literal["allowed", "forbidden"],
+}, total=False)
+
+# One promotion rule as the schema admits it (keys that are not names take
+# the functional form).
+PromotionRuleDeclaration = TypedDict("PromotionRuleDeclaration", {
+    "pieces": list[str],
+    "promotes-to": dict[str, str],          # piece name -> its own promoted form
+    "on-capture": bool,
+    "by-en-passant": bool,
+    "leaving": bool,
+    "regions": Required[SideRegions],
+    "choices": list[str] | SideChoicesDeclaration,
+    "optional": SideRegions | Literal["where-it-can-move"],
+    "limit": dict[str, int],                # piece name -> how many may exist
+    "limit-also-counts": dict[str, list[str]],
+    "standing": StandingDeclaration,
+}, total=False)
+
+# `promotion:`: one rule, or a list of them.
+PromotionDeclaration = PromotionRuleDeclaration | list[PromotionRuleDeclaration]
 
 
 class Promotions(NamedTuple):
@@ -33,7 +66,7 @@ class Promotions(NamedTuple):
     by_code: list[Promotion | None]
 
 
-def promotion_rules(spec: dict[str, Any] | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def promotion_rules(spec: PromotionDeclaration | None) -> list[PromotionRuleDeclaration]:
     """The `promotion:` section as a list of rules (one mapping is one rule)."""
     if not spec:
         return []
@@ -53,7 +86,7 @@ class _Rules:
                                  [[code] for code in range(n_codes)], [set(), set()],
                                  [False] * n_codes, [None] * n_codes)
 
-    def rule(self, path: YamlPath, rule: dict[str, Any]) -> None:
+    def rule(self, path: YamlPath, rule: PromotionRuleDeclaration) -> None:
         sink, board, tables = self.sink, self.board, self.tables
         movers = sink.kinds(self.pieces, (*path, "pieces"), rule.get("pieces", []))
         # `promotes-to`: each of these pieces has its own one promoted type.
@@ -75,14 +108,14 @@ class _Rules:
                     code = piece_code(kind, side)
                     tables.limit_counted[code] = [code] + [piece_code(k, side) for k in also]
         choices = rule.get("choices", [])
-        per_side = [((*path, "choices", side), choices[side]) for side in ("white", "black")] \
+        per_side = [((*path, "choices", side), choices[side]) for side in SIDE_NAMES] \
             if isinstance(choices, dict) else [((*path, "choices"), choices)] * 2
         kinds_at: dict[YamlPath, list[int]] = {}
         for where, names in per_side:
             if where not in kinds_at:
                 kinds_at[where] = self.choices(where, names)
         optional = rule.get("optional")
-        for side, side_name in enumerate(("white", "black")):
+        for side, side_name in enumerate(SIDE_NAMES):
             region = rule.get("regions", {}).get(side_name)
             if region is None:
                 sink.report((*path, "regions"), f"no promotion region for {side_name}",
@@ -124,7 +157,7 @@ class _Rules:
         return sum(1 << cell for cell in range(self.board.size)
                    if empty_board_reach(self.generators, code, cell, initial=False))
 
-    def step_cells(self, spec: Any, side: int) -> list[int]:
+    def step_cells(self, spec: DirectionsDeclaration, side: int) -> list[int]:
         """Per cell, the cells one step away in the directions `spec`."""
         board = self.board
         ways = board.topology.directions(spec, self.forwards[side])
@@ -147,7 +180,7 @@ class _Rules:
         return self.sink.kinds(self.pieces, path, names)
 
 
-def compile_promotion(sink: Sink, spec: dict[str, Any] | list[dict[str, Any]] | None,
+def compile_promotion(sink: Sink, spec: PromotionDeclaration | None,
                       board: Board, pieces: PieceSet, forwards: list[str | None],
                       one_royal: bool, generators: list[list[Generator]]) -> Promotions:
     """The promotion tables of `promotion:` (one rule or a list of them)."""

@@ -5,16 +5,15 @@ compiled), one letter per piece, passes only by royal pieces."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
-from variantkit.betza import moves_of
+from variantkit.betza import MoveDeclaration, PieceDeclaration, moves_of
 from variantkit.errors import DeclarationError, VariantError
 from variantkit.limits import MAX_MOVES, MAX_PIECES
 from variantkit.pieces import PieceSet, piece_code, type_of
 from variantkit.rulebook.sink import Sink
 
 
-def letter_codes(declared: dict[str, Any]) -> dict[str, int]:
+def letter_codes(declared: dict[str, PieceDeclaration]) -> dict[str, int]:
     """The piece code of each position-string letter (uppercase for White)."""
     codes: dict[str, int] = {}
     for index, spec in enumerate(declared.values()):
@@ -29,7 +28,7 @@ def letter_of(pieces: PieceSet, code: int) -> str:
     return letter if code & 1 == 0 else letter.lower()
 
 
-def check_size(sink: Sink, declared: dict[str, Any]) -> None:
+def check_size(sink: Sink, declared: dict[str, PieceDeclaration]) -> None:
     """Refuse more pieces or moves than `variantkit.limits` allows before
     compiling them (each move is compiled for every cell and side): the
     load stops here with that one problem."""
@@ -55,7 +54,7 @@ def check_size(sink: Sink, declared: dict[str, Any]) -> None:
             "too-large")])
 
 
-def _parts(move: dict[str, Any]) -> int:
+def _parts(move: MoveDeclaration) -> int:
     """How many directions or vectors a move lists (one for a family name,
     a pair or a region), the unit of `limits.MAX_MOVES`."""
     for key in ("step", "ride", "leap"):
@@ -65,7 +64,7 @@ def _parts(move: dict[str, Any]) -> int:
     return 1
 
 
-def check_pieces(sink: Sink, declared: dict[str, Any], pieces: PieceSet,
+def check_pieces(sink: Sink, declared: dict[str, PieceDeclaration], pieces: PieceSet,
                  one_royal: bool) -> None:
     """One letter per piece, passes only by royal pieces, and a royal piece
     when each side has one."""

@@ -5,10 +5,34 @@ may face each other along open lines, and whether a move may give check."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, Required, TypedDict
 
+from variantkit.board import DirectionsDeclaration
 from variantkit.pieces import Component, Context, line_attack
 from variantkit.rulebook.sink import Sink
+
+# `royals:` as the schema admits it (`per-side` is not a name, hence the
+# functional form).
+RoyalsDeclaration = TypedDict("RoyalsDeclaration", {
+    "per-side": Literal["one", "any"],
+    "check": Literal["any", "all", "last"],
+    "last": int,
+}, total=False)
+
+
+class RoyalFacingDeclaration(TypedDict, total=False):
+    """`royal-facing:`."""
+
+    lines: Required[DirectionsDeclaration]
+    rule: Literal["forbidden", "must-break"]
+
+
+# The keys of the declaration this family reads.
+RoyalsKeys = TypedDict("RoyalsKeys", {
+    "royals": RoyalsDeclaration,
+    "royal-facing": RoyalFacingDeclaration,
+    "may-give-check": bool,
+}, total=False)
 
 
 class Royals(NamedTuple):
@@ -38,7 +62,7 @@ def needs_general(royals: Royals) -> bool:
     return not royals.one_royal or not royals.may_give_check
 
 
-def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals:
+def compile_royals(sink: Sink, data: RoyalsKeys, context: Context) -> Royals:
     """`royals:`, `royal-facing:` (its lines compiled like a capture-only
     ride) and `may-give-check:`."""
     royals = data.get("royals", {})
@@ -56,5 +80,5 @@ def compile_royals(sink: Sink, data: dict[str, Any], context: Context) -> Royals
     lines = None if facing is None else sink.located(
         ("royal-facing", "lines"), partial(line_attack, context, facing["lines"]))
     return Royals(one_royal, check_all, check_last, lines,
-                  (facing or {}).get("rule", "forbidden"),
+                  "forbidden" if facing is None else facing.get("rule", "forbidden"),
                   bool(data.get("may-give-check", True)))

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple, Required, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import SIDE_NAMES, Board, SideRegions
 from variantkit.errors import InvalidFenError, quote
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook import board_regions
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.walls import WallsDeclaration
 
 # A run of empty cells is ASCII digits only: `\d` would also take other
 # scripts' digits, and str.isdigit() superscripts that int() refuses.
@@ -25,6 +26,39 @@ from variantkit.rulebook.sink import Sink
 _RUN_OR_LETTER = re.compile(r"[0-9]+|\+.|[^0-9]~|.", re.DOTALL)
 # The pieces in hand after the placement, in brackets: `[QRbn]`.
 _HAND = re.compile(r"\[([^\[\]]*)\]$")
+
+
+# `position-string:` as the schema admits it (its keys are not names,
+# hence the functional form; so below).
+PositionStringDeclaration = TypedDict("PositionStringDeclaration", {
+    "moved-field": bool,
+    "holes": str,                    # the hole mark, one character
+    "initial-rights": list[str],     # read by `rulebook.first_moves`
+}, total=False)
+
+# One step of `numbered-setups: {steps: ...}`.
+NumberedStepDeclaration = TypedDict("NumberedStepDeclaration", {
+    "pieces": Required[list[str]],
+    "colour-of": str,                # a cell: the pieces go on cells of its colour
+}, total=False)
+
+
+class NumberedSetupsDeclaration(TypedDict):
+    """`numbered-setups:`."""
+
+    regions: SideRegions
+    steps: list[NumberedStepDeclaration]
+
+
+# The keys of the declaration this family reads; walls in the setup
+# (`walls:`, `petrify:`) are written with the hole mark.
+SetupKeys = TypedDict("SetupKeys", {
+    "setup": Required[str],
+    "position-string": PositionStringDeclaration,
+    "numbered-setups": NumberedSetupsDeclaration,
+    "walls": WallsDeclaration,
+    "petrify": list[str],
+}, total=False)
 
 
 class Setup(NamedTuple):
@@ -37,14 +71,14 @@ class Setup(NamedTuple):
     # `rulebook.board_regions.hole_slots`); None where the board's own layout serves.
     slots: list[list[list[int]]] | None
     moved_field: bool            # a seventh field lists the cells of pieces that have moved
-    numbered: dict[str, Any] | None   # `numbered-setups:`, read by `numbered_placement`
+    numbered: NumberedSetupsDeclaration | None   # read by `numbered_placement`
 
     def layout(self, board: Board) -> list[list[list[int]]]:
         """The rows position strings write: the slots, or the board's layout."""
         return self.slots or board.layout
 
 
-def compile_setup(sink: Sink, data: dict[str, Any], board: Board,
+def compile_setup(sink: Sink, data: SetupKeys, board: Board,
                   letter_codes: dict[str, int]) -> Setup:
     """The setup and the position-string conventions; a setup whose
     placement does not read is a problem at `setup`."""
@@ -146,7 +180,7 @@ def numbered_placement(setup: Setup, board: Board, pieces: PieceSet,
     if spec is None:
         raise ValueError(f"{name} has no numbered setups")
     rows = [board.cells_of(board.resolve_region(spec["regions"][side]))
-            for side in ("white", "black")]
+            for side in SIDE_NAMES]
     placed = parse_placement(setup.layout(board), setup.hole_mark, letter_codes,
                              setup.fen.split()[0])
     for row in rows:

@@ -3,13 +3,10 @@ direction, and whether its vectors are turned half a circle."""
 
 from __future__ import annotations
 
-from typing import Literal, Required, TypedDict
+from typing import Required, TypedDict
 
-from variantkit.board import Board, GridTopology
+from variantkit.board import SIDE_NAMES, Board, GridTopology, SideName
 from variantkit.rulebook.sink import Sink
-
-SideName = Literal["white", "black"]
-SIDE_NAMES: tuple[SideName, SideName] = ("white", "black")
 
 
 class SideDeclaration(TypedDict, total=False):
