@@ -27,6 +27,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.core.position import Position
+from variantkit.core.remote import royals_taken, with_captures
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
 
@@ -77,6 +78,8 @@ class GeneralPosition(Position):
         self.mover_turns = effects.mover_turns
         self.rebirth = effects.rebirth
         self.home = effects.home
+        self.capture_modes = rules.capture_modes
+        self.remote = rules.capture_modes.any
         self.flips = rules.flips
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
@@ -93,7 +96,7 @@ class GeneralPosition(Position):
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
             or self.capture_effects or self.must_capture or not self.may_give_check
-            or self.board_full_result is not None)
+            or self.board_full_result is not None or self.remote)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
@@ -123,6 +126,8 @@ class GeneralPosition(Position):
         enemy royal piece cannot be taken (the blast would take both); a
         royal piece that petrifies never captures either, though it is
         `shown` as giving check (as Fairy-Stockfish shows it)."""
+        if self.remote:   # a royal piece may be taken otherwise than by replacement
+            return self.rules.board.cells_of(royals_taken(self, self.capture_modes, side))
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
@@ -244,10 +249,13 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if self.one_royal and not self.blast and not walled and not self.capture_effects:
+        if self.one_royal and not self.blast and not walled and not self.capture_effects \
+                and not self.remote:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
+            if self.remote:
+                moves = with_captures(self, self.capture_modes, moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
             if self.royal_codes[us]:
@@ -421,8 +429,8 @@ class GeneralPosition(Position):
         return cell
 
     def _captures(self, move: InternalMove) -> bool:
-        frm, to, _, kind, _ = move
-        if kind == EN_PASSANT:
+        frm, to, _, kind, extra = move
+        if kind == EN_PASSANT or (kind == NORMAL and extra):   # extra: cells taken remotely
             return True
         target = self.cells[to]
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
@@ -477,6 +485,8 @@ class GeneralPosition(Position):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
+        if self.remote and move[3] == NORMAL and move[4]:
+            removed += self._take_remote(move[4])
         placed: tuple[tuple[int, int], ...] = ()
         turned = 0
         if self.capture_effects:   # before the rules below read the board
@@ -506,11 +516,23 @@ class GeneralPosition(Position):
             self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
-            if self.blast and self.has_hands and self.to_hand[code] >= 0:
+            if (self.blast or self.remote) and self.has_hands and self.to_hand[code] >= 0:
                 self.add_to_hand(self.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
         super().unmake_internal()
+
+    def _take_remote(self, cells: int) -> tuple[tuple[int, int], ...]:
+        """Take the pieces on `cells`, which a move captured besides its
+        landing cell (`capture-by:`); return them (cell, code)."""
+        taken = tuple((c, self.cells[c]) for c in self.rules.board.cells_of(cells))
+        for cell, code in taken:
+            self._lift(cell)
+            if self.has_hands and self.to_hand[code] >= 0:   # taken by its owner's enemy
+                self.add_to_hand(self.to_hand[code])
+        self.unmoved &= ~cells
+        self.halfmove = 0
+        return taken
 
     def _aim(self, cell: int) -> None:
         """The piece that has just moved to `cell` takes the initial moves

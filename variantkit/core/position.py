@@ -1564,7 +1564,7 @@ class Position:
             if kind == "past":
                 targets = empty & 1 << frm
             elif kind == "arrow":
-                targets = empty & self._moves_from(code, to, after)
+                targets = empty & self.moves_from(code, to, after)
             else:   # duck, anywhere
                 targets = empty
             # The walled moves, built here rather than by `walled` (the
@@ -1576,7 +1576,7 @@ class Position:
                 append((frm, to, promo, walled_kind, packed | (tbit.bit_length() - 1)))
         return out
 
-    def _moves_from(self, code: int, cell: int, occupied: int) -> int:
+    def moves_from(self, code: int, cell: int, occupied: int) -> int:
         """The empty cells a piece of `code` on `cell` may move to (not by
         its initial moves) under `occupied`: where it shoots an arrow."""
         reached = 0

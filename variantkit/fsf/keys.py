@@ -122,6 +122,7 @@ UNSUPPORTED = frozenset({
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `capture-by` and `freezes` (Ultima's captures and immobilizer) have no key either.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
