@@ -59,8 +59,10 @@ def compile_capture_modes(sink: Sink, declared: dict[str, Any], board: Board,
     if not any("capture-by" in spec or spec.get("freezes") for spec in declared.values()):
         return NO_MODES
     if not board.topology.grid_like:
-        sink.report(("pieces",), "`capture-by` and `freezes` need a grid board",
-                    "capture-by-grid")
+        name, spec = next((n, s) for n, s in declared.items()
+                          if "capture-by" in s or s.get("freezes"))
+        sink.report(("pieces", name, "capture-by" if "capture-by" in spec else "freezes"),
+                    "`capture-by` and `freezes` need a grid board", "capture-by-grid", key=True)
         return NO_MODES
     modes = [0] * n_codes
     partners: list[tuple[int, ...]] = [()] * n_codes
