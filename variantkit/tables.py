@@ -356,7 +356,4 @@ class CaptureModes(NamedTuple):
     rank_cells: list[int]
     file_of: list[int]
     rank_of: list[int]
-
-    @property
-    def any(self) -> bool:
-        return any(self.modes) or any(self.freezes)
+    active: bool                      # some piece has a mode or freezes

@@ -148,6 +148,7 @@ def test_check_by_every_capture_mode_and_none_by_a_frozen_piece() -> None:
     # The withdrawer beside the king with room behind it gives check.
     checked = game("k7/8/8/8/8/8/6w1/7K w - - 0 1")
     assert checked.is_check()
+    assert checked.position.checkers() == 1 << 14   # the withdrawer's g2
     assert game("k7/8/8/8/8/8/5iw1/7K w - - 0 1").is_check()   # the immobilizer is black's
     assert not game("k7/8/8/8/8/5I2/6w1/7K w - - 0 1").is_check()   # frozen
     # A pincer that can land on d1 pinches the king against the f1 immobilizer.

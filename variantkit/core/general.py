@@ -27,7 +27,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.core.position import Position
-from variantkit.core.remote import royals_taken, with_captures
+from variantkit.core.remote import royal_takers, with_captures
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
 
@@ -79,7 +79,7 @@ class GeneralPosition(Position):
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.capture_modes = rules.capture_modes
-        self.remote = rules.capture_modes.any
+        self.remote = rules.capture_modes.active
         self.flips = rules.flips
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
@@ -127,7 +127,7 @@ class GeneralPosition(Position):
         royal piece that petrifies never captures either, though it is
         `shown` as giving check (as Fairy-Stockfish shows it)."""
         if self.remote:   # a royal piece may be taken otherwise than by replacement
-            return self.rules.board.cells_of(royals_taken(self, self.capture_modes, side))
+            return self.rules.board.cells_of(royal_takers(self, self.capture_modes, side)[0])
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
@@ -171,6 +171,8 @@ class GeneralPosition(Position):
         if not self.is_check():
             return 0
         us = self.stm
+        if self.remote:
+            return royal_takers(self, self.capture_modes, us, every_taker=True)[1]
         occupied = self.side_bb[0] | self.side_bb[1]
         found = 0
         for cell in self._threatened(us):

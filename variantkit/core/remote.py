@@ -59,7 +59,9 @@ def direction(m: CaptureModes, frm: int, to: int) -> int:
     dy = m.rank_of[to] - m.rank_of[frm]
     if (dx == 0 and dy == 0) or (dx != 0 and dy != 0 and abs(dx) != abs(dy)):
         return -1
-    return ((dx > 0) - (dx < 0) + 1) * 3 + (dy > 0) - (dy < 0) + 1
+    sx = 1 if dx > 0 else -1 if dx < 0 else 0
+    sy = 1 if dy > 0 else -1 if dy < 0 else 0
+    return (sx + 1) * 3 + sy + 1
 
 
 def taken_on_landing(pos: Position, m: CaptureModes, code: int, bits: int, frm: int, to: int,
@@ -213,35 +215,50 @@ def with_captures(pos: Position, m: CaptureModes, moves: list[InternalMove]) -> 
     return out
 
 
-def royals_taken(pos: Position, m: CaptureModes, side: int) -> int:
-    """The cells of `side`'s royal pieces that some enemy move would take:
-    by replacement (the attack tables), or by a capture mode; frozen enemy
-    pieces take nothing."""
+def reachable_takes(pos: Position, m: CaptureModes, code: int, frm: int, occupied: int) -> int:
+    """Every cell a piece of `code` (with some mode) on `frm` could take
+    by one of its moves, besides its replacement captures."""
+    found = 0
+    targets = pos.moves_from(code, frm, occupied)
+    while targets:
+        tbit = targets & -targets
+        targets ^= tbit
+        found |= remote_mask(pos, m, code, frm, tbit.bit_length() - 1, occupied)
+    for to, taken in capturing_moves(pos, m, code, frm, occupied):
+        found |= taken | 1 << to
+    return found
+
+
+def royal_takers(pos: Position, m: CaptureModes, side: int,
+                 every_taker: bool = False) -> tuple[int, int]:
+    """The cells of `side`'s royal pieces that some enemy move would take,
+    and the cells of the enemy pieces that would take one (with
+    `every_taker` all of them, else the search stops once every royal
+    piece is found taken): by replacement (the attack tables) or by a
+    capture mode; frozen pieces take nothing."""
     royals = 0
     for code in pos.royal_codes[side]:
         royals |= pos.bb[code]
     them = 1 - side
     still = frozen(pos, m, them)
-    takers = pos.side_bb[them] & ~still
+    free = pos.side_bb[them] & ~still
     occupied = pos.side_bb[0] | pos.side_bb[1] | pos.walls
-    found = 0
+    found = takers = 0
     left = royals
     while left:
         low = left & -left
         left ^= low
-        if pos.attackers(low.bit_length() - 1, them, occupied, takers):
+        attackers = pos.attackers(low.bit_length() - 1, them, occupied, free)
+        if attackers:
             found |= low
+            takers |= attackers
     for code in m.mode_codes[them]:
         pieces = pos.bb[code] & ~still
-        while pieces and found != royals:
+        while pieces and (every_taker or found != royals):
             low = pieces & -pieces
             pieces ^= low
-            frm = low.bit_length() - 1
-            targets = pos.moves_from(code, frm, occupied)
-            while targets:
-                tbit = targets & -targets
-                targets ^= tbit
-                found |= royals & remote_mask(pos, m, code, frm, tbit.bit_length() - 1, occupied)
-            for to, taken in capturing_moves(pos, m, code, frm, occupied):
-                found |= royals & (taken | 1 << to)
-    return found
+            taken = royals & reachable_takes(pos, m, code, low.bit_length() - 1, occupied)
+            if taken:
+                found |= taken
+                takers |= low
+    return found, takers

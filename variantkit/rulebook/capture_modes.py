@@ -45,12 +45,13 @@ class ModeOptions(TypedDict, total=False):
 CaptureByEntry = str | dict[str, ModeOptions]
 
 
-NO_MODES = CaptureModes([], [], [], [], [], [(), ()], [(), ()], [(), ()], [], [], [], [], [], [])
+NO_MODES = CaptureModes([], [], [], [], [], [(), ()], [(), ()], [(), ()], [], [], [], [], [], [],
+                        False)
 
 
 def needs_general(modes: CaptureModes) -> bool:
     """Whether these rules need the general position (`core.general`)."""
-    return modes.any
+    return modes.active
 
 
 def compile_capture_modes(sink: Sink, declared: dict[str, Any], board: Board,
@@ -96,6 +97,7 @@ def compile_capture_modes(sink: Sink, declared: dict[str, Any], board: Board,
         freezer_codes=[tuple(c for c in codes if freezes[c]) for codes in by_side],
         imitator_codes=[tuple(c for c in codes if modes[c] & IMITATION) for codes in by_side],
         mode_codes=[tuple(c for c in codes if modes[c]) for codes in by_side],
+        active=any(modes) or any(freezes),
         **_geometry(board))
 
 
