@@ -30,6 +30,7 @@ from variantkit.rulebook import (
     aims,
     board_regions,
     capture_effects,
+    capture_modes,
     captures,
     castling,
     codes,
@@ -73,7 +74,7 @@ from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
 from variantkit.rulebook.transfer import Transfer
 from variantkit.rulebook.walls import Walling
-from variantkit.tables import FlipRule
+from variantkit.tables import CaptureModes, FlipRule
 
 
 @final
@@ -105,6 +106,7 @@ class Rules:
     captures: Captures
     capture_effects: CaptureEffects
     move_conditions: MoveConditions
+    capture_modes: CaptureModes     # captures beyond replacement, freezing (`capture-by:`)
     walls: Walling | None           # None: no move puts a wall
     transfer: Transfer              # pieces crossing to another layer (`transfer:`)
     aims: Aims
@@ -196,6 +198,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         held.captures_to_hand)
     conditions = move_conditions.compile_move_conditions(
         sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
+    remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
+                                                 compiled.n_codes)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     crossing = transfer.compile_transfer(sink, data.get("transfer"), board, list(data))
     aiming = aims.compile_aims(sink, declared, pieces)
@@ -213,7 +217,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        move_conditions=conditions,
+        move_conditions=conditions, capture_modes=remote,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
@@ -222,5 +226,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or walls.needs_general(walling)
                  or capture_effects.needs_general(effects)
                  or transfer.needs_general(crossing)
-                 or move_conditions.needs_general(conditions)),
+                 or move_conditions.needs_general(conditions)
+                 or capture_modes.needs_general(remote)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

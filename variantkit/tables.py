@@ -10,7 +10,7 @@ hold them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, final
+from typing import Final, NamedTuple, final
 
 from variantkit.pieces import (
     SHORT_BITS,
@@ -312,3 +312,48 @@ class FlipRule(NamedTuple):
     free: tuple[tuple[int, ...], tuple[int, ...]]
     drop_needs_own: bool = False
     walls_enclose: bool = False
+
+
+# Captures beyond replacement (`capture-by:`, rulebook/capture_modes.py):
+# the modes, one bit each in a piece code's entry of `CaptureModes.modes`.
+APPROACH: Final = 1
+WITHDRAWAL: Final = 2
+CUSTODIAN: Final = 4
+ROYAL_LINES: Final = 8
+LEAP_CAPTURE: Final = 16
+IMITATION: Final = 32
+# The grid's eight directions, as (file, rank) offsets; a direction's index
+# in a cell's row of `CaptureModes.step` is (dx + 1) * 3 + dy + 1 (4, the
+# null offset, is never read).
+ORTHOGONAL: Final = (1, 3, 5, 7)
+DIAGONAL: Final = (0, 2, 6, 8)
+ALL_LINES: Final = (0, 1, 2, 3, 5, 6, 7, 8)
+
+
+class CaptureModes(NamedTuple):
+    """The capture modes and freezing as the core plays them."""
+
+    modes: list[int]                  # per piece code: its mode bits
+    # Per piece code: the partner codes of its custodian captures (own side;
+    # empty: any own piece), the directions of its custodian captures and
+    # of its leaps.
+    partners: list[tuple[int, ...]]
+    custodian_lines: list[tuple[int, ...]]
+    leap_lines: list[tuple[int, ...]]
+    freezes: list[bool]               # per piece code: it freezes adjacent enemy pieces
+    # Per side: its codes that freeze, and its codes that capture by imitation
+    # (they freeze the adjacent enemy pieces that freeze).
+    freezer_codes: list[tuple[int, ...]]
+    imitator_codes: list[tuple[int, ...]]
+    # Per side: its codes with some mode (their moves get capture masks).
+    mode_codes: list[tuple[int, ...]]
+    # Per cell: the next cell in each of the nine direction slots (-1: off
+    # the board), its neighbours, its file's and its rank's cells, its file
+    # and rank numbers.
+    step: list[list[int]]
+    adjacent: list[int]
+    file_cells: list[int]
+    rank_cells: list[int]
+    file_of: list[int]
+    rank_of: list[int]
+    active: bool                      # some piece has a mode or freezes

@@ -31,6 +31,7 @@ from variantkit.core.moves import (
 )
 from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
+from variantkit.core.remote import royal_takers, with_captures
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
@@ -86,6 +87,8 @@ class GeneralPosition(Position):
         self.home = effects.home
         self.move_conditions = rules.move_conditions
         self.conditioned = rules.move_conditions.any
+        self.capture_modes = rules.capture_modes
+        self.remote = rules.capture_modes.active
         self.flips = rules.flips
         self.transfer = rules.transfer.any
         self.cross = rules.transfer.cross
@@ -107,7 +110,7 @@ class GeneralPosition(Position):
             or self.capture_effects or self.transfer or self.conditioned
             or self.must_capture
             or not self.may_give_check
-            or self.board_full_result is not None)
+            or self.board_full_result is not None or self.remote)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
@@ -137,6 +140,8 @@ class GeneralPosition(Position):
         enemy royal piece cannot be taken (the blast would take both); a
         royal piece that petrifies never captures either, though it is
         `shown` as giving check (as Fairy-Stockfish shows it)."""
+        if self.remote:   # a royal piece may be taken otherwise than by replacement
+            return self.rules.board.cells_of(royal_takers(self, self.capture_modes, side)[0])
         royals = self.royals(side)
         attackers = self.side_bb[1 - side]
         occupied = self.side_bb[0] | self.side_bb[1] | self.walls
@@ -180,6 +185,8 @@ class GeneralPosition(Position):
         if not self.is_check():
             return 0
         us = self.stm
+        if self.remote:
+            return royal_takers(self, self.capture_modes, us, every_taker=True)[1]
         occupied = self.side_bb[0] | self.side_bb[1]
         found = 0
         for cell in self._threatened(us):
@@ -262,10 +269,12 @@ class GeneralPosition(Position):
         moves: list[InternalMove] = []
         walled = self._walls_judged()
         if self.one_royal and not self.blast and not walled and not self.capture_effects \
-                and not self.transfer and not self.conditioned:
+                and not self.transfer and not self.conditioned and not self.remote:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
+            if self.remote:
+                moves = with_captures(self, self.capture_modes, moves)
             if self.transfer:
                 moves = [m for m in moves if may_cross(self, m, self.cross, self.royal_on_layer)]
             if self.capture_effects:
@@ -476,8 +485,8 @@ class GeneralPosition(Position):
         return cell
 
     def _captures(self, move: InternalMove) -> bool:
-        frm, to, _, kind, _ = move
-        if kind == EN_PASSANT:
+        frm, to, _, kind, extra = move
+        if kind == EN_PASSANT or (kind == NORMAL and extra):   # extra: cells taken remotely
             return True
         target = self.cells[to]
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
@@ -532,6 +541,8 @@ class GeneralPosition(Position):
             removed = ((walled, self.cells[walled]),)
             self._lift(walled)
             self.place_wall(walled)
+        if self.remote and move[3] == NORMAL and move[4]:
+            removed += self._take_remote(move[4])
         placed: tuple[tuple[int, int], ...] = ()
         if self.transfer:   # the moved pieces cross before anything reads the board
             for here, there in crossings(self, move, self.cross):
@@ -571,11 +582,23 @@ class GeneralPosition(Position):
             self.place_wall(walled)
         for cell, code in reversed(removed):
             self.place(cell, code)
-            if self.blast and self.has_hands and self.to_hand[code] >= 0:
+            if (self.blast or self.remote) and self.has_hands and self.to_hand[code] >= 0:
                 self.add_to_hand(self.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
         super().unmake_internal()
+
+    def _take_remote(self, cells: int) -> tuple[tuple[int, int], ...]:
+        """Take the pieces on `cells`, which a move captured besides its
+        landing cell (`capture-by:`); return them (cell, code)."""
+        taken = tuple((c, self.cells[c]) for c in self.rules.board.cells_of(cells))
+        for cell, code in taken:
+            self._lift(cell)
+            if self.has_hands and self.to_hand[code] >= 0:   # taken by its owner's enemy
+                self.add_to_hand(self.to_hand[code])
+        self.unmoved &= ~cells
+        self.halfmove = 0
+        return taken
 
     def _aim(self, cell: int) -> None:
         """The piece that has just moved to `cell` takes the initial moves

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Final
 
 # Move kinds; `extra` is the passed-cells mask, the victim's cell, the
-# castling index, or unused.  A pass is written from and to the cell of the
-# royal piece that may pass.  A drop (a piece from the hand placed on an
-# empty cell) has from and to the target cell and the dropped piece's code
-# in the promotion slot.
+# castling index, or unused (0).  A NORMAL move's `extra`, when not 0, is
+# the mask of the cells whose pieces it takes besides its landing cell
+# (`capture-by:`: approach, withdrawal, custodian, leaps, ...).  A pass is
+# written from and to the cell of the royal piece that may pass.  A drop
+# (a piece from the hand placed on an empty cell) has from and to the
+# target cell and the dropped piece's code in the promotion slot.
 # (Final: the compiled build folds them into the code rather than look them
 # up by name.)
 NORMAL: Final = 0

@@ -1578,7 +1578,7 @@ class Position:
             if kind == "past":
                 targets = empty & 1 << frm
             elif kind == "arrow":
-                targets = empty & self._moves_from(code, to, after)
+                targets = empty & self.moves_from(code, to, after)
             elif kind == "edge":
                 targets = empty & self._edge_cells()
             else:   # duck, anywhere
@@ -1623,7 +1623,7 @@ class Position:
             out.append((cell, cell, 0, WALLED + PASS, tbit.bit_length() - 1))
         return out
 
-    def _moves_from(self, code: int, cell: int, occupied: int) -> int:
+    def moves_from(self, code: int, cell: int, occupied: int) -> int:
         """The empty cells a piece of `code` on `cell` may move to (not by
         its initial moves) under `occupied`: where it shoots an arrow."""
         reached = 0

@@ -305,12 +305,12 @@ class Engine:
         # legal when it leaves the one royal piece (if any) unattacked and
         # a capture is not restricted beyond its generator (nor changed by
         # a capture effect, nor refused for its crossing or by a movement
-        # condition); under the other rules it takes them from the legal
-        # moves.
+        # condition, nor one of cells beyond its landing cell); under the
+        # other rules it takes them from the legal moves.
         self._own_captures = rules.royals.one_royal and not (
             rules.captures.blast or rules.hands.must_drop or rules.first_moves.rule
             or rules.royals.facing_must_break or rules.aims.any or rules.capture_effects.any
-            or rules.transfer.any or rules.move_conditions.any)
+            or rules.transfer.any or rules.move_conditions.any or rules.capture_modes.active)
         # ... and in check too where no move is restricted in check.
         self._own_evasions = self._own_captures \
             and rules.codes.check_generators is rules.codes.generators

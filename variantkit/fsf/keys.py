@@ -126,6 +126,7 @@ UNSUPPORTED = frozenset({
 # planes, and no move of its moves a piece to another board.
 # `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:
 # Fairy-Stockfish has no paralysis, cell-colour or observation conditions.
+# `capture-by` and `freezes` (Ultima's captures and immobilizer) have no key either.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 

@@ -74,6 +74,7 @@ from variantkit.core.moves import (
     DROP,
     EN_PASSANT,
     GATE,
+    NORMAL,
     SUBORN,
     WALLED,
     InternalMove,
@@ -212,8 +213,9 @@ def _entries(position: Position) -> list[_Entry]:
         code = position.cells[frm]
         kind_of_piece = rules.pieces.types[type_of(code)]
         # A pass (janggi's: the king's move to its own cell) captures nothing.
-        capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN) and frm != to
-                                         and position.cells[to] != 0)
+        # A NORMAL move's `extra`: the cells it takes besides its landing cell.
+        capture = kind == EN_PASSANT or (kind == NORMAL and extra != 0) \
+            or (kind not in (CASTLE, SUBORN) and frm != to and position.cells[to] != 0)
         promotion = rules.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = position.public_move(internal)
         # A promoted piece is written by the letter it looks like (`Q~` moves
