@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "variantkit.core.position",
     "variantkit.core.general",
     "variantkit.core.flips",
+    "variantkit.core.two_steps",
     "variantkit.core.conditions",
     "variantkit.tables",
     "variantkit.castling_moves",

@@ -45,6 +45,7 @@ from variantkit.rulebook import (
     royals,
     setup,
     sides,
+    two_steps,
     walls,
 )
 from variantkit.rulebook.aims import Aims
@@ -65,6 +66,7 @@ from variantkit.rulebook.promotion import Promotions
 from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.two_steps import TwoSteps
 from variantkit.rulebook.walls import Walling
 from variantkit.tables import FlipRule
 
@@ -97,6 +99,7 @@ class Rules:
     passing: Passing
     captures: Captures
     capture_effects: CaptureEffects
+    two_steps: TwoSteps
     walls: Walling | None           # None: no move puts a wall
     aims: Aims
     first_moves: FirstMove
@@ -184,6 +187,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     effects = capture_effects.compile_capture_effects(
         sink, data.get("capture-effects"), board, pieces, start.cells, compiled.n_codes,
         held.captures_to_hand)
+    stepping = two_steps.compile_two_steps(sink, data, board, pieces, forwards,
+                                           compiled.n_codes, promoting.by_code)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
@@ -200,11 +205,13 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
+        two_steps=stepping,
         walls=walling, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
-                 or capture_effects.needs_general(effects)),
+                 or capture_effects.needs_general(effects)
+                 or two_steps.needs_general(stepping)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

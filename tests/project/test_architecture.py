@@ -42,7 +42,7 @@ STAGES: list[tuple[str, ...]] = [
      "variantkit.web", "variantkit.compat", "variantkit.__main__"),
 ]
 CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.general",
-        "variantkit.core.conditions", "variantkit.core.flips"]
+        "variantkit.core.conditions", "variantkit.core.flips", "variantkit.core.two_steps"]
 # What the position core may use: itself and the stages before it.
 CORE_AND_BEFORE = tuple(prefix for stage in STAGES[:STAGES.index(("variantkit.core",)) + 1]
                         for prefix in stage)

@@ -5,6 +5,7 @@ declared end conditions it stops at."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import (
@@ -22,13 +23,15 @@ from variantkit.core.moves import (
     EN_PASSANT,
     GATE,
     NORMAL,
+    TWO_STEP,
     WALLED,
     InternalMove,
     wall_parts,
 )
 from variantkit.core.position import Position
+from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
 from variantkit.pieces import piece_code
-from variantkit.public_types import SIDES, Outcome
+from variantkit.public_types import SIDES, Move, Outcome
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules
@@ -78,6 +81,8 @@ class GeneralPosition(Position):
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.flips = rules.flips
+        self.two_step_routes = rules.two_steps.routes
+        self.two_step_codes = rules.two_steps.codes
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
         self.aimed_by = rules.aims.aimed_by
@@ -248,6 +253,8 @@ class GeneralPosition(Position):
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
+            if self.two_step_routes:
+                moves = two_step_moves(self, self.two_step_routes, self.two_step_codes[us], moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
             if self.royal_codes[us]:
@@ -422,7 +429,7 @@ class GeneralPosition(Position):
 
     def _captures(self, move: InternalMove) -> bool:
         frm, to, _, kind, _ = move
-        if kind == EN_PASSANT:
+        if kind in (EN_PASSANT, TWO_STEP):
             return True
         target = self.cells[to]
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
@@ -442,7 +449,7 @@ class GeneralPosition(Position):
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
         counting = self.counting
-        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
+        captured = self.cells[move[4] if move[3] in (EN_PASSANT, TWO_STEP) else move[1]] \
             if counting is not None and self._captures(move) else 0
         capturing = bool(self.blast or self.petrify) and self._captures(move)
         exploding = capturing and bool(self.blast)
@@ -450,8 +457,11 @@ class GeneralPosition(Position):
         petrifying = capturing and self.cells[move[0]] in self.petrify
         mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
-        super().make_internal(move)
+        two_step = move[3] == TWO_STEP
+        super().make_internal(plain_step(move) if two_step else move)
         removed: tuple[tuple[int, int], ...] = ()
+        if two_step:
+            removed = self._take_midway(move)
         walled = -1
         if exploding:
             to = move[1]
@@ -510,7 +520,28 @@ class GeneralPosition(Position):
                 self.add_to_hand(self.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
+        if self.history[-1][0][3] == TWO_STEP:
+            restore_plain(self)
         super().unmake_internal()
+
+    def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
+        """As `Position.public_move`, a two-step capture with its midway cell."""
+        if move[3] == TWO_STEP:
+            plain = super().public_move((move[0], move[1], 0, NORMAL, 0), mover)
+            return replace(plain, via=self.rules.board.names[move[4]])
+        return super().public_move(move, mover)
+
+    def _take_midway(self, move: InternalMove) -> tuple[tuple[int, int], ...]:
+        """After a two-step capture's last step is made alone: take the
+        midway piece and record the move itself on the stack.  Returns the
+        piece taken (cell, code), which taking the move back puts back."""
+        mid = move[4]
+        taken = self.cells[mid]
+        self._lift(mid)
+        self.unmoved &= ~(1 << mid)
+        self.halfmove = 0
+        record_two_step(self, move)
+        return ((mid, taken),)
 
     def _aim(self, cell: int) -> None:
         """The piece that has just moved to `cell` takes the initial moves
