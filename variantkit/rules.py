@@ -213,5 +213,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
                  or capture_effects.needs_general(effects)
-                 or two_steps.needs_general(stepping)),
+                 or two_steps.needs_general(stepping)
+                 or promotion.needs_general(promoting)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

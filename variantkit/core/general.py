@@ -81,6 +81,10 @@ class GeneralPosition(Position):
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.flips = rules.flips
+        # `from-inside: by-capture`: some piece's promotions are held back
+        # on moves from inside its region (`_entering_promotions`).
+        self.promotes_inside_by_capture = any(
+            how is not None and how.inside_by_capture for how in rules.promotion.by_code)
         self.two_step_routes = rules.two_steps.routes
         self.two_step_codes = rules.two_steps.codes
         self.pass_when_stuck = rules.passing.when_stuck
@@ -96,7 +100,8 @@ class GeneralPosition(Position):
         # checks or full board), so that they are counted as `Position`
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
-            self.blast or self.walling is not None or self.flips is not None
+            self.promotes_inside_by_capture or self.blast or self.walling is not None
+            or self.flips is not None
             or self.capture_effects or self.must_capture or not self.may_give_check
             or self.board_full_result is not None)
         limit = end.check_limit or 0
@@ -259,6 +264,8 @@ class GeneralPosition(Position):
                 moves = self._effect_moves(moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
+        if self.promotes_inside_by_capture:
+            moves = self._entering_promotions(moves)
         if self.gate_regions[us]:
             moves += self._gatings(moves)
         if self.must_drop:
@@ -274,6 +281,29 @@ class GeneralPosition(Position):
             if captures:
                 return captures
         return moves
+
+    def _entering_promotions(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`moves` without the promotions `from-inside: by-capture` holds
+        back: a move that starts in the promotion region and takes nothing
+        promotes only onto a cell where the piece could not move again (it
+        stays as it is instead, where the generator offered no such move)."""
+        out: list[InternalMove] = []
+        kept: set[InternalMove] = set()
+        for move in moves:
+            frm, to, promo, kind, extra = move
+            if promo and kind in (NORMAL, DOUBLE):
+                promotion = self.promotion_of[self.cells[frm]]
+                if promotion is not None and promotion.inside_by_capture \
+                        and promotion.region >> frm & 1 and not promotion.stuck >> to & 1 \
+                        and not self._captures(move):
+                    move = (frm, to, 0, kind, extra)
+                    if move in kept:
+                        continue
+            elif not promo and move in kept:
+                continue
+            kept.add(move)
+            out.append(move)
+        return out
 
     def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
         us = self.stm

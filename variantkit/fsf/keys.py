@@ -123,7 +123,8 @@ UNSUPPORTED = frozenset({
 })
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
 # `two-step` moves (chu shogi's lion) have none either: the ini's Betza has no
-# multi-leg moves (`a`), so the exporter refuses a move that has one.
+# multi-leg moves (`a`), so the exporter refuses a move that has one; nor has
+# chu shogi's promotion zone (`from-inside: by-capture`) a key.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
