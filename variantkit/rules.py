@@ -38,6 +38,7 @@ from variantkit.rulebook import (
     gating,
     hands,
     hashing,
+    lion_trading,
     look,
     passing,
     promotion,
@@ -59,6 +60,7 @@ from variantkit.rulebook.first_moves import FirstMove
 from variantkit.rulebook.gating import Gating
 from variantkit.rulebook.hands import Hands
 from variantkit.rulebook.hashing import Keys
+from variantkit.rulebook.lion_trading import LionTrading
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.notation import Notation, compile_notation
 from variantkit.rulebook.passing import Passing
@@ -100,6 +102,7 @@ class Rules:
     captures: Captures
     capture_effects: CaptureEffects
     two_steps: TwoSteps
+    lion_trading: LionTrading
     walls: Walling | None           # None: no move puts a wall
     aims: Aims
     first_moves: FirstMove
@@ -189,6 +192,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         held.captures_to_hand)
     stepping = two_steps.compile_two_steps(sink, data, board, pieces, forwards,
                                            compiled.n_codes, promoting.by_code)
+    trading = lion_trading.compile_lion_trading(sink, data.get("lion-trading"), board, pieces,
+                                                compiled.n_codes)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     aiming = aims.compile_aims(sink, declared, pieces)
     codes.check_in_check(sink, declared, compiled, royalty.one_royal, bool(taking.blast))
@@ -205,7 +210,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        two_steps=stepping,
+        two_steps=stepping, lion_trading=trading,
         walls=walling, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
@@ -214,5 +219,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or walls.needs_general(walling)
                  or capture_effects.needs_general(effects)
                  or two_steps.needs_general(stepping)
-                 or promotion.needs_general(promoting)),
+                 or promotion.needs_general(promoting)
+                 or lion_trading.needs_general(trading)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

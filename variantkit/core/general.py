@@ -23,6 +23,7 @@ from variantkit.core.moves import (
     EN_PASSANT,
     GATE,
     NORMAL,
+    PASS,
     TWO_STEP,
     WALLED,
     InternalMove,
@@ -86,6 +87,7 @@ class GeneralPosition(Position):
         self.promotes_inside_by_capture = any(
             how is not None and how.inside_by_capture for how in rules.promotion.by_code)
         self.two_step_routes = rules.two_steps.routes
+        self.lion_trading = rules.lion_trading
         self.two_step_codes = rules.two_steps.codes
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
@@ -266,6 +268,8 @@ class GeneralPosition(Position):
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if self.promotes_inside_by_capture:
             moves = self._entering_promotions(moves)
+        if self.lion_trading.any:
+            moves = self._lion_trades(moves)
         if self.gate_regions[us]:
             moves += self._gatings(moves)
         if self.must_drop:
@@ -281,6 +285,48 @@ class GeneralPosition(Position):
             if captures:
                 return captures
         return moves
+
+    def _lion_trades(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`moves` without the lion captures `lion-trading:` forbids: after
+        a lion taken by a non-lion, any by a non-lion (`counter-strike`);
+        by a lion, of a lion not next to it that an enemy move could take
+        back, unless the move took a bridge on its way (`protected-from-afar`)."""
+        trading = self.lion_trading
+        lion, cells = trading.lion, self.cells
+        struck = False
+        if trading.counter_strike and self.history and not lion[self.history[-1][1]]:
+            taken = [self.history[-1][2]] + [code for _, code in self._extra[-1][0]]
+            struck = any(lion[code] for code in taken if code)
+        out: list[InternalMove] = []
+        for move in moves:
+            frm, to, _, kind, extra = move
+            target = cells[to] if to != frm and kind in (NORMAL, TWO_STEP) else 0
+            bridge = cells[extra] if kind == TWO_STEP else 0
+            if (target and lion[target]) or (bridge and lion[bridge]):
+                if not lion[cells[frm]]:
+                    if struck:
+                        continue
+                elif trading.from_afar and target and lion[target] \
+                        and not trading.neighbours[frm] >> to & 1 \
+                        and not (bridge and not trading.excluded[bridge]) \
+                        and self._taken_back(move, to):
+                    continue
+            out.append(move)
+        return out
+
+    def _taken_back(self, move: InternalMove, cell: int) -> bool:
+        """Whether, after `move`, some enemy move (by the pieces' moves, the
+        two-step ones included, whatever it would leave) takes on `cell`."""
+        self.make_internal(move)
+        replies: list[InternalMove] = []
+        self._generate(-1, replies)
+        if self.two_step_routes:
+            replies = two_step_moves(self, self.two_step_routes,
+                                     self.two_step_codes[self.stm], replies)
+        found = any((to == cell and kind != PASS) or (kind == TWO_STEP and extra == cell)
+                    for _, to, _, kind, extra in replies)
+        self.unmake_internal()
+        return found
 
     def _entering_promotions(self, moves: list[InternalMove]) -> list[InternalMove]:
         """`moves` without the promotions `from-inside: by-capture` holds

@@ -58,7 +58,10 @@ def plain_step(move: InternalMove) -> InternalMove:
 def record_two_step(position: Position, move: InternalMove) -> None:
     """After `move`'s last step is made alone: the stack holds the move itself."""
     record = position.history[-1]
-    position.history[-1] = (move, record[1], record[2], record[3], record[4], record[5],
+    # Coming back to its cell, the piece took nothing there (its last step,
+    # a pass, recorded the piece itself).
+    captured = 0 if move[1] == move[0] else record[2]
+    position.history[-1] = (move, record[1], captured, record[3], record[4], record[5],
                             record[6], record[7], record[8])
 
 
