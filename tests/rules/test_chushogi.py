@@ -359,3 +359,16 @@ def test_the_game_ends_when_king_and_prince_are_taken() -> None:
     game.push("d2c1")
     assert str(game.outcome()) == "white wins by extinction"
     assert legal_strings(game) == set()
+
+
+def test_protocols_carry_two_step_moves_both_ways() -> None:
+    from variantkit.protocols.usi import UsiDialect
+    from variantkit.protocols.xboard import cecp_move, variantkit_move
+
+    game = VARIANT.new_game("6k5/12/12/12/12/6p5/5Np5/12/12/12/12/K11 w - - 0 1")
+    usi = UsiDialect()
+    moves = game.legal_moves()
+    assert any(m.via for m in moves)
+    for move in moves:
+        assert usi.move_in(VARIANT, usi.move_out(VARIANT, move)) == str(move)
+        assert variantkit_move(VARIANT, cecp_move(VARIANT, move)) == str(move)
