@@ -122,9 +122,10 @@ UNSUPPORTED = frozenset({
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
-# `two-step` moves (chu shogi's lion) have none either: the ini's Betza has no
-# multi-leg moves (`a`), so the exporter refuses a move that has one; nor has
-# chu shogi's promotion zone (`from-inside: by-capture`) a key.
+# `two-step` moves (chu shogi's lion) have none either: the exporter writes no
+# Betza for them (this project reads no `a`) and refuses a piece that has one;
+# nor have chu shogi's promotion zone (`from-inside: by-capture`) and
+# `lion-trading` a key.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
