@@ -372,3 +372,38 @@ def test_protocols_carry_two_step_moves_both_ways() -> None:
     for move in moves:
         assert usi.move_in(VARIANT, usi.move_out(VARIANT, move)) == str(move)
         assert variantkit_move(VARIANT, cecp_move(VARIANT, move)) == str(move)
+
+
+@pytest.mark.oracle
+def test_perft_three_and_longer_games_match_the_reference() -> None:
+    game = VARIANT.new_game()
+    expected = 0
+    for first in reference_moves(game.fen(), False):
+        game.push(first)
+        fen = game.fen()
+        for second in reference_moves(fen, struck_by(VARIANT.setup_fen, first)):
+            game.push(second)
+            expected += len(reference_moves(game.fen(), struck_by(fen, second)))
+            game.pop()
+        game.pop()
+    assert perft(game, 3) == expected
+    refused: list[str] = []
+    for seed in range(3, 9):
+        random_game(None, seed, 150, refused)
+    for start in CONTACT:
+        for seed in range(4, 12):
+            random_game(start, seed, 60, refused)
+
+
+def test_falcon_and_eagle_have_the_lion_power_on_their_lines() -> None:
+    # White falcon e5, eagle h5; black pawns e6, i6, g6 and e7 (behind e6).
+    legal = moves_in("6k5/12/12/12/12/4p7/4p1p1p3/4+H2+D4/12/12/12/K11 w - - 0 1")
+    assert {"e5e6,e6e5", "e5e6,e6e7", "e5e7"} <= legal          # igui, double, the leap
+    assert "e5e5" not in legal                                   # the cell ahead is taken
+    assert {"h5g6,g6h5", "h5g6,g6f7", "h5i6,i6j7"} <= legal
+    assert "h5h5" not in legal                                   # both diagonals ahead taken
+    assert "h5g6,g6g7" not in legal                              # on its line only
+    game = VARIANT.new_game("6k5/12/12/12/12/4p7/4p1p1p3/4+H2+D4/12/12/12/K11 w - - 0 1")
+    assert game.san("e5e6,e6e7") == "+Hxe6xe7"
+    game = VARIANT.new_game("6k5/12/12/12/12/12/6p5/7+D4/12/12/12/K11 w - - 0 1")
+    assert "h5h5" in legal_strings(game)                         # out to i6 and back
