@@ -270,3 +270,18 @@ def test_two_steps_need_no_royal_piece() -> None:
     text = HEAD.replace("king: {letter: K, betza: K}", "king: {letter: K, betza: K, royal: true}")
     with pytest.raises(VariantError, match="not seen by the check test"):
         variantkit.load_text(text + f'setup: "{STARTS[0]}"\n')
+
+
+def test_a_piece_with_only_two_step_moves_moves() -> None:
+    text = HEAD.replace("""      - {leap: [1, 0]}
+      - {leap: [1, 1]}
+      - {leap: [2, 0]}
+      - {leap: [2, 1]}
+      - {leap: [2, 2]}
+""", "")
+    variant = variantkit.load_text(text + f'setup: "{STARTS[0]}"\n')
+    assert not [p for p in variant.problems if p.rule == "piece-never-moves"]
+    legal = legal_strings(variant.new_game())
+    assert {"c3b1", "c3d1", "c3b3,b3c3", "c3d3,d3d2"} <= legal
+    assert "c3c5" not in legal         # no leap over the lion on c4
+    assert "c3d2" not in legal         # two steps, never one: c2 is the own pawn's
