@@ -90,6 +90,10 @@ MoveDeclaration = TypedDict("MoveDeclaration", {
     "cannot-capture": list[str],
     "path": list[list[str | list[int]]],   # routes of single steps
     "within": SideRegionRef,
+    # A two-step move (`rulebook/two_steps.py`): the first step's directions,
+    # and where the second may go.
+    "two-step": DirectionsDeclaration,
+    "then": Literal["any", "onward", "back"] | list[Literal["any", "onward", "back"]],
 }, total=False)
 
 

@@ -34,6 +34,7 @@ COMPILED_MODULES = (
     "variantkit.core.remote",
     "variantkit.core.flips",
     "variantkit.core.transfer",
+    "variantkit.core.two_steps",
     "variantkit.core.conditions",
     "variantkit.core.observation",
     "variantkit.tables",

@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 from variantkit.betza import MoveDeclaration
 from variantkit.errors import DeclarationError, Problem
 from variantkit.loader import Document
-from variantkit.pieces import CONVERT, PRIMITIVES, reach, type_of
+from variantkit.pieces import CONVERT, PRIMITIVES, piece_code, reach, type_of
 from variantkit.rulebook.promotion import promotion_rules
 from variantkit.rules import Rules
 
@@ -145,6 +145,9 @@ def pieces_move(variant: Checked) -> list[Problem]:
         mine = [components[i] for i in kind.components]
         if any(c.flags.mode & CONVERT or c.flags.hop is not None for c in mine):
             continue
+        routes = variant.rules.two_steps.routes
+        if routes and any(routes[piece_code(kind.index, side)] for side in range(2)):
+            continue   # its two-step moves go through empty cells too
         if not any(reach(table, 0) for c in mine for side in c.tables for table in side):
             problems.append(variant.document.problem(
                 ("pieces", kind.name),

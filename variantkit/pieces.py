@@ -956,6 +956,8 @@ def compile_pieces(ctx: Context, declared: dict[str, PieceDeclaration],
         merged: dict[Flags, list[list[list[tuple[Ray, int]]]]] = {}
         moves = located(("pieces", name, "betza"), partial(moves_of, spec, board)) or []
         for m, move in enumerate(moves):
+            if isinstance(move, dict) and "two-step" in move:
+                continue   # no rays: the two-step family compiles it (`rulebook.two_steps`)
             path = ("pieces", name, "moves", m) if "moves" in spec else ("pieces", name, "betza")
             flags = located(path, partial(flags_of, move, ctx.piece_index, royal))
             if flags is None:

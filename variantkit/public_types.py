@@ -19,7 +19,9 @@ class Move:
     letter of the piece from the hand put on the cell the move leaves),
     `e2e4,e4e5` (a move that also puts a wall on a cell, `wall`: the
     move, a comma, its landing cell and the wall's cell, as Fairy-Stockfish
-    writes it)."""
+    writes it), `e5e6,e6e7` (a two-step move that takes on its way, `via`:
+    the midway cell: the first step, a comma, the second step; `e5e6,e6e5`
+    takes on e6 and comes back to e5)."""
 
     from_cell: str
     to_cell: str
@@ -28,8 +30,11 @@ class Move:
     drop: str | None = None
     gate: str | None = None
     wall: str | None = None
+    via: str | None = None
 
     def __str__(self) -> str:
+        if self.via:
+            return f"{self.from_cell}{self.via},{self.via}{self.to_cell}"
         if self.drop:
             return f"{self.drop}@{self.to_cell}"
         sep = "~" if self.suborn else ""

@@ -41,6 +41,7 @@ from variantkit.rulebook import (
     gating,
     hands,
     hashing,
+    lion_trading,
     look,
     move_conditions,
     passing,
@@ -50,6 +51,7 @@ from variantkit.rulebook import (
     setup,
     sides,
     transfer,
+    two_steps,
     walls,
 )
 from variantkit.rulebook.aims import Aims
@@ -64,6 +66,7 @@ from variantkit.rulebook.first_moves import FirstMove
 from variantkit.rulebook.gating import Gating
 from variantkit.rulebook.hands import Hands
 from variantkit.rulebook.hashing import Keys
+from variantkit.rulebook.lion_trading import LionTrading
 from variantkit.rulebook.look import Look
 from variantkit.rulebook.move_conditions import MoveConditions
 from variantkit.rulebook.notation import Notation, compile_notation
@@ -73,6 +76,7 @@ from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
 from variantkit.rulebook.transfer import Transfer
+from variantkit.rulebook.two_steps import TwoSteps
 from variantkit.rulebook.walls import Walling
 from variantkit.tables import CaptureModes, FlipRule
 
@@ -107,6 +111,8 @@ class Rules:
     capture_effects: CaptureEffects
     move_conditions: MoveConditions
     capture_modes: CaptureModes     # captures beyond replacement, freezing (`capture-by:`)
+    two_steps: TwoSteps
+    lion_trading: LionTrading
     walls: Walling | None           # None: no move puts a wall
     transfer: Transfer              # pieces crossing to another layer (`transfer:`)
     aims: Aims
@@ -200,6 +206,10 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
                                                  compiled.n_codes)
+    stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
+                                           forwards, compiled.n_codes, promoting.by_code)
+    trading = lion_trading.compile_lion_trading(sink, data.get("lion-trading"), board, pieces,
+                                                compiled.n_codes)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)
     crossing = transfer.compile_transfer(sink, data.get("transfer"), board, list(data))
     aiming = aims.compile_aims(sink, declared, pieces)
@@ -218,6 +228,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
         move_conditions=conditions, capture_modes=remote,
+        two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
@@ -227,5 +238,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or capture_effects.needs_general(effects)
                  or transfer.needs_general(crossing)
                  or move_conditions.needs_general(conditions)
-                 or capture_modes.needs_general(remote)),
+                 or capture_modes.needs_general(remote)
+                 or two_steps.needs_general(stepping)
+                 or promotion.needs_general(promoting)
+                 or lion_trading.needs_general(trading)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

@@ -173,6 +173,11 @@ class Promotion(NamedTuple):
     start: int = 0  # leaving from here promotes too (shogi: a move out of the zone)
     capture_only: bool = False  # only a capture promotes (micro shogi)
     en_passant: bool = True     # an en passant capture promotes too
+    # `from-inside: by-capture` (chu shogi): a move that starts in the region
+    # promotes only by a capture, or onto a cell of `stuck` (where the
+    # unpromoted piece could not move again); a move into it always may.
+    inside_by_capture: bool = False
+    stuck: int = 0
 
 
 @dataclass

@@ -319,7 +319,8 @@ def test_every_schema_error_is_reported_in_file_order(tmp_path: Path) -> None:
             "schema",
             (
                 "pieces.pawn.moves[0]: expected exactly one of the keys "
-                "'step', 'ride', 'leap', 'jump', 'suborn', 'hop', 'path', found 'step' and 'ride'"
+                "'step', 'ride', 'leap', 'jump', 'suborn', 'hop', 'path', 'two-step', "
+                "found 'step' and 'ride'"
             ),
         ),
         (14, 16, "schema", "pieces.pawn.moves[1].range: expected an integer >= 1, got 0"),

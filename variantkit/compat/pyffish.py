@@ -54,6 +54,7 @@ from variantkit.core.moves import (
     NORMAL,
     PASS,
     SUBORN,
+    TWO_STEP,
     WALLED,
     InternalMove,
     gate_parts,
@@ -894,8 +895,8 @@ def _describe(position: Position) -> list[_Written]:
             capture = False
         else:
             mover = cells[frm]
-            capture = kind == EN_PASSANT or (kind not in (CASTLE, SUBORN, PASS) and frm != to
-                                             and cells[to] != 0)
+            capture = kind in (EN_PASSANT, TWO_STEP) or (
+                kind not in (CASTLE, SUBORN, PASS) and frm != to and cells[to] != 0)
         if kind == CASTLE:
             to = position.castlings[extra].rook_from
         text = str(move)

@@ -5,6 +5,7 @@ declared end conditions it stops at."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from variantkit.core.conditions import (
@@ -24,6 +25,8 @@ from variantkit.core.moves import (
     EN_PASSANT,
     GATE,
     NORMAL,
+    PASS,
+    TWO_STEP,
     WALLED,
     InternalMove,
     gate_parts,
@@ -33,8 +36,9 @@ from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.remote import royal_takers, with_captures
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
+from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
 from variantkit.pieces import piece_code
-from variantkit.public_types import SIDES, Outcome
+from variantkit.public_types import SIDES, Move, Outcome
 
 if TYPE_CHECKING:
     from variantkit.rules import Rules
@@ -93,6 +97,13 @@ class GeneralPosition(Position):
         self.transfer = rules.transfer.any
         self.cross = rules.transfer.cross
         self.royal_on_layer = rules.transfer.royal_on_layer
+        # `from-inside: by-capture`: some piece's promotions are held back
+        # on moves from inside its region (`_entering_promotions`).
+        self.promotes_inside_by_capture = any(
+            how is not None and how.inside_by_capture for how in rules.promotion.by_code)
+        self.two_step_routes = rules.two_steps.routes
+        self.lion_trading = rules.lion_trading
+        self.two_step_codes = rules.two_steps.codes
         self.pass_when_stuck = rules.passing.when_stuck
         self.aims = rules.aims.any
         self.aimed_by = rules.aims.aimed_by
@@ -106,7 +117,8 @@ class GeneralPosition(Position):
         # checks or full board), so that they are counted as `Position`
         # counts them; a declared condition may still end the game.
         self.counts_plainly = royals.one_royal and not (
-            self.blast or self.walling is not None or self.flips is not None
+            self.promotes_inside_by_capture or self.blast or self.walling is not None
+            or self.flips is not None
             or self.capture_effects or self.transfer or self.conditioned
             or self.must_capture
             or not self.may_give_check
@@ -277,12 +289,18 @@ class GeneralPosition(Position):
                 moves = with_captures(self, self.capture_modes, moves)
             if self.transfer:
                 moves = [m for m in moves if may_cross(self, m, self.cross, self.royal_on_layer)]
+            if self.two_step_routes:
+                moves = two_step_moves(self, self.two_step_routes, self.two_step_codes[us], moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
             if self.conditioned:
                 moves = allowed_by_conditions(self, self.move_conditions, moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
+        if self.promotes_inside_by_capture:
+            moves = self._entering_promotions(moves)
+        if self.lion_trading.any:
+            moves = self._lion_trades(moves)
         if self.gate_regions[us]:
             moves += self._gatings(moves)
         if self.must_drop:
@@ -298,6 +316,71 @@ class GeneralPosition(Position):
             if captures:
                 return captures
         return moves
+
+    def _lion_trades(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`moves` without the lion captures `lion-trading:` forbids: after
+        a lion taken by a non-lion, any by a non-lion (`counter-strike`);
+        by a lion, of a lion not next to it that an enemy move could take
+        back, unless the move took a bridge on its way (`protected-from-afar`)."""
+        trading = self.lion_trading
+        lion, cells = trading.lion, self.cells
+        struck = False
+        if trading.counter_strike and self.history and not lion[self.history[-1][1]]:
+            taken = [self.history[-1][2]] + [code for _, code in self._extra[-1][0]]
+            struck = any(lion[code] for code in taken if code)
+        out: list[InternalMove] = []
+        for move in moves:
+            frm, to, _, kind, extra = move
+            target = cells[to] if to != frm and kind in (NORMAL, TWO_STEP) else 0
+            bridge = cells[extra] if kind == TWO_STEP else 0
+            if (target and lion[target]) or (bridge and lion[bridge]):
+                if not lion[cells[frm]]:
+                    if struck:
+                        continue
+                elif trading.from_afar and target and lion[target] \
+                        and not trading.neighbours[frm] >> to & 1 \
+                        and not (bridge and not trading.excluded[bridge]) \
+                        and self._taken_back(move, to):
+                    continue
+            out.append(move)
+        return out
+
+    def _taken_back(self, move: InternalMove, cell: int) -> bool:
+        """Whether, after `move`, some enemy move (by the pieces' moves, the
+        two-step ones included, whatever it would leave) takes on `cell`."""
+        self.make_internal(move)
+        replies: list[InternalMove] = []
+        self._generate(-1, replies)
+        if self.two_step_routes:
+            replies = two_step_moves(self, self.two_step_routes,
+                                     self.two_step_codes[self.stm], replies)
+        found = any((to == cell and kind != PASS) or (kind == TWO_STEP and extra == cell)
+                    for _, to, _, kind, extra in replies)
+        self.unmake_internal()
+        return found
+
+    def _entering_promotions(self, moves: list[InternalMove]) -> list[InternalMove]:
+        """`moves` without the promotions `from-inside: by-capture` holds
+        back: a move that starts in the promotion region and takes nothing
+        promotes only onto a cell where the piece could not move again (it
+        stays as it is instead, where the generator offered no such move)."""
+        out: list[InternalMove] = []
+        kept: set[InternalMove] = set()
+        for move in moves:
+            frm, to, promo, kind, extra = move
+            if promo and kind in (NORMAL, DOUBLE):
+                promotion = self.promotion_of[self.cells[frm]]
+                if promotion is not None and promotion.inside_by_capture \
+                        and promotion.region >> frm & 1 and not promotion.stuck >> to & 1 \
+                        and not self._captures(move):
+                    move = (frm, to, 0, kind, extra)
+                    if move in kept:
+                        continue
+            elif not promo and move in kept:
+                continue
+            kept.add(move)
+            out.append(move)
+        return out
 
     def _keep_safe(self, moves: list[InternalMove]) -> list[InternalMove]:
         us = self.stm
@@ -486,7 +569,8 @@ class GeneralPosition(Position):
 
     def _captures(self, move: InternalMove) -> bool:
         frm, to, _, kind, extra = move
-        if kind == EN_PASSANT or (kind == NORMAL and extra):   # extra: cells taken remotely
+        # (a plain move's `extra`: the cells it takes besides its landing cell)
+        if kind in (EN_PASSANT, TWO_STEP) or (kind == NORMAL and extra):
             return True
         target = self.cells[to]
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \
@@ -506,7 +590,7 @@ class GeneralPosition(Position):
         before = (self.checks_left[0], self.checks_left[1])
         counted = (self.counting_limit, self.counting_ply)
         counting = self.counting
-        captured = self.cells[move[4] if move[3] == EN_PASSANT else move[1]] \
+        captured = self.cells[move[4] if move[3] in (EN_PASSANT, TWO_STEP) else move[1]] \
             if counting is not None and self._captures(move) else 0
         capturing = bool(self.blast or self.petrify) and self._captures(move)
         exploding = capturing and bool(self.blast)
@@ -514,8 +598,11 @@ class GeneralPosition(Position):
         petrifying = capturing and self.cells[move[0]] in self.petrify
         mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
-        super().make_internal(move)
+        two_step = move[3] == TWO_STEP
+        super().make_internal(plain_step(move) if two_step else move)
         removed: tuple[tuple[int, int], ...] = ()
+        if two_step:
+            removed = self._take_midway(move)
         walled = -1
         if exploding:
             to = move[1]
@@ -586,6 +673,8 @@ class GeneralPosition(Position):
                 self.add_to_hand(self.to_hand[code], -1)
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
+        if self.history[-1][0][3] == TWO_STEP:
+            restore_plain(self)
         super().unmake_internal()
 
     def _take_remote(self, cells: int) -> tuple[tuple[int, int], ...]:
@@ -599,6 +688,25 @@ class GeneralPosition(Position):
         self.unmoved &= ~cells
         self.halfmove = 0
         return taken
+
+    def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
+        """As `Position.public_move`, a two-step capture with its midway cell."""
+        if move[3] == TWO_STEP:
+            plain = super().public_move((move[0], move[1], 0, NORMAL, 0), mover)
+            return replace(plain, via=self.rules.board.names[move[4]])
+        return super().public_move(move, mover)
+
+    def _take_midway(self, move: InternalMove) -> tuple[tuple[int, int], ...]:
+        """After a two-step capture's last step is made alone: take the
+        midway piece and record the move itself on the stack.  Returns the
+        piece taken (cell, code), which taking the move back puts back."""
+        mid = move[4]
+        taken = self.cells[mid]
+        self._lift(mid)
+        self.unmoved &= ~(1 << mid)
+        self.halfmove = 0
+        record_two_step(self, move)
+        return ((mid, taken),)
 
     def _aim(self, cell: int) -> None:
         """The piece that has just moved to `cell` takes the initial moves

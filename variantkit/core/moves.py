@@ -33,6 +33,15 @@ STAY: Final = 7
 # code packed by `castle_gate` (CASTLE_GATE).
 GATE: Final = 8
 CASTLE_GATE: Final = 9
+# A two-step move that captures on its way (`two-step:`): the piece takes
+# the piece on the midway cell `extra`, then steps on to `to` (taking what
+# stands there too), or back to where it started (`to` is `from`: it takes
+# without moving).  Played by the general position, which makes it as its
+# last step alone (a move, or a pass where it comes back) and then lifts
+# the midway piece, so that the kind never reaches the tests of gating
+# moves (`kind >= GATE`) below it.  A two-step move through an empty
+# midway cell is a plain move, or a pass where it comes back.
+TWO_STEP: Final = 10
 # A move that also puts a wall on a cell (`walls:`): its kind is WALLED plus
 # the kind of the move without the wall (the plain move), and its `extra`
 # packs the plain move's extra above the wall's cell (`walled`,

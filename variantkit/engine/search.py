@@ -62,6 +62,7 @@ from variantkit.core.moves import (
     NORMAL,
     PASS,
     SUBORN,
+    TWO_STEP,
     InternalMove,
 )
 from variantkit.core.position import Position
@@ -829,6 +830,8 @@ class Engine:
             return 0
         if kind == SUBORN:
             return 2 * value[cells[to]]
+        if kind == TWO_STEP:   # the midway piece, and the end cell's unless it comes back
+            return value[cells[extra]] + (value[cells[to]] if to != frm else 0)
         gain = value[cells[extra if kind == EN_PASSANT else to]] \
             if kind not in (CASTLE, PASS) else 0
         if promo:

@@ -127,6 +127,10 @@ UNSUPPORTED = frozenset({
 # `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:
 # Fairy-Stockfish has no paralysis, cell-colour or observation conditions.
 # `capture-by` and `freezes` (Ultima's captures and immobilizer) have no key either.
+# `two-step` moves (chu shogi's lion) have none either: the exporter writes no
+# Betza for them (this project reads no `a`) and refuses a piece that has one;
+# nor have chu shogi's promotion zone (`from-inside: by-capture`) and
+# `lion-trading` a key.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 

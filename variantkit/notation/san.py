@@ -117,6 +117,9 @@ class _Entry:
     # Letters also read in lenient SAN: the position-string letter where moves
     # write another (xiangqi's `N`), none for a pawn written with one (`ab3`).
     also: tuple[str, ...] = ()
+    # A two-step capture: `x` and the midway cell, written before its end
+    # cell, which follows `x` (a second capture) or `-` (`Nxg6-h5`).
+    via: str = ""
 
 
 def san(game: Positioned, move: object, style: str | None = None) -> str:
@@ -229,7 +232,8 @@ def _entries(position: Position) -> list[_Entry]:
                           own_letter=letter, piece=kind_of_piece.name,
                           capture=capture, promotion=promotion,
                           castle=castles.get(extra, "") if kind == CASTLE else "",
-                          gate=gate + wall, also=(plain, bare)))
+                          gate=gate + wall, also=(plain, bare),
+                          via="x" + move.via if move.via else ""))
     # The moves that could promote into a promoted form and do not (shogi's `=`).
     promotable = {(e.internal[0], e.internal[1]) for e in out if e.move.promotion == "+"}
     return [replace(e, could_promote=True) if (e.internal[0], e.internal[1]) in promotable and
@@ -320,10 +324,12 @@ def _disambiguations(name: str) -> tuple[str, ...]:
 
 
 def _tail(entry: _Entry, marker: str, promotion: str) -> str:
-    return marker + entry.move.to_cell + promotion + entry.gate
+    return entry.via + marker + entry.move.to_cell + promotion + entry.gate
 
 
 def _marker(entry: _Entry) -> str:
+    if entry.via:
+        return "x" if entry.capture else "-"
     return "~" if entry.move.suborn else "x" if entry.capture else ""
 
 

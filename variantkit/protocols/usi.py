@@ -85,6 +85,9 @@ class UsiDialect(Dialect):
         to = self.cell_out(variant, move.to_cell)
         if move.drop:
             return f"{move.drop}*{to}"
+        if move.via:   # a two-step capture, its two steps as the wall's form writes them
+            via = self.cell_out(variant, move.via)
+            return f"{self.cell_out(variant, move.from_cell)}{via},{via}{to}"
         text = (f"{self.cell_out(variant, move.from_cell)}{'~' if move.suborn else ''}{to}"
                 f"{move.promotion or ''}{move.gate.lower() if move.gate else ''}")
         return f"{text},{to}{self.cell_out(variant, move.wall)}" if move.wall else text

@@ -24,6 +24,7 @@ from variantkit.rulebook.first_moves import FirstMoveDeclaration
 from variantkit.rulebook.flips import FlipsDeclaration
 from variantkit.rulebook.gating import GatingDeclaration
 from variantkit.rulebook.hands import HandsDeclaration
+from variantkit.rulebook.lion_trading import LionTradingDeclaration
 from variantkit.rulebook.look import LookDeclaration
 from variantkit.rulebook.move_conditions import MoveConditionsDeclaration
 from variantkit.rulebook.notation import NotationDeclaration
@@ -66,6 +67,7 @@ VariantDeclaration = TypedDict("VariantDeclaration", {
     "capture-effects": CaptureEffectsDeclaration,
     "move-conditions": MoveConditionsDeclaration,
     "transfer": TransferDeclaration,
+    "lion-trading": LionTradingDeclaration,
     "explosion": ExplosionDeclaration,
     "first-move": FirstMoveDeclaration,
     "position-string": PositionStringDeclaration,

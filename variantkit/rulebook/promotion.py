@@ -66,6 +66,12 @@ class Promotions(NamedTuple):
     by_code: list[Promotion | None]
 
 
+def needs_general(promotions: Promotions) -> bool:
+    """Whether these rules need the general position (`core.general`), which
+    holds back the promotions `from-inside: by-capture` does not allow."""
+    return any(how is not None and how.inside_by_capture for how in promotions.by_code)
+
+
 def promotion_rules(spec: PromotionDeclaration | None) -> list[PromotionRuleDeclaration]:
     """The `promotion:` section as a list of rules (one mapping is one rule)."""
     if not spec:
@@ -147,9 +153,11 @@ class _Rules:
                 where_optional = optional_bits
                 if optional == "where-it-can-move":
                     where_optional = self.mobile_cells(code)
+                inside = rule.get("from-inside") == "by-capture"
+                stuck = ((1 << board.size) - 1) & ~self.mobile_cells(code) if inside else 0
                 tables.promotions[side][code] = Promotion(
                     bits, where_optional, codes, start, bool(rule.get("on-capture", False)),
-                    bool(rule.get("by-en-passant", True)))
+                    bool(rule.get("by-en-passant", True)), inside, stuck)
 
     def mobile_cells(self, code: int) -> int:
         """The cells from which a piece (by code) could still move on the
