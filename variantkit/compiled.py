@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "variantkit.core.moves",
     "variantkit.core.position",
     "variantkit.core.general",
+    "variantkit.core.turns",
     "variantkit.core.flips",
     "variantkit.core.conditions",
     "variantkit.tables",

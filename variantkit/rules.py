@@ -3,7 +3,7 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects, walls,
-aims, first moves, gating, keys, and the drawing's look), in an order
+aims, first moves, gating, turns, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
 problem a family finds is reported, located, through one `Sink`.
@@ -45,6 +45,7 @@ from variantkit.rulebook import (
     royals,
     setup,
     sides,
+    turns,
     walls,
 )
 from variantkit.rulebook.aims import Aims
@@ -65,6 +66,7 @@ from variantkit.rulebook.promotion import Promotions
 from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.turns import Turns
 from variantkit.rulebook.walls import Walling
 from variantkit.tables import FlipRule
 
@@ -101,6 +103,7 @@ class Rules:
     aims: Aims
     first_moves: FirstMove
     gating: Gating
+    turns: Turns                    # moves a turn (`turns:`)
     keys: Keys
     # Whether the rules go beyond one royal piece per side and plain
     # captures, played by the general position (`variantkit.core.general`):
@@ -191,6 +194,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("first-move"), data.get("position-string", {}).get("initial-rights", []),
         board, pieces)
     gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
+    turning = turns.compile_turns(data.get("turns"))
     zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)
     return Rules(
@@ -201,10 +205,11 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
         walls=walling, aims=aiming,
-        first_moves=first, gating=gates, keys=zobrist,
+        first_moves=first, gating=gates, turns=turning, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
                  or walls.needs_general(walling)
-                 or capture_effects.needs_general(effects)),
+                 or capture_effects.needs_general(effects)
+                 or turns.needs_general(turning)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

@@ -42,6 +42,7 @@ STAGES: list[tuple[str, ...]] = [
      "variantkit.web", "variantkit.compat", "variantkit.__main__"),
 ]
 CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.general",
+        "variantkit.core.turns",
         "variantkit.core.conditions", "variantkit.core.flips"]
 # What the position core may use: itself and the stages before it.
 CORE_AND_BEFORE = tuple(prefix for stage in STAGES[:STAGES.index(("variantkit.core",)) + 1]

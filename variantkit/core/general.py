@@ -27,6 +27,7 @@ from variantkit.core.moves import (
     wall_parts,
 )
 from variantkit.core.position import Position
+from variantkit.core.turns import TurnState
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Outcome
 
@@ -86,6 +87,9 @@ class GeneralPosition(Position):
         self.check_limit = end.check_limit
         self.counting = end.counting
         self.check_keys = rules.keys.check_keys
+        # Where a turn has several moves (`turns:`), where this position
+        # stands inside its turn.
+        self.turn_state = TurnState(rules.turns) if rules.turns.any else None
         # Whether no rule here filters the generator's moves (one royal
         # piece, and no explosions, walls, flips, forced captures, forbidden
         # checks or full board), so that they are counted as `Position`
@@ -93,7 +97,7 @@ class GeneralPosition(Position):
         self.counts_plainly = royals.one_royal and not (
             self.blast or self.walling is not None or self.flips is not None
             or self.capture_effects or self.must_capture or not self.may_give_check
-            or self.board_full_result is not None)
+            or self.board_full_result is not None or self.turn_state is not None)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
@@ -180,7 +184,11 @@ class GeneralPosition(Position):
 
     def state_key(self) -> int:
         keys = self.check_keys
-        return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+        key = keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+        return key ^ self.turn_state.key() if self.turn_state is not None else key
+
+    def turn_played(self) -> int:
+        return self.turn_state.played if self.turn_state is not None else 0
 
     def copy(self) -> Position:
         other = super().copy()
@@ -188,6 +196,8 @@ class GeneralPosition(Position):
         other.checks_left = list(self.checks_left)
         other.counting_limit, other.counting_ply = self.counting_limit, self.counting_ply
         other._extra = list(self._extra)
+        if self.turn_state is not None:
+            other.turn_state = self.turn_state.copy()
         return other
 
     # -- legality -------------------------------------------------------------
@@ -252,6 +262,8 @@ class GeneralPosition(Position):
                 moves = self._effect_moves(moves)
             if self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
+        if self.turn_state is not None and len(self.turn_state.open) > 1:
+            moves += self.turn_state.other_en_passant(self)
         if self.gate_regions[us]:
             moves += self._gatings(moves)
         if self.must_drop:
@@ -493,11 +505,15 @@ class GeneralPosition(Position):
         if self.flips is not None:
             flipped |= flip_after(self, self.flips, move)
         self._extra.append((removed, before, counted, walled, flipped, placed))
+        if self.turn_state is not None:   # last: the turn goes on, or passes to the other side
+            self.turn_state.after_move(self, move)
 
     def unmake_internal(self) -> None:
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
+        if self.turn_state is not None:
+            self.turn_state.before_unmake(self)
         removed, before, counted, walled, flipped, placed = self._extra.pop()
         turn_over(self, flipped)
         for cell, _ in reversed(placed):

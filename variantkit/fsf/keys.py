@@ -121,7 +121,8 @@ UNSUPPORTED = frozenset({
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
-# `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules;
+# nor `turns` (Marseillais, Progressive chess): its sides make one move a turn.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")
 
 
