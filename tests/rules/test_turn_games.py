@@ -1,6 +1,7 @@
-"""The games whose turns have several moves (`turns:`), Marseillais chess,
-against a reference written here from the published rules
-(docs/rules/marseillais.md), on python-chess: each move is a legal
+"""The games whose turns have several moves (`turns:`), Marseillais and
+Progressive chess, against a reference written here from the published
+rules (docs/rules/marseillais.md, docs/rules/progressive.md), on
+python-chess: each move is a legal
 python-chess move of the side whose turn it is (so no move leaves its own
 king in check), and the turn's rules are applied by hand around it: the
 side to move is given back while the turn goes on, a check ends the turn,
@@ -40,6 +41,7 @@ class TurnRules:
 
 
 MARSEILLAIS = TurnRules(lambda white, number: 1 if white and number == 1 else 2, True, True)
+PROGRESSIVE = TurnRules(lambda white, number: 2 * number - (1 if white else 0), True, False)
 
 
 @dataclass
@@ -253,3 +255,84 @@ def test_marseillais_uci_asks_again_while_the_turn_goes_on() -> None:
         ref.push(chess.Move.from_uci(best))
         played.append(best)
     assert ref.board.turn and ref.number == 2   # Black's turn of two moves: asked twice
+
+
+# -- Progressive chess -----------------------------------------------------------
+
+@pytest.mark.parametrize(("depth", "expected"), [(1, 20), (2, 8902)])
+def test_progressive_perft_counts_whole_turns(depth: int, expected: int) -> None:
+    game = variantkit.load("progressive").new_game()
+    assert perft(game, depth) == expected == reference_perft(Reference(PROGRESSIVE), depth)
+
+
+@pytest.mark.oracle
+def test_progressive_perft_3() -> None:
+    game = variantkit.load("progressive").new_game()
+    assert perft(game, 3) == reference_perft(Reference(PROGRESSIVE), 3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_progressive_random_games(seed: int) -> None:
+    game, ref = play_random("progressive", PROGRESSIVE, seed, 70)
+    if ref.legal() and ref.rules.length(ref.board.turn, ref.number) - ref.played == 1:
+        assert perft(game, 1) == reference_perft(ref, 1)
+
+
+def test_progressive_turns_grow_and_a_check_ends_one() -> None:
+    game = variantkit.load("progressive").new_game()
+    for text in ["e2e4", "e7e5", "g8f6"]:
+        game.push(text)
+    assert game.turn == "white"
+    for text in ["d1h5", "b1c3"]:
+        game.push(text)
+        assert game.turn == "white"
+    assert game.fen().endswith(" 2/3")
+    game.push("h5f7")   # the third move, check: Black's turn of four moves begins
+    assert game.turn == "black" and game.is_check()
+    game.push("e8f7")
+    assert game.turn == "black" and game.position.turn_played() == 1
+    # A check given by the first move ends the turn early.
+    game = variantkit.load("progressive").new_game()
+    for text in ["e2e4", "f7f6", "g7g5"]:
+        game.push(text)
+    game.push("d1h5")
+    assert game.turn == "black" and game.is_checkmate()
+
+
+def test_progressive_en_passant_first_move_only() -> None:
+    # White's b- and d-pawns step past Black's c4 pawn in White's turn of
+    # three moves: either may be taken by Black's first move, not later.
+    start = ["e2e3", "c7c5", "c5c4", "b2b4", "d2d4", "h2h3"]
+    game, ref = play_random("progressive", PROGRESSIVE, 0, 0, start)
+    assert {"c4b3", "c4d3"} <= game_set(game)
+    written = game.fen()
+    assert written.split()[3] == "b3d3"
+    assert game_set(variantkit.load("progressive").new_game(written)) == game_set(game)
+    game.push("a7a6")
+    ref.push(chess.Move.from_uci("a7a6"))
+    same(game, ref)
+    assert not {"c4b3", "c4d3"} & game_set(game)
+
+
+def test_progressive_position_string_keeps_the_turns_double_steps() -> None:
+    start = ["e2e3", "a7a6", "a6a5", "b2b4", "d2d4"]
+    game, _ = play_random("progressive", PROGRESSIVE, 0, 0, start)
+    assert game.fen().endswith(" 2/3:b3d3")
+    again = variantkit.load("progressive").new_game(game.fen())
+    for position in (game, again):
+        position.push("h2h3")
+    assert again.fen() == game.fen()
+
+
+def test_progressive_engine_plays_a_legal_game() -> None:
+    variant = variantkit.load("progressive")
+    game, ref = variant.new_game(), Reference(PROGRESSIVE)
+    engine = Engine(variant)
+    for _ in range(12):
+        if not ref.legal():
+            break
+        move = engine.best_move(game, depth=2)
+        assert str(move) in uci_set(ref)
+        game.push(move)
+        ref.push(chess.Move.from_uci(str(move)))
+        same(game, ref)

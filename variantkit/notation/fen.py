@@ -190,7 +190,7 @@ def _set_turn(position: GeneralPosition, ep: str,
                               f"1 to {length - 1} of its moves")
     state.played = played
     if made:
-        state.made = tuple(_passages(position, made, position.stm))
+        state.made = tuple(_passages(position, made, position.stm, made=True))
 
 
 def _take_checks(fields: list[str], limit: int | None) -> list[int] | None:
@@ -592,17 +592,20 @@ def _set_en_passant(position: Position, ep: str) -> None:
     position.ep_target, position.ep_victim = _passages(position, ep, 1 - position.stm)[0]
 
 
-def _passages(position: Position, text: str, mover: int) -> list[tuple[int, int]]:
+def _passages(position: Position, text: str, mover: int,
+              made: bool = False) -> list[tuple[int, int]]:
     """The double steps of `mover` over the cells written in `text`: the
     cells each passed (a mask) and the cell its piece stands on; the first
     found for each cell.  A cell no piece of `mover` has just passed over
-    is an InvalidFenError."""
+    is an InvalidFenError.  The double steps `made` in the turn under way
+    may have their cells taken again for now (the turn's later moves may
+    free them before it ends)."""
     cells = _cell_list(position.rules.board.index, text)
     if cells is None:
         raise InvalidFenError(f"unknown en passant cell {quote(text)}")
     found: list[tuple[int, int]] = []
     for cell in cells:
-        passage = _passage(position, cell, mover)
+        passage = _passage(position, cell, mover, made)
         if passage is None:
             if not found:
                 raise InvalidFenError(f"en passant cell {quote(text)}: no piece has just "
@@ -612,15 +615,16 @@ def _passages(position: Position, text: str, mover: int) -> list[tuple[int, int]
     return found
 
 
-def _passage(position: Position, cell: int, mover: int) -> tuple[int, int] | None:
-    """A double step of `mover` over `cell`, or None."""
+def _passage(position: Position, cell: int, mover: int,
+             made: bool = False) -> tuple[int, int] | None:
+    """A double step of `mover` over `cell`, or None (see `_passages`)."""
     target = 1 << cell
     for code in range(2 + mover, len(position.bb), 2):
         for gen in position.rules.codes.generators[code]:
             for frm, landings in enumerate(gen.passed):
                 for to, passed in landings.items():
-                    if passed & target and position.cells[to] == code \
-                            and not position.cells[frm] and not position.cells[cell]:
+                    if passed & target and position.cells[to] == code and (
+                            made or not (position.cells[frm] or position.cells[cell])):
                         return passed, to
     return None
 
