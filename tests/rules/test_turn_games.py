@@ -1,9 +1,10 @@
-"""The games whose turns have several moves (`turns:`), Marseillais and
-Progressive chess, against a reference written here from the published
-rules (docs/rules/marseillais.md, docs/rules/progressive.md), on
-python-chess: each move is a legal
+"""The games whose turns have several moves (`turns:`), Marseillais,
+Progressive and Monster chess, against a reference written here from the
+published rules (docs/rules/marseillais.md, progressive.md, monster.md),
+on python-chess: each move is a legal
 python-chess move of the side whose turn it is (so no move leaves its own
-king in check), and the turn's rules are applied by hand around it: the
+king in check; in Monster chess, a pseudo-legal move judged by the king
+capture the published rules describe), and the turn's rules are applied by hand around it: the
 side to move is given back while the turn goes on, a check ends the turn,
 and en passant is opened for the double steps of the turn just over.
 
@@ -42,6 +43,8 @@ class TurnRules:
 
 MARSEILLAIS = TurnRules(lambda white, number: 1 if white and number == 1 else 2, True, True)
 PROGRESSIVE = TurnRules(lambda white, number: 2 * number - (1 if white else 0), True, False)
+MONSTER = TurnRules(lambda white, number: 2 if white else 1, False, False)
+MONSTER_START = "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1"
 
 
 @dataclass
@@ -97,8 +100,62 @@ class Reference:
         board.clear_stack()
 
     def copy(self) -> Reference:
-        return Reference(self.rules, self.board.copy(stack=False), self.number, self.played,
-                         list(self.open), list(self.made))
+        return type(self)(self.rules, self.board.copy(stack=False), self.number, self.played,
+                          list(self.open), list(self.made))
+
+
+class MonsterReference(Reference):
+    """Monster chess: a king may be captured.  Black may not leave its king
+    where White's two moves could take it; White's first move may leave its
+    own king attacked if some second move leaves it safe, and its second
+    may not leave it attacked."""
+
+    def pseudo(self) -> list[chess.Move]:
+        board = self.board.copy(stack=False)
+        board.ep_square = None
+        moves = list(board.pseudo_legal_moves)
+        for target in self.open if self.played == 0 else []:
+            board.ep_square = target
+            moves += [m for m in board.pseudo_legal_moves if board.is_en_passant(m)]
+        return moves
+
+    def legal(self) -> list[chess.Move]:
+        legal = []
+        for move in self.pseudo():
+            child = self.copy()
+            child.push(move)
+            if child.board.turn == self.board.turn:   # White's second move is to come
+                ok = bool(child.legal())
+            else:
+                ok = not child.king_capturable(self.board.turn)
+            if ok:
+                legal.append(move)
+        return legal
+
+    def king_capturable(self, side: bool) -> bool:
+        """Whether the side to move can take `side`'s king within the moves
+        of its turn left."""
+        board = self.board
+        king = board.king(side)
+        if king is not None and board.is_attacked_by(not side, king):
+            return True
+        if self.rules.length(board.turn, self.number) - self.played <= 1:
+            return False
+        for move in self.pseudo():
+            child = self.copy()
+            child.push(move)
+            if child.board.turn != side and child.king_capturable(side):
+                return True
+        return False
+
+    def in_check(self) -> bool:
+        side = self.board.turn
+        if side == chess.WHITE:
+            return self.board.is_check()
+        white = self.copy()
+        white.board.turn = chess.WHITE
+        white.number += 1
+        return white.king_capturable(chess.BLACK)
 
 
 def reference_perft(ref: Reference, depth: int) -> int:
@@ -135,7 +192,8 @@ def same(game: Game, ref: Reference) -> None:
 def play_random(name: str, rules: TurnRules, seed: int, plies: int,
                 start: list[str] | None = None) -> tuple[Game, Reference]:
     game = variantkit.load(name).new_game()
-    ref = Reference(rules)
+    ref = Reference(rules) if rules is not MONSTER \
+        else MonsterReference(rules, chess.Board(MONSTER_START))
     for text in start or []:
         game.push(text)
         ref.push(chess.Move.from_uci(text))
@@ -332,6 +390,74 @@ def test_progressive_engine_plays_a_legal_game() -> None:
         if not ref.legal():
             break
         move = engine.best_move(game, depth=2)
+        assert str(move) in uci_set(ref)
+        game.push(move)
+        ref.push(chess.Move.from_uci(str(move)))
+        same(game, ref)
+
+
+# -- Monster chess ----------------------------------------------------------------
+
+def monster_reference() -> MonsterReference:
+    return MonsterReference(MONSTER, chess.Board(MONSTER_START))
+
+
+@pytest.mark.parametrize(("depth", "expected"), [(1, 99), (2, 1976)])
+def test_monster_perft_counts_whole_turns(depth: int, expected: int) -> None:
+    game = variantkit.load("monster").new_game()
+    assert perft(game, depth) == expected == reference_perft(monster_reference(), depth)
+
+
+@pytest.mark.oracle
+def test_monster_perft_3() -> None:
+    game = variantkit.load("monster").new_game()
+    assert perft(game, 3) == 204810 == reference_perft(monster_reference(), 3)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_monster_random_games(seed: int) -> None:
+    game, ref = play_random("monster", MONSTER, seed, 50)
+    assert isinstance(ref, MonsterReference)
+    assert game.is_check() == ref.in_check()
+
+
+def test_monster_white_king_passes_through_check() -> None:
+    # The king takes a bishop the b3 knight guards with its first move,
+    # and must step out of the knight's reach with its second.
+    fen = "r2qkbnr/pppppppp/8/8/8/1n6/2PbPP2/4K3 w kq - 0 1"
+    game = variantkit.load("monster").new_game(fen)
+    ref = MonsterReference(MONSTER, chess.Board(fen))
+    same(game, ref)
+    assert "e1d2" in game_set(game)
+    assert game.san("e1d2") == "Kxd2"
+    game.push("e1d2")
+    ref.push(chess.Move.from_uci("e1d2"))
+    same(game, ref)
+    assert game.turn == "white" and game.is_check()
+    assert "d2c1" not in game_set(game) and "d2d1" in game_set(game)
+
+
+def test_monster_black_in_check_from_two_moves_away() -> None:
+    # The published example: after d4-d5-d6 White threatens d7 and dxe8.
+    fen = "4k3/8/3PP3/8/8/8/2q5/7K b - - 0 2"
+    game = variantkit.load("monster").new_game(fen)
+    assert game.is_check() and game.is_checkmate()
+    assert game.outcome() is not None and game.outcome().winner == "white"
+    # A black king two king steps from White's: in check.
+    game = variantkit.load("monster").new_game("8/8/3k4/8/3K4/8/8/8 b - - 0 2")
+    assert game.is_check()
+    assert game_set(game) == uci_set(MonsterReference(
+        MONSTER, chess.Board("8/8/3k4/8/3K4/8/8/8 b - - 0 2")))
+
+
+def test_monster_engine_plays_a_legal_game() -> None:
+    variant = variantkit.load("monster")
+    game, ref = variant.new_game(), monster_reference()
+    engine = Engine(variant)
+    for _ in range(10):
+        if not ref.legal():
+            break
+        move = engine.best_move(game, depth=1)
         assert str(move) in uci_set(ref)
         game.push(move)
         ref.push(chess.Move.from_uci(str(move)))

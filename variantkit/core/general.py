@@ -151,6 +151,8 @@ class GeneralPosition(Position):
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them, or under `check:
         last` one of them while it has at most `last` of them."""
+        if self.turn_state is not None and self.turn_state.turns.check_within_turn:
+            return self.turn_state.in_check(self, side)
         threatened = self._threatened(side, shown)
         if not threatened:
             return False
@@ -254,13 +256,17 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
-        if self.one_royal and not self.blast and not walled and not self.capture_effects:
+        judged = self.turn_state is not None and self.turn_state.judged()
+        if self.one_royal and not self.blast and not walled and not self.capture_effects \
+                and not judged:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
-            if self.royal_codes[us]:
+            if judged and self.turn_state is not None:
+                moves = self.turn_state.legal_of(self, moves)
+            elif self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
         if self.turn_state is not None and len(self.turn_state.open) > 1:
             moves += self.turn_state.other_en_passant(self)

@@ -261,6 +261,13 @@ class Position:
                 and history[-2][0][3] == PASS) \
             or (end.facing_pass is not None and self.royals_face())
 
+    def pseudo_moves(self) -> list[InternalMove]:
+        """The pieces' moves of the side to move, with no royal piece
+        guarded (moves that leave it attacked among them)."""
+        moves: list[InternalMove] = []
+        self._generate(-1, moves)
+        return moves
+
     def turn_played(self) -> int:
         """How many moves of its turn the side to move has played: 0 at a
         turn's start, and always where a turn is one move (`turns:`)."""

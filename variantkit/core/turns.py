@@ -99,6 +99,68 @@ class TurnState:
             position.stm = 1 - mover
             position.fullmove += mover
 
+    def judged(self) -> bool:
+        """Whether the legal moves are judged here (`royal-safety:
+        turn-end`, `check: within-turn`), not by the generator."""
+        return self.turns.safe_at_turn_end or self.turns.check_within_turn
+
+    def legal_of(self, position: Position, pseudo: list[InternalMove]) -> list[InternalMove]:
+        """The legal moves among the pieces' moves `pseudo`: a move that
+        ends its turn may not leave the mover's royal piece in check (see
+        `in_check`); one inside the turn may not leave it attacked, or
+        under `royal-safety: turn-end`, must leave a legal move to follow."""
+        us = position.stm
+        legal: list[InternalMove] = []
+        for move in pseudo:
+            position.make_internal(move)
+            if position.stm != us:
+                ok = not self.in_check(position, us)
+            elif self.turns.safe_at_turn_end:
+                ok = bool(position.legal_internal())
+            else:
+                ok = not position.royal_attacked(us)
+            position.unmake_internal()
+            if ok:
+                legal.append(move)
+        return legal
+
+    def in_check(self, position: Position, side: int) -> bool:
+        """Whether `side`'s royal piece is attacked, or under `check:
+        within-turn`, whether the other side could capture it within the
+        moves of its turn: those left of the turn under way, or all of its
+        next turn."""
+        if not self.turns.check_within_turn:
+            return position.royal_attacked(side)
+        them = 1 - side
+        if position.stm == them:
+            moves = self.turns.length(them, position.fullmove) - self.played
+            return self._capturable(position, side, moves)
+        # As if `side` had handed the move over: the other side's next turn.
+        position.stm = them
+        position.fullmove += side
+        played, self.played = self.played, 0
+        found = self._capturable(position, side, self.turns.length(them, position.fullmove))
+        self.played = played
+        position.fullmove -= side
+        position.stm = side
+        return found
+
+    def _capturable(self, position: Position, side: int, moves: int) -> bool:
+        """Whether the side to move (not `side`) can capture `side`'s royal
+        piece within `moves` of its own moves, any of its pieces' moves
+        leading there (the capture ends the game, whatever it leaves)."""
+        if position.royal_attacked(side):
+            return True
+        if moves <= 1:
+            return False
+        for move in position.pseudo_moves():
+            position.make_internal(move)
+            found = position.stm != side and self._capturable(position, side, moves - 1)
+            position.unmake_internal()
+            if found:
+                return True
+        return False
+
     def other_en_passant(self, position: Position) -> list[InternalMove]:
         """The legal en passant captures of the passages open beyond the
         first (which the generator plays as the position's own)."""

@@ -16,6 +16,8 @@ TurnsDeclaration = TypedDict("TurnsDeclaration", {
     "first": int,
     "check-ends-turn": bool,
     "en-passant": Literal["first-move", "leading"],
+    "royal-safety": Literal["every-move", "turn-end"],
+    "check": Literal["attacked", "within-turn"],
 }, total=False)
 
 
@@ -30,6 +32,12 @@ class Turns(NamedTuple):
     # Whether a turn's later moves may take en passant too, as long as each
     # move before them in the turn did (else only its first move may).
     leading_en_passant: bool
+    # Whether only the end of a turn must leave the mover's royal piece
+    # safe (a move inside it may leave it attacked if a later one mends it).
+    safe_at_turn_end: bool
+    # Whether a royal piece is in check when the other side could capture
+    # it within its whole next turn (else: when it is attacked).
+    check_within_turn: bool
 
     def length(self, side: int, fullmove: int) -> int:
         """How many moves `side` makes in its turn at move number `fullmove`
@@ -41,7 +49,7 @@ class Turns(NamedTuple):
         return self.lengths[side]
 
 
-ONE_MOVE = Turns(False, (1, 1), 1, False, False, False)
+ONE_MOVE = Turns(False, (1, 1), 1, False, False, False, False, False)
 
 
 def compile_turns(declared: TurnsDeclaration | None) -> Turns:
@@ -59,7 +67,9 @@ def compile_turns(declared: TurnsDeclaration | None) -> Turns:
     first = declared.get("first", lengths[0])
     return Turns(True, lengths, 1 if growing else first, growing,
                  declared.get("check-ends-turn", False),
-                 declared.get("en-passant", "first-move") == "leading")
+                 declared.get("en-passant", "first-move") == "leading",
+                 declared.get("royal-safety", "every-move") == "turn-end",
+                 declared.get("check", "attacked") == "within-turn")
 
 
 def needs_general(turns: Turns) -> bool:
