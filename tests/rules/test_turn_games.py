@@ -24,10 +24,13 @@ from dataclasses import dataclass, field
 
 import chess
 import pytest
+from click.testing import CliRunner
 
 import variantkit
+from variantkit.cli import cli
 from variantkit.engine.search import Engine
 from variantkit.game import Game, perft
+from variantkit.pgn import read_pgn, write_pgn
 from variantkit.protocols.channel import Channel
 from variantkit.protocols.uci import UciSession
 
@@ -462,3 +465,25 @@ def test_monster_engine_plays_a_legal_game() -> None:
         game.push(move)
         ref.push(chess.Move.from_uci(str(move)))
         same(game, ref)
+
+
+# -- faces: PGN and the terminal game -------------------------------------------------
+
+def test_pgn_numbers_each_white_turn() -> None:
+    game = variantkit.load("marseillais").new_game()
+    for text in ["e2e4", "e7e5", "g8f6", "d2d4", "b1c3"]:
+        game.push(text)
+    written = write_pgn(game)
+    assert written.splitlines()[-1] == "1. e4 e5 Nf6 2. d4 Nc3 *"
+    assert [str(m) for m in read_pgn(written).move_stack] == \
+        [str(m) for m in game.move_stack]
+
+
+def test_terminal_game_plays_the_engine_s_whole_turn() -> None:
+    result = CliRunner().invoke(cli, ["play", "marseillais", "--depth", "1"],
+                                input="e2e4\nd2d4\nundo\nquit\n")
+    out = result.output
+    assert result.exit_code == 0 and "Traceback" not in out, out
+    assert out.count("Black plays ") == 2
+    # `d2d4` is White's first move of its second turn; undo takes it back alone.
+    assert "Taken back: d2d4." in out
