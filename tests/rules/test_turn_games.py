@@ -327,9 +327,11 @@ def test_progressive_perft_counts_whole_turns(depth: int, expected: int) -> None
 
 
 @pytest.mark.oracle
-def test_progressive_perft_3() -> None:
-    game = variantkit.load("progressive").new_game()
-    assert perft(game, 3) == reference_perft(Reference(PROGRESSIVE), 3)
+@pytest.mark.parametrize("seed", range(6, 30))
+def test_progressive_more_random_games(seed: int) -> None:
+    # (perft 3 from the start, White's turns of three moves below 8,902
+    # sequences, is too large to count here)
+    play_random("progressive", PROGRESSIVE, seed, 120)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -487,3 +489,14 @@ def test_terminal_game_plays_the_engine_s_whole_turn() -> None:
     assert out.count("Black plays ") == 2
     # `d2d4` is White's first move of its second turn; undo takes it back alone.
     assert "Taken back: d2d4." in out
+
+
+def test_en_passant_open_behind_a_double_step_none_may_take() -> None:
+    # White's c-pawn's double step, first, is open to no pawn; the g-pawn's,
+    # second, to f4: the position string names g3 all the same.
+    start = ["e2e3", "f7f5", "f5f4", "c2c4", "g2g4"]
+    game, ref = play_random("marseillais", MARSEILLAIS, 0, 0, start)
+    same(game, ref)
+    assert "f4g3" in game_set(game)
+    assert game.fen().split()[3] == "g3"
+    assert game_set(variantkit.load("marseillais").new_game(game.fen())) == game_set(game)

@@ -240,10 +240,13 @@ class GeneralPosition(Position):
         asks after every move, and walled moves are judged one by one."""
         if not self.ep_target:
             return []
-        pseudo: list[InternalMove] = []
-        self._generate(-1, pseudo)
-        if not any(move[3] == EN_PASSANT for move in pseudo):
-            return []
+        # (the generator sees only the first of several double steps open
+        # across turns, `turns:`)
+        if self.turn_state is None or len(self.turn_state.open) < 2:
+            pseudo: list[InternalMove] = []
+            self._generate(-1, pseudo)
+            if not any(move[3] == EN_PASSANT for move in pseudo):
+                return []
         return super().legal_en_passant()
 
     def board_full(self) -> bool:
