@@ -237,6 +237,12 @@ def test_marseillais_random_games(seed: int) -> None:
     assert perft(game, 1) == reference_perft(ref, 1)
 
 
+@pytest.mark.oracle
+@pytest.mark.parametrize("seed", range(6, 30))
+def test_marseillais_more_random_games(seed: int) -> None:
+    play_random("marseillais", MARSEILLAIS, seed, 120)
+
+
 def test_marseillais_a_check_by_the_first_move_ends_the_turn() -> None:
     game = variantkit.load("marseillais").new_game()
     for text in ["e2e4", "e7e5", "f7f6", "d1h5"]:
@@ -422,6 +428,14 @@ def test_monster_perft_3() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_monster_random_games(seed: int) -> None:
     game, ref = play_random("monster", MONSTER, seed, 50)
+    assert isinstance(ref, MonsterReference)
+    assert game.is_check() == ref.in_check()
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("seed", range(4, 16))
+def test_monster_more_random_games(seed: int) -> None:
+    game, ref = play_random("monster", MONSTER, seed, 80)
     assert isinstance(ref, MonsterReference)
     assert game.is_check() == ref.in_check()
 
