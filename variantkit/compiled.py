@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "variantkit.core.position",
     "variantkit.core.general",
     "variantkit.core.remote",
+    "variantkit.core.turns",
     "variantkit.core.flips",
     "variantkit.core.transfer",
     "variantkit.core.two_steps",

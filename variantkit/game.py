@@ -297,7 +297,8 @@ def _well_formed(move: object) -> bool:
 
 def perft(game: Game, depth: int) -> int:
     """The number of legal move sequences of `depth` plies from the position
-    (1 at depth 0).  A depth that is not an int raises TypeError; one below 0
+    (1 at depth 0); where a turn has several moves (`turns:`), of `depth`
+    whole turns (`count_turns`).  A depth that is not an int raises TypeError; one below 0
     or above `limits.MAX_PERFT_DEPTH` raises ValueError.  The game is left in
     its position even when the count is interrupted (Ctrl-C)."""
     if not isinstance(depth, int) or isinstance(depth, bool):
@@ -306,7 +307,30 @@ def perft(game: Game, depth: int) -> int:
         raise ValueError(f"perft depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
     if depth == 0:
         return 1
+    if game.position.rules.turns.any:
+        return count_turns(game.position, depth)
     return _count_sequences(game.position, depth)
+
+
+def count_turns(position: Position, depth: int) -> int:
+    """Perft where a turn has several moves (`turns:`): the sequences of
+    `depth` whole turns, the turn under way counted as the first.  A turn
+    cut short because its side has no further legal move (the game ends)
+    counts as a whole turn."""
+    if depth == 0:
+        return 1
+    side = position.stm
+    moves = position.legal_internal()
+    if not moves:
+        return 1 if position.turn_played() and depth == 1 else 0
+    nodes = 0
+    for move in moves:
+        position.make_internal(move)
+        try:
+            nodes += count_turns(position, depth - (position.stm != side))
+        finally:
+            position.unmake_internal()
+    return nodes
 
 
 def _count_sequences(position: Position, depth: int) -> int:

@@ -3,8 +3,8 @@
 Moves are written in the variant's own style, standard algebraic notation
 unless its file declares another (`Nf3`, `O-O`, `e8=Q+`, `D~g2`, a drop
 `P@e4`; shogi's `P-76`), or in the style asked for (`usi`, `wxf`, ...; see
-`variantkit.notation.san`), numbered `1. e4 e5 2. ...`,
-after the seven standard tags (Event, Site, Date, Round, White, Black,
+`variantkit.notation.san`), numbered `1. e4 e5 2. ...` (a number before
+each White turn), after the seven standard tags (Event, Site, Date, Round, White, Black,
 Result), a `Variant` tag and a `Termination` tag (`normal` for a game that
 ended, `unterminated` for one that goes on); a game that does not start from
 the variant's setup also gets `SetUp "1"` and `FEN`.  A finished game's
@@ -101,15 +101,13 @@ class PgnRecord:
         if variant is None:
             variant = load(self.variant_name())
         game = start if start is not None else self.start(variant)
-        number, side = game.position.fullmove, game.position.stm
         for text in self.moves:
+            number, side = game.position.fullmove, game.position.stm
             try:
                 game.push_san(text)
             except IllegalMoveError as exc:
                 dots = "." if side == 0 else "..."
                 raise PgnError(f"move {number}{dots} {shorten(text)}: {exc}") from exc
-            number += side
-            side = 1 - side
         return game
 
 
@@ -307,16 +305,19 @@ def _where(record: PgnRecord) -> str:
 
 def _movetext(start: Game, game: Game, ending: list[str], style: str | None) -> str:
     """The numbered moves written in `style`, then the `ending` tokens."""
-    number, side = start.position.fullmove, start.position.stm
+    # A number before each White turn (where a turn has several moves,
+    # `turns:`, before its first move only), and before the first move.
+    replay = start.copy()
     tokens = []
-    for i, text in enumerate(san_moves(start, game.move_stack, style)):
-        if side == 0:
-            tokens.append(f"{number}.")
+    for i, (text, move) in enumerate(zip(san_moves(start, game.move_stack, style),
+                                         game.move_stack, strict=True)):
+        position = replay.position
+        if position.stm == 0 and (i == 0 or not position.turn_played()):
+            tokens.append(f"{position.fullmove}.")
         elif i == 0:
-            tokens.append(f"{number}...")
+            tokens.append(f"{position.fullmove}...")
         tokens.append(text)
-        number += side
-        side = 1 - side
+        replay.push(move)
     return " ".join(tokens + ending)
 
 

@@ -3,8 +3,8 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects,
-movement conditions, walls, transfer, aims, first moves, gating, keys, and the
-drawing's look), in an order
+movement conditions, walls, transfer, aims, first moves, gating, turns, keys,
+and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
 problem a family finds is reported, located, through one `Sink`.
@@ -51,6 +51,7 @@ from variantkit.rulebook import (
     setup,
     sides,
     transfer,
+    turns,
     two_steps,
     walls,
 )
@@ -76,6 +77,7 @@ from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
 from variantkit.rulebook.transfer import Transfer
+from variantkit.rulebook.turns import Turns
 from variantkit.rulebook.two_steps import TwoSteps
 from variantkit.rulebook.walls import Walling
 from variantkit.tables import CaptureModes, FlipRule
@@ -118,6 +120,7 @@ class Rules:
     aims: Aims
     first_moves: FirstMove
     gating: Gating
+    turns: Turns                    # moves a turn (`turns:`)
     keys: Keys
     # Whether the rules go beyond one royal piece per side and plain
     # captures, played by the general position (`variantkit.core.general`):
@@ -218,6 +221,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("first-move"), data.get("position-string", {}).get("initial-rights", []),
         board, pieces)
     gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
+    turning = turns.compile_turns(data.get("turns"))
     zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)
     return Rules(
@@ -230,7 +234,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         move_conditions=conditions, capture_modes=remote,
         two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
-        first_moves=first, gating=gates, keys=zobrist,
+        first_moves=first, gating=gates, turns=turning, keys=zobrist,
         general=(royals.needs_general(royalty) or captures.needs_general(taking)
                  or end.needs_general(ending) or flips.needs_general(flipping)
                  or passing.needs_general(passes) or aims.needs_general(aiming)
@@ -241,5 +245,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or capture_modes.needs_general(remote)
                  or two_steps.needs_general(stepping)
                  or promotion.needs_general(promoting)
-                 or lion_trading.needs_general(trading)),
+                 or lion_trading.needs_general(trading)
+                 or turns.needs_general(turning)),
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

@@ -350,3 +350,13 @@ def test_drops_without_a_choice_of_piece_are_marked(client: TestClient) -> None:
         picked = name == "crazyhouse"
         assert drops and marked == (set() if picked else drops), name
         assert {m["from_hand"] for m in answer["legal"] if m["drop"]} == {picked}, name
+
+
+def test_a_turn_of_several_moves_in_the_playground(client: TestClient) -> None:
+    # Marseillais chess: Black's second move of its turn is still to come.
+    source = {"bundled": "marseillais"}
+    answer = post(client, "/api/position", {"source": source, "moves": ["e2e4", "e7e5"]})
+    assert answer["ok"] and answer["turn"] == "black"
+    assert answer["status"] == "Black to move again (move 2 of its turn)"
+    assert answer["fen"].endswith(" 1/2:e6")   # the e-pawn's double step, open next turn
+    assert post(client, "/api/perft", {"source": source, "depth": 1})["nodes"] == 20

@@ -166,9 +166,14 @@ def perft(variant: str, depth: str, fen: str | None, moves: tuple[str, ...],
           divide: bool, workers: int | None, address: str | None,
           worker_wait: float) -> None:
     """Count the move sequences DEPTH plies deep from a position (on a
-    cluster with --workers or --cluster)."""
+    cluster with --workers or --cluster); where a turn has several moves,
+    DEPTH whole turns."""
     plies = whole_number(depth, "depth", 1, MAX_PERFT_DEPTH)
     game = game_for(variant, fen, moves)
+    turns = game.position.rules.turns.any
+    if (workers or address is not None) and turns:
+        fail("perft on a cluster shares out single moves; where a turn has several moves "
+             "(turns:), count without --workers or --cluster")
     if workers or address is not None:
         counts = perft_on_cluster(game, plies, workers, address, worker_wait)
     else:
@@ -192,7 +197,8 @@ def perft_by_move(game: Game, plies: int) -> dict[str, int]:
         TimeElapsedColumn,
     )
     legal = game.legal_moves()
-    if plies == 1:
+    turns = game.position.rules.turns.any   # plies are whole turns (`count_turns`)
+    if plies == 1 and not turns:
         return {str(move): 1 for move in legal}
     counts: dict[str, int] = {}
     with Progress(TextColumn("perft {task.description}"), BarColumn(),
@@ -202,9 +208,13 @@ def perft_by_move(game: Game, plies: int) -> dict[str, int]:
         task = progress.add_task(f"{plies}", total=len(legal))
         for move in legal:
             progress.update(task, description=f"{plies}: {move}")
+            side = game.turn
             game.push(move)
             try:
-                counts[str(move)] = variantkit.perft(game, plies - 1)
+                # (a move that leaves its turn going on counts below it the
+                # same number of turns)
+                counts[str(move)] = variantkit.perft(
+                    game, plies - 1 if not turns or game.turn != side else plies)
             finally:
                 game.pop()
             progress.advance(task)

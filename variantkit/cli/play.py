@@ -109,9 +109,9 @@ def play(variant: str, side: str, depth: int | None, seconds: float | None, fen:
                 click.echo("\nStopped: game left unfinished.")
                 break
             written = game.san(move)
+            mover = game.turn.capitalize()
             game.push(move)
             info = engine.info
-            mover = SIDES[1 - game.position.stm].capitalize()
             click.echo(f"{mover} plays {written} (depth {info.depth}, "
                        f"score {info.score_text}, {info.nodes:,} nodes, {info.seconds:.2f} s)\n")
             show(game)
@@ -299,7 +299,12 @@ def answer(game: Game, entry: str) -> None:
         if len(game.move_stack) < 2:
             click.echo("Nothing to undo.")
             return
-        click.echo(f"Taken back: {game.pop()} and {game.pop()}.\n")
+        # The engine's moves since yours, then yours (where a turn has
+        # several moves, `turns:`, the engine's may be more than one).
+        human, taken = game.position.stm, [game.pop()]
+        while game.move_stack and game.position.stm != human:
+            taken.append(game.pop())
+        click.echo(f"Taken back: {' and '.join(str(m) for m in taken)}.\n")
         show(game)
     elif entry in game.variant.board.index:
         here = sorted(str(m) for m in game.legal_moves() if m.from_cell == entry)

@@ -36,6 +36,7 @@ from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.remote import royal_takers, with_captures
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
+from variantkit.core.turns import TurnState
 from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
 from variantkit.pieces import piece_code
 from variantkit.public_types import SIDES, Move, Outcome
@@ -112,6 +113,9 @@ class GeneralPosition(Position):
         self.check_limit = end.check_limit
         self.counting = end.counting
         self.check_keys = rules.keys.check_keys
+        # Where a turn has several moves (`turns:`), where this position
+        # stands inside its turn.
+        self.turn_state = TurnState(rules.turns) if rules.turns.any else None
         # Whether no rule here filters the generator's moves (one royal
         # piece, and no explosions, walls, flips, forced captures, forbidden
         # checks or full board), so that they are counted as `Position`
@@ -122,7 +126,8 @@ class GeneralPosition(Position):
             or self.capture_effects or self.transfer or self.conditioned
             or self.must_capture
             or not self.may_give_check
-            or self.board_full_result is not None or self.remote)
+            or self.board_full_result is not None or self.remote
+            or self.turn_state is not None)
         limit = end.check_limit or 0
         self.checks_left = [limit, limit]   # checks each side still has to give
         # The count of `end: counting`, in plies: its limit (0: no count
@@ -178,6 +183,8 @@ class GeneralPosition(Position):
         """Whether `side` is in check: any of its royal pieces attacked, or
         under `royals: {check: all}` every one of them, or under `check:
         last` one of them while it has at most `last` of them."""
+        if self.turn_state is not None and self.turn_state.turns.check_within_turn:
+            return self.turn_state.in_check(self, side)
         threatened = self._threatened(side, shown)
         if not threatened:
             return False
@@ -216,7 +223,11 @@ class GeneralPosition(Position):
 
     def state_key(self) -> int:
         keys = self.check_keys
-        return keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+        key = keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+        return key ^ self.turn_state.key() if self.turn_state is not None else key
+
+    def turn_played(self) -> int:
+        return self.turn_state.played if self.turn_state is not None else 0
 
     def copy(self) -> Position:
         other = super().copy()
@@ -224,6 +235,8 @@ class GeneralPosition(Position):
         other.checks_left = list(self.checks_left)
         other.counting_limit, other.counting_ply = self.counting_limit, self.counting_ply
         other._extra = list(self._extra)
+        if self.turn_state is not None:
+            other.turn_state = self.turn_state.copy()
         return other
 
     # -- legality -------------------------------------------------------------
@@ -264,10 +277,13 @@ class GeneralPosition(Position):
         asks after every move, and walled moves are judged one by one."""
         if not self.ep_target:
             return []
-        pseudo: list[InternalMove] = []
-        self._generate(-1, pseudo)
-        if not any(move[3] == EN_PASSANT for move in pseudo):
-            return []
+        # (the generator sees only the first of several double steps open
+        # across turns, `turns:`)
+        if self.turn_state is None or len(self.turn_state.open) < 2:
+            pseudo: list[InternalMove] = []
+            self._generate(-1, pseudo)
+            if not any(move[3] == EN_PASSANT for move in pseudo):
+                return []
         return super().legal_en_passant()
 
     def board_full(self) -> bool:
@@ -280,8 +296,10 @@ class GeneralPosition(Position):
         us = self.stm
         moves: list[InternalMove] = []
         walled = self._walls_judged()
+        judged = self.turn_state is not None and self.turn_state.judged()
         if self.one_royal and not self.blast and not walled and not self.capture_effects \
-                and not self.transfer and not self.conditioned and not self.remote:
+                and not self.transfer and not self.conditioned and not self.remote \
+                and not judged:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
@@ -295,8 +313,12 @@ class GeneralPosition(Position):
                 moves = self._effect_moves(moves)
             if self.conditioned:
                 moves = allowed_by_conditions(self, self.move_conditions, moves)
-            if self.royal_codes[us]:
+            if judged and self.turn_state is not None:
+                moves = self.turn_state.legal_of(self, moves)
+            elif self.royal_codes[us]:
                 moves = self._keep_safe(self.walled_moves(moves) if walled else moves)
+        if self.turn_state is not None and len(self.turn_state.open) > 1:
+            moves += self.turn_state.other_en_passant(self)
         if self.promotes_inside_by_capture:
             moves = self._entering_promotions(moves)
         if self.lion_trading.any:
@@ -656,11 +678,15 @@ class GeneralPosition(Position):
         if self.flips is not None:
             flipped |= flip_after(self, self.flips, move)
         self._extra.append((removed, before, counted, walled, flipped, placed))
+        if self.turn_state is not None:   # last: the turn goes on, or passes to the other side
+            self.turn_state.after_move(self, move)
 
     def unmake_internal(self) -> None:
         if self.history[-1][0][3] >= WALLED:   # as `make_internal`
             super().unmake_internal()
             return
+        if self.turn_state is not None:
+            self.turn_state.before_unmake(self)
         removed, before, counted, walled, flipped, placed = self._extra.pop()
         turn_over(self, flipped)
         for cell, _ in reversed(placed):

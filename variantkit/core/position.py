@@ -266,6 +266,18 @@ class Position:
                 and history[-2][0][3] == PASS) \
             or (end.facing_pass is not None and self.royals_face())
 
+    def pseudo_moves(self) -> list[InternalMove]:
+        """The pieces' moves of the side to move, with no royal piece
+        guarded (moves that leave it attacked among them)."""
+        moves: list[InternalMove] = []
+        self._generate(-1, moves)
+        return moves
+
+    def turn_played(self) -> int:
+        """How many moves of its turn the side to move has played: 0 at a
+        turn's start, and always where a turn is one move (`turns:`)."""
+        return 0
+
     def copy(self) -> Position:
         """An independent position, history included."""
         other = type(self)(self.rules)

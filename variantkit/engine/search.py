@@ -311,7 +311,8 @@ class Engine:
         self._own_captures = rules.royals.one_royal and not (
             rules.captures.blast or rules.hands.must_drop or rules.first_moves.rule
             or rules.royals.facing_must_break or rules.aims.any or rules.capture_effects.any
-            or rules.transfer.any or rules.move_conditions.any or rules.capture_modes.active)
+            or rules.transfer.any or rules.move_conditions.any or rules.capture_modes.active
+            or rules.turns.any)
         # ... and in check too where no move is restricted in check.
         self._own_evasions = self._own_captures \
             and rules.codes.check_generators is rules.codes.generators
@@ -597,6 +598,7 @@ class Engine:
         late = LMP_BASE + LMP_SCALE * depth * depth \
             if beta - alpha == 1 and depth <= LMP_DEPTH else MAX_MOVES
         original_alpha, best_score, best_move = alpha, -INFINITY, tt_move
+        mover = position.stm
         self._line.add(key)
         killers = self._killers[ply]
         # The moves come in stages, each generated only when the ones before
@@ -640,7 +642,7 @@ class Engine:
                     continue
                 quiet = stage == 2 and not self._gain(move) and move not in killers
                 position.make_internal(move)
-                if tested and position.royal_attacked(1 - position.stm):
+                if tested and position.royal_attacked(mover):
                     position.unmake_internal()
                     continue
                 if stage < 2:
@@ -654,17 +656,17 @@ class Engine:
                     # A late quiet move is searched shallower; if it beats
                     # alpha all the same, at the full depth.
                     reduction = 1 + (index >= 3 * LMR_AFTER)
-                    score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+                    score = self._child(depth - 1 - reduction, alpha, alpha + 1, ply, mover)
                     if score > alpha:
-                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                        score = self._child(depth - 1, alpha, alpha + 1, ply, mover)
                         if alpha < score < beta:
-                            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                            score = self._child(depth - 1, alpha, beta, ply, mover)
                 elif best_score == -INFINITY:  # the first move: the whole window
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                    score = self._child(depth - 1, alpha, beta, ply, mover)
                 else:  # a null window proves the others no better, or they are searched again
-                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = self._child(depth - 1, alpha, alpha + 1, ply, mover)
                     if alpha < score < beta:
-                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                        score = self._child(depth - 1, alpha, beta, ply, mover)
                 position.unmake_internal()
                 if not ply:
                     self._root_searched += 1
@@ -686,6 +688,15 @@ class Engine:
                 self._tt.clear()
             self._tt[key] = (depth, _to_tt(best_score, ply), bound, best_move)
         return best_score
+
+    def _child(self, depth: int, alpha: int, beta: int, ply: int, mover: int) -> int:
+        """The score, for `mover`, of the move just made, searched to `depth`
+        in the window `alpha`..`beta` (`mover`'s view): the sign changes
+        only where the side to move does, so a turn of several moves
+        (`turns:`) is searched whole, each of its moves a ply."""
+        if self._position.stm == mover:
+            return self._negamax(depth, alpha, beta, ply + 1)
+        return -self._negamax(depth, -beta, -alpha, ply + 1)
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qdepth: int, in_check: bool) -> int:
         """Stand pat on the evaluation, or try the moves that gain material
@@ -725,7 +736,10 @@ class Engine:
             if tested and position.royal_attacked(mover):
                 position.unmake_internal()
                 continue
-            score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1, position.is_check())
+            if position.stm == mover:   # a turn of several moves goes on
+                score = self._quiesce(alpha, beta, ply + 1, qdepth + 1, position.is_check())
+            else:
+                score = -self._quiesce(-beta, -alpha, ply + 1, qdepth + 1, position.is_check())
             position.unmake_internal()
             if score >= beta:
                 return score

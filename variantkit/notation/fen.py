@@ -84,6 +84,7 @@ def read_fen(rules: Rules, text: object) -> Position:
                               f"{MAX_POSITION_LENGTH:,} allowed")
     fields = text.split()
     checks = _take_checks(fields, rules.end.check_limit)
+    inside_turn = _take_turn_field(fields) if rules.turns.any else None
     if len(fields) == 4 and all(f.isascii() and f.isdigit() for f in fields[2:]):
         # No castling nor en passant field (`w 0 1`), as Fairy-Stockfish
         # writes the start of a game that has neither (ataxx, flipello).
@@ -135,7 +136,10 @@ def read_fen(rules: Rules, text: object) -> Position:
         raise CastlingFieldError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
             f"(they give '{castling_rights(position)}')")
-    _set_en_passant(position, ep)
+    if isinstance(position, GeneralPosition) and position.turn_state is not None:
+        _set_turn(position, ep, inside_turn)
+    else:
+        _set_en_passant(position, ep)
     them = 1 - position.stm
     # Under explosions the move that blows up the last enemy royal piece may
     # leave its own king attacked.
@@ -145,6 +149,48 @@ def read_fen(rules: Rules, text: object) -> Position:
         raise InvalidFenError(
             f"the side not to move ({('white', 'black')[them]}) is in check")
     return position
+
+
+# The turn field of a game whose turns have several moves, written while a
+# turn is under way: the moves played in it, the moves it has, and the
+# cells passed by the double steps the side to move has made in it
+# (`1/2` or `1/2:e3`).
+_TURN_FIELD = re.compile(r"(\d{1,3})/(\d{1,3})(?::(\S+))?")
+
+
+def _take_turn_field(fields: list[str]) -> tuple[int, int, str] | None:
+    """Take the turn field (the last, `1/2:e3`) out of `fields`, if written."""
+    if len(fields) < 2:
+        return None
+    found = _TURN_FIELD.fullmatch(fields[-1])
+    if found is None:
+        return None
+    fields.pop()
+    return int(found[1]), int(found[2]), found[3] or ""
+
+
+def _set_turn(position: GeneralPosition, ep: str,
+              inside_turn: tuple[int, int, str] | None) -> None:
+    """A game whose turns have several moves: the en passant field (each
+    cell passed by a double step the side to move may take), and where the
+    turn stands (`inside_turn`: the turn field, None at a turn's start)."""
+    state = position.turn_state
+    assert state is not None
+    if ep != "-":
+        state.open = tuple(_passages(position, ep, 1 - position.stm))
+        position.ep_target, position.ep_victim = state.open[0]
+    if inside_turn is None:
+        return
+    played, length, made = inside_turn
+    if length != state.length(position):
+        raise InvalidFenError(f"turn field {played}/{length}: this turn has "
+                              f"{state.length(position)} moves")
+    if not 0 < played < length:
+        raise InvalidFenError(f"turn field {played}/{length}: a turn under way has played "
+                              f"1 to {length - 1} of its moves")
+    state.played = played
+    if made:
+        state.made = tuple(_passages(position, made, position.stm, made=True))
 
 
 def _take_checks(fields: list[str], limit: int | None) -> list[int] | None:
@@ -543,22 +589,44 @@ def _set_en_passant(position: Position, ep: str) -> None:
     the piece that passed them, `e3e4`); any passed cell among them is taken."""
     if ep == "-":
         return
-    cells = _cell_list(position.rules.board.index, ep)
+    position.ep_target, position.ep_victim = _passages(position, ep, 1 - position.stm)[0]
+
+
+def _passages(position: Position, text: str, mover: int,
+              made: bool = False) -> list[tuple[int, int]]:
+    """The double steps of `mover` over the cells written in `text`: the
+    cells each passed (a mask) and the cell its piece stands on; the first
+    found for each cell.  A cell no piece of `mover` has just passed over
+    is an InvalidFenError.  The double steps `made` in the turn under way
+    may have their cells taken again for now (the turn's later moves may
+    free them before it ends)."""
+    cells = _cell_list(position.rules.board.index, text)
     if cells is None:
-        raise InvalidFenError(f"unknown en passant cell {quote(ep)}")
-    v = position.rules
-    mover = 1 - position.stm
+        raise InvalidFenError(f"unknown en passant cell {quote(text)}")
+    found: list[tuple[int, int]] = []
     for cell in cells:
-        target = 1 << cell
-        for code in range(2 + mover, len(position.bb), 2):
-            for gen in v.codes.generators[code]:
-                for frm, landings in enumerate(gen.passed):
-                    for to, passed in landings.items():
-                        if passed & target and position.cells[to] == code \
-                                and not position.cells[frm] and not position.cells[cell]:
-                            position.ep_target, position.ep_victim = passed, to
-                            return
-    raise InvalidFenError(f"en passant cell {quote(ep)}: no piece has just passed over it")
+        passage = _passage(position, cell, mover, made)
+        if passage is None:
+            if not found:
+                raise InvalidFenError(f"en passant cell {quote(text)}: no piece has just "
+                                      "passed over it")
+        elif passage not in found:
+            found.append(passage)
+    return found
+
+
+def _passage(position: Position, cell: int, mover: int,
+             made: bool = False) -> tuple[int, int] | None:
+    """A double step of `mover` over `cell`, or None (see `_passages`)."""
+    target = 1 << cell
+    for code in range(2 + mover, len(position.bb), 2):
+        for gen in position.rules.codes.generators[code]:
+            for frm, landings in enumerate(gen.passed):
+                for to, passed in landings.items():
+                    if passed & target and position.cells[to] == code and (
+                            made or not (position.cells[frm] or position.cells[cell])):
+                        return passed, to
+    return None
 
 
 def _cell_list(index: dict[str, int], text: str) -> list[int] | None:
@@ -647,6 +715,9 @@ def write_fen(position: Position, style: str = "fairy-stockfish") -> str:
     names = position.rules.board.names
     ep_moves = position.legal_en_passant()
     ep = names[ep_moves[0][1]] if ep_moves else "-"
+    state = position.turn_state if isinstance(position, GeneralPosition) else None
+    if state is not None and ep_moves:   # every cell the side to move may take on
+        ep = "".join(dict.fromkeys(names[move[1]] for move in ep_moves))
     halfmove = position.halfmove
     if isinstance(position, GeneralPosition) and position.counting_limit:
         ep, halfmove = str(position.counting_limit), position.counting_ply
@@ -667,6 +738,9 @@ def write_fen(position: Position, style: str = "fairy-stockfish") -> str:
     if position.rules.setup.moved_field:
         moved = position.rules.board.cells_of(_on_setup_cells(position) & ~position.unmoved)
         fields.append(",".join(names[c] for c in moved) or "-")
+    if state is not None and state.played:
+        made = "".join(names[(passed & -passed).bit_length() - 1] for passed, _ in state.made)
+        fields.append(f"{state.played}/{state.length(position)}" + (":" + made if made else ""))
     return " ".join(fields)
 
 

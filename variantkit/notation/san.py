@@ -471,8 +471,11 @@ class _Spellings:
 
     def _check_mark(self, entry: _Entry) -> str:
         position = self.position
+        mover = position.stm
         position.make_internal(entry.internal)
         try:
+            if position.stm == mover:   # a turn of several moves goes on: no check given
+                return ""
             return ("#" if not position.legal_internal() else "+") if position.is_check() else ""
         finally:
             position.unmake_internal()

@@ -33,6 +33,7 @@ from variantkit.rulebook.royals import RoyalFacingDeclaration, RoyalsDeclaration
 from variantkit.rulebook.setup import NumberedSetupsDeclaration, PositionStringDeclaration
 from variantkit.rulebook.sides import SidesDeclaration
 from variantkit.rulebook.transfer import TransferDeclaration
+from variantkit.rulebook.turns import TurnsDeclaration
 from variantkit.rulebook.walls import WallsDeclaration
 
 # `remove:` (a parent's entries a child file deletes): a list of keys at
@@ -68,6 +69,7 @@ VariantDeclaration = TypedDict("VariantDeclaration", {
     "move-conditions": MoveConditionsDeclaration,
     "transfer": TransferDeclaration,
     "lion-trading": LionTradingDeclaration,
+    "turns": TurnsDeclaration,
     "explosion": ExplosionDeclaration,
     "first-move": FirstMoveDeclaration,
     "position-string": PositionStringDeclaration,

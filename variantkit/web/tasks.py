@@ -208,7 +208,9 @@ class Position:
         if outcome is not None:
             return str(outcome).capitalize()
         check = ", in check" if self.game.is_check() else ""
-        return f"{self.game.turn.capitalize()} to move{check}"
+        played = self.game.position.turn_played()   # inside a turn of several moves
+        going_on = f" again (move {played + 1} of its turn)" if played else ""
+        return f"{self.game.turn.capitalize()} to move{going_on}{check}"
 
     def cell(self, name: str | None) -> int:
         index = None if name is None else self.variant.board.index.get(name)
