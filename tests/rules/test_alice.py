@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import chess
 import pytest
+from declarations import errors_over
 
 import variantkit
 from variantkit.engine.search import Engine
@@ -333,12 +334,7 @@ BAD = [  # a declaration's mistake, and where and what its problem says
 
 @pytest.mark.parametrize(("line", "row", "rule"), BAD)
 def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) -> None:
-    text = f"variantkit: 1\nname: x\ninherits: alice\n{line}\n"
-    try:
-        problems = variantkit.load_text(text).problems
-    except VariantError as exc:
-        problems = exc.problems
-    errors = [p for p in problems if p.severity == "error"]
+    errors = errors_over("alice", line)
     assert [p.rule for p in errors] == [rule], errors
     assert errors[0].line == row, errors[0]
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import chess
 import pytest
+from declarations import errors_over
 
 import variantkit
-from variantkit.errors import VariantError
 from variantkit.game import perft
 
 START = chess.Board()
@@ -321,12 +321,7 @@ BAD_IN_CRAZYHOUSE = ("capture-effects: {captured: reborn, rebirth: {pawn: {pick:
                          [("chess", *bad) for bad in BAD] + [("crazyhouse", *BAD_IN_CRAZYHOUSE)])
 def test_a_bad_declaration_is_a_located_problem(parent: str, line: str, row: int,
                                                 rule: str) -> None:
-    text = f"variantkit: 1\nname: x\ninherits: {parent}\n{line}\n"
-    try:
-        problems = variantkit.load_text(text).problems
-    except VariantError as exc:
-        problems = exc.problems
-    errors = [p for p in problems if p.severity == "error"]
+    errors = errors_over(parent, line)
     assert [p.rule for p in errors] == [rule]
     assert errors[0].line == row, errors[0]
 

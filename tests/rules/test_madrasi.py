@@ -11,10 +11,10 @@ from pathlib import Path
 
 import chess
 import pytest
+from declarations import errors_over
 from movement_reference import Condition, in_check, legal, play_random_game, reference_perft
 
 import variantkit
-from variantkit.errors import VariantError
 from variantkit.game import perft
 
 MADRASI = Condition(paralysis=True)
@@ -152,11 +152,6 @@ BAD = [  # a declaration's mistake, and where and what its problem says
 
 @pytest.mark.parametrize(("line", "row", "rule"), BAD)
 def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) -> None:
-    text = f"variantkit: 1\nname: x\ninherits: chess\n{line}\n"
-    try:
-        problems = variantkit.load_text(text).problems
-    except VariantError as exc:
-        problems = exc.problems
-    errors = [p for p in problems if p.severity == "error"]
+    errors = errors_over("chess", line)
     assert [p.rule for p in errors] == [rule]
     assert errors[0].line == row, errors[0]

@@ -292,11 +292,13 @@ def test_marseillais_position_string_inside_a_turn() -> None:
     assert variantkit.load("chess").new_game().fen() == chess.STARTING_FEN
 
 
-def test_marseillais_engine_plays_a_legal_game() -> None:
-    variant = variantkit.load("marseillais")
-    game, ref = variant.new_game(), Reference(MARSEILLAIS)
+def engine_plays_legal_moves(name: str, rules: TurnRules, plies: int) -> None:
+    """The engine's moves in `name` from the start are legal by the
+    reference's turn `rules`, and leave the position it leaves."""
+    variant = variantkit.load(name)
+    game, ref = variant.new_game(), Reference(rules)
     engine = Engine(variant)
-    for _ in range(16):
+    for _ in range(plies):
         if not ref.legal():
             break
         move = engine.best_move(game, depth=2)
@@ -304,6 +306,10 @@ def test_marseillais_engine_plays_a_legal_game() -> None:
         game.push(move)
         ref.push(chess.Move.from_uci(str(move)))
         same(game, ref)
+
+
+def test_marseillais_engine_plays_a_legal_game() -> None:
+    engine_plays_legal_moves("marseillais", MARSEILLAIS, 16)
 
 
 def test_marseillais_uci_asks_again_while_the_turn_goes_on() -> None:
@@ -394,17 +400,7 @@ def test_progressive_position_string_keeps_the_turns_double_steps() -> None:
 
 
 def test_progressive_engine_plays_a_legal_game() -> None:
-    variant = variantkit.load("progressive")
-    game, ref = variant.new_game(), Reference(PROGRESSIVE)
-    engine = Engine(variant)
-    for _ in range(12):
-        if not ref.legal():
-            break
-        move = engine.best_move(game, depth=2)
-        assert str(move) in uci_set(ref)
-        game.push(move)
-        ref.push(chess.Move.from_uci(str(move)))
-        same(game, ref)
+    engine_plays_legal_moves("progressive", PROGRESSIVE, 12)
 
 
 # -- Monster chess ----------------------------------------------------------------
