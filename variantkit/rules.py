@@ -221,7 +221,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("first-move"), data.get("position-string", {}).get("initial-rights", []),
         board, pieces)
     gates = gating.compile_gating(sink, data.get("gating"), board, "hands" in data)
-    turning = turns.compile_turns(data.get("turns"))
+    turning = turns.compile_turns(sink, data.get("turns"))
     zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)
     return Rules(

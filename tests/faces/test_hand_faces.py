@@ -22,7 +22,7 @@ from variantkit.drawing.svg import HAND_SLOT, cell_geometry, render
 from variantkit.drawing.terminal import board_text, hand_text
 from variantkit.engine.search import Engine
 from variantkit.game import Game
-from variantkit.loader import resolve
+from variantkit.loader import load_document, resolve
 from variantkit.notation.san import legal_san, parse_san, san
 from variantkit.pgn import read_pgn, write_pgn
 
@@ -113,7 +113,15 @@ def test_selected_hand_piece_and_drop_targets() -> None:
     assert re.search(r'data-cell="e4"[^>]*data-mark="drop"', svg)
 
 
-@pytest.mark.parametrize("name", one_per_board() + [str(EXAMPLES / "glinski.yaml")],
+def takes_hands(name: str) -> bool:
+    """Whether a game's rules allow hands: two-step moves do not
+    (`two-step-clash`)."""
+    pieces = load_document(name).data["pieces"].values()
+    return not any("two-step" in move for piece in pieces for move in piece.get("moves", []))
+
+
+@pytest.mark.parametrize("name", [name for name in one_per_board() if takes_hands(name)]
+                         + [str(EXAMPLES / "glinski.yaml")],
                          ids=lambda name: Path(name).stem)
 def test_hands_beside_every_topology(name: str, tmp_path: Path) -> None:
     """Every kind of board gets its hands, with every piece of both hands

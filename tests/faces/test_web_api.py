@@ -123,7 +123,8 @@ def test_typed_yaml_inherits_only_bundled_variants(client: TestClient) -> None:
         answer = post(client, "/api/position", {"source": {
             "yaml": f"variantkit: 1\nname: x\ninherits: {parent}\n"}})
         assert rules(answer) == ["inherit-not-found"]
-        assert "only bundled variants can be inherited" in answer["problems"][0]["message"]
+        assert "only bundled variants and examples/NAME can be inherited" in \
+            answer["problems"][0]["message"]
         assert answer["problems"][0]["line"] == 3
     edited = post(client, "/api/position", {"source": {
         "yaml": "variantkit: 1\nname: mine\ninherits: chess\n"}})

@@ -596,8 +596,10 @@ def _passages(position: Position, text: str, mover: int,
               made: bool = False) -> list[tuple[int, int]]:
     """The double steps of `mover` over the cells written in `text`: the
     cells each passed (a mask) and the cell its piece stands on; the first
-    found for each cell.  A cell no piece of `mover` has just passed over
-    is an InvalidFenError.  The double steps `made` in the turn under way
+    found for each cell.  Cells no piece has passed over are left out (as
+    Fairy-Stockfish writes it, the field may name the cell the piece stands
+    on too, `e3e4`), and a field with none that one has is an
+    InvalidFenError.  The double steps `made` in the turn under way
     may have their cells taken again for now (the turn's later moves may
     free them before it ends)."""
     cells = _cell_list(position.rules.board.index, text)
@@ -606,12 +608,11 @@ def _passages(position: Position, text: str, mover: int,
     found: list[tuple[int, int]] = []
     for cell in cells:
         passage = _passage(position, cell, mover, made)
-        if passage is None:
-            if not found:
-                raise InvalidFenError(f"en passant cell {quote(text)}: no piece has just "
-                                      "passed over it")
-        elif passage not in found:
+        if passage is not None and passage not in found:
             found.append(passage)
+    if not found:
+        raise InvalidFenError(f"en passant cell {quote(text)}: no piece has just passed "
+                              "over it")
     return found
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, TypedDict
 
+from variantkit.rulebook.sink import Sink
+
 # `turns:` as the schema admits it.
 TurnsDeclaration = TypedDict("TurnsDeclaration", {
     "moves": int | list[int] | Literal["growing"],
@@ -52,7 +54,7 @@ class Turns(NamedTuple):
 ONE_MOVE = Turns(False, (1, 1), 1, False, False, False, False, False)
 
 
-def compile_turns(declared: TurnsDeclaration | None) -> Turns:
+def compile_turns(sink: Sink, declared: TurnsDeclaration | None) -> Turns:
     """`turns:`; absent, one move a turn."""
     if declared is None:
         return ONE_MOVE
@@ -63,8 +65,10 @@ def compile_turns(declared: TurnsDeclaration | None) -> Turns:
         lengths = (moves, moves)
     elif isinstance(moves, list):   # the schema admits two numbers, White's and Black's
         lengths = (moves[0], moves[1])
-    # (where moves grow, the schema admits no `first` but 1: the first turn has one)
     first = declared.get("first", lengths[0])
+    if growing and first != 1:
+        sink.report(("turns", "first"), "with `moves: growing` White's first turn has one "
+                    "move: leave `first` out", "turns-first")
     return Turns(True, lengths, 1 if growing else first, growing,
                  declared.get("check-ends-turn", False),
                  declared.get("en-passant", "first-move") == "leading",
