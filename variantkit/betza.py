@@ -117,9 +117,21 @@ PieceDropsDeclaration = TypedDict("PieceDropsDeclaration", {
 Glyph = Literal["king", "queen", "rook", "bishop", "knight", "pawn", "archbishop",
                 "chancellor", "amazon", "diplomat", "horse", "cannon"]
 
+class ModeOptions(TypedDict, total=False):
+    """The options of a `capture-by` mode written as a one-key mapping."""
+
+    lines: Literal["orthogonal", "diagonal", "all"]   # custodian, leap-capture: its lines
+    partners: list[str]               # custodian: the pieces that pin (default: any)
+
+
+# One entry of `capture-by` (`rulebook/capture_modes.py`): a mode's name, or
+# a one-key mapping of the name to its options.
+CaptureByEntry = str | dict[str, ModeOptions]
+
 # One piece under `pieces:`; it has `moves` or `betza`.
 PieceDeclaration = TypedDict("PieceDeclaration", {
     "letter": Required[str],
+    "description": str,
     "royal": bool,
     "resets-clock": bool,
     "value": float,
@@ -130,6 +142,8 @@ PieceDeclaration = TypedDict("PieceDeclaration", {
     "demotes-to": str,
     "drops": PieceDropsDeclaration,
     "initial-until-aimed-by": list[str],
+    "capture-by": list[CaptureByEntry],
+    "freezes": bool,
 }, total=False)
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)

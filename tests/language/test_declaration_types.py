@@ -9,6 +9,7 @@ import json
 import typing
 from typing import Any
 
+from variantkit.betza import MoveDeclaration, PieceDeclaration
 from variantkit.loader import schema_path
 from variantkit.rulebook.declaration import VariantDeclaration
 
@@ -39,3 +40,8 @@ def test_each_typed_part_has_the_keys_of_its_schema_object() -> None:
         checked.append(key)
     # The families typed so (a test that compared nothing would pass).
     assert len(checked) >= 10, checked
+
+
+def test_a_piece_and_a_move_are_typed_with_the_schemas_keys() -> None:
+    for hint, name in ((PieceDeclaration, "piece"), (MoveDeclaration, "move")):
+        assert set(hint.__annotations__) == set(SCHEMA["$defs"][name]["properties"]), name

@@ -11,8 +11,9 @@ them (`core.remote`)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any
 
+from variantkit.betza import ModeOptions, PieceDeclaration
 from variantkit.board import Board
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
@@ -32,17 +33,6 @@ from variantkit.tables import (
 MODE_BITS = {"approach": APPROACH, "withdrawal": WITHDRAWAL, "custodian": CUSTODIAN,
              "royal-lines": ROYAL_LINES, "leap-capture": LEAP_CAPTURE, "imitation": IMITATION}
 LINES = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "all": ALL_LINES}
-Lines = Literal["orthogonal", "diagonal", "all"]
-
-
-class ModeOptions(TypedDict, total=False):
-    """The options of a mode written as a one-key mapping."""
-
-    lines: Lines                      # custodian, leap-capture: the lines it acts along
-    partners: list[str]               # custodian: the pieces that pin (default: any)
-
-
-CaptureByEntry = str | dict[str, ModeOptions]
 
 
 NO_MODES = CaptureModes([], [], [], [], [], [(), ()], [(), ()], [(), ()], [], [], [], [], [], [],
@@ -54,7 +44,7 @@ def needs_general(modes: CaptureModes) -> bool:
     return modes.active
 
 
-def compile_capture_modes(sink: Sink, declared: dict[str, Any], board: Board,
+def compile_capture_modes(sink: Sink, declared: dict[str, PieceDeclaration], board: Board,
                           pieces: PieceSet, n_codes: int) -> CaptureModes:
     """`capture-by` and `freezes` of every piece; NO_MODES when none has them."""
     if not any("capture-by" in spec or spec.get("freezes") for spec in declared.values()):
