@@ -1,7 +1,8 @@
 """Perft on a cluster: the tree is cut into move prefixes (the root moves,
 or deeper when there are too few of them for the workers), each prefix is
 counted on a worker from the position string, and the counts are summed
-exactly per first move.
+exactly per first move.  Where a turn has several moves (`turns:`), depth
+counts whole turns: a prefix is counted the turns it leaves to play.
 """
 
 from __future__ import annotations
@@ -41,6 +42,21 @@ def split(game: Game, depth: int, parts: int) -> list[Prefix]:
     return prefixes
 
 
+def depth_below(game: Game, prefix: Prefix, depth: int) -> int:
+    """The depth left below the moves of `prefix` from `game`'s position: a
+    ply less for each move, or where a turn has several moves (`turns:`), a
+    turn less for each move that ends its turn."""
+    turns = game.position.rules.turns.any
+    left = depth
+    for move in prefix:
+        side = game.turn
+        game.push(move)
+        left -= 1 if not turns or game.turn != side else 0
+    for _ in prefix:
+        game.pop()
+    return left
+
+
 def count_below(text: str, fen: str, prefix: Prefix, depth: int) -> int:
     """A worker's task: perft `depth` below the moves of `prefix` from `fen`."""
     game = compiled(text).new_game(fen)
@@ -54,17 +70,31 @@ def distributed_perft(game: Game, depth: int, cluster: Cluster,
     """The perft count below each legal move of `game`, counted on the
     cluster; `done(finished, total)` is told of each finished task."""
     prefixes = split(game, depth, TASKS_PER_WORKER * max(cluster.workers, 1))
+    moves = sorted(str(m) for m in game.legal_moves())
     if prefixes == [()]:  # depth 1, or no legal move: nothing to share out
-        return dict.fromkeys(sorted(str(m) for m in game.legal_moves()), 1)
-    counts = dict.fromkeys(sorted(str(m) for m in game.legal_moves()), 0)
+        return {move: _count_here(game, move, depth) for move in moves}
+    counts = dict.fromkeys(moves, 0)
     fen = game.fen()
-    arguments = [(fen, prefix, depth - len(prefix)) for prefix in prefixes]
+    arguments = [(fen, prefix, depth_below(game, prefix, depth)) for prefix in prefixes]
     for finished, (index, result) in enumerate(
             cluster.run(count_below, variant_text(game.variant), arguments), 1):
         if isinstance(result, Lost):
-            moves = " ".join(prefixes[index])
-            raise PerftIncomplete(f"the count below {moves} was lost: {result.reason}")
+            line = " ".join(prefixes[index])
+            raise PerftIncomplete(f"the count below {line} was lost: {result.reason}")
         counts[prefixes[index][0]] += result
         if done is not None:
             done(finished, len(prefixes))
     return counts
+
+
+def _count_here(game: Game, move: str, depth: int) -> int:
+    """Perft below one move, counted here: 1 at depth 1, unless the move
+    leaves its turn going on (`turns:`)."""
+    left = depth_below(game, (move,), depth)
+    if not left:
+        return 1
+    game.push(move)
+    try:
+        return variantkit.perft(game, left)
+    finally:
+        game.pop()
