@@ -229,7 +229,7 @@ def test_marseillais_perft_3() -> None:
     assert perft(game, 3) == 4866854 == reference_perft(Reference(MARSEILLAIS), 3)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_marseillais_random_games(seed: int) -> None:
     game, ref = play_random("marseillais", MARSEILLAIS, seed, 60)
     if not ref.legal():
@@ -238,7 +238,7 @@ def test_marseillais_random_games(seed: int) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed", range(6, 30))
+@pytest.mark.parametrize("seed", range(3, 30))
 def test_marseillais_more_random_games(seed: int) -> None:
     play_random("marseillais", MARSEILLAIS, seed, 120)
 
@@ -339,14 +339,14 @@ def test_progressive_perft_counts_whole_turns(depth: int, expected: int) -> None
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed", range(6, 30))
+@pytest.mark.parametrize("seed", range(3, 30))
 def test_progressive_more_random_games(seed: int) -> None:
     # (perft 3 from the start, White's turns of three moves below 8,902
     # sequences, is too large to count here)
     play_random("progressive", PROGRESSIVE, seed, 120)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_progressive_random_games(seed: int) -> None:
     game, ref = play_random("progressive", PROGRESSIVE, seed, 70)
     if ref.legal() and ref.rules.length(ref.board.turn, ref.number) - ref.played == 1:
@@ -421,7 +421,7 @@ def test_monster_perft_3() -> None:
     assert perft(game, 3) == 204810 == reference_perft(monster_reference(), 3)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_monster_random_games(seed: int) -> None:
     game, ref = play_random("monster", MONSTER, seed, 50)
     assert isinstance(ref, MonsterReference)
@@ -429,7 +429,7 @@ def test_monster_random_games(seed: int) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("seed", range(4, 16))
+@pytest.mark.parametrize("seed", range(2, 16))
 def test_monster_more_random_games(seed: int) -> None:
     game, ref = play_random("monster", MONSTER, seed, 80)
     assert isinstance(ref, MonsterReference)
