@@ -292,16 +292,16 @@ def test_marseillais_position_string_inside_a_turn() -> None:
     assert variantkit.load("chess").new_game().fen() == chess.STARTING_FEN
 
 
-def engine_plays_legal_moves(name: str, rules: TurnRules, plies: int) -> None:
+def engine_plays_legal_moves(name: str, ref: Reference, plies: int, depth: int = 2) -> None:
     """The engine's moves in `name` from the start are legal by the
-    reference's turn `rules`, and leave the position it leaves."""
+    reference `ref`, and leave the position it leaves."""
     variant = variantkit.load(name)
-    game, ref = variant.new_game(), Reference(rules)
+    game = variant.new_game()
     engine = Engine(variant)
     for _ in range(plies):
         if not ref.legal():
             break
-        move = engine.best_move(game, depth=2)
+        move = engine.best_move(game, depth=depth)
         assert str(move) in uci_set(ref)
         game.push(move)
         ref.push(chess.Move.from_uci(str(move)))
@@ -309,7 +309,7 @@ def engine_plays_legal_moves(name: str, rules: TurnRules, plies: int) -> None:
 
 
 def test_marseillais_engine_plays_a_legal_game() -> None:
-    engine_plays_legal_moves("marseillais", MARSEILLAIS, 16)
+    engine_plays_legal_moves("marseillais", Reference(MARSEILLAIS), 16)
 
 
 def test_marseillais_uci_asks_again_while_the_turn_goes_on() -> None:
@@ -400,7 +400,7 @@ def test_progressive_position_string_keeps_the_turns_double_steps() -> None:
 
 
 def test_progressive_engine_plays_a_legal_game() -> None:
-    engine_plays_legal_moves("progressive", PROGRESSIVE, 12)
+    engine_plays_legal_moves("progressive", Reference(PROGRESSIVE), 12)
 
 
 # -- Monster chess ----------------------------------------------------------------
@@ -466,17 +466,7 @@ def test_monster_black_in_check_from_two_moves_away() -> None:
 
 
 def test_monster_engine_plays_a_legal_game() -> None:
-    variant = variantkit.load("monster")
-    game, ref = variant.new_game(), monster_reference()
-    engine = Engine(variant)
-    for _ in range(10):
-        if not ref.legal():
-            break
-        move = engine.best_move(game, depth=1)
-        assert str(move) in uci_set(ref)
-        game.push(move)
-        ref.push(chess.Move.from_uci(str(move)))
-        same(game, ref)
+    engine_plays_legal_moves("monster", monster_reference(), 10, depth=1)
 
 
 # -- faces: PGN and the terminal game -------------------------------------------------
