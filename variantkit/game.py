@@ -312,6 +312,25 @@ def perft(game: Game, depth: int) -> int:
     return _count_sequences(game.position, depth)
 
 
+def depth_below(game: Game, moves: tuple[str, ...], depth: int) -> int:
+    """The perft depth left below `moves` played from `game`'s position: a
+    ply less for each move, or where a turn has several moves (`turns:`), a
+    turn less for each move that ends its turn.  The game is left as it was."""
+    turns = game.position.rules.turns.any
+    left = depth
+    played = 0
+    try:
+        for move in moves:
+            side = game.turn
+            game.push(move)
+            played += 1
+            left -= 1 if not turns or game.turn != side else 0
+    finally:
+        for _ in range(played):
+            game.pop()
+    return left
+
+
 def count_turns(position: Position, depth: int) -> int:
     """Perft where a turn has several moves (`turns:`): the sequences of
     `depth` whole turns, the turn under way counted as the first.  A turn

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import variantkit
 from variantkit.analysis.cluster import Cluster, Lost
 from variantkit.analysis.payload import compiled, variant_text
-from variantkit.game import Game
+from variantkit.game import Game, depth_below
 
 TASKS_PER_WORKER = 4    # enough pieces that a slow subtree does not keep the others waiting
 
@@ -40,21 +40,6 @@ def split(game: Game, depth: int, parts: int) -> list[Prefix]:
             break
         prefixes = deeper
     return prefixes
-
-
-def depth_below(game: Game, prefix: Prefix, depth: int) -> int:
-    """The depth left below the moves of `prefix` from `game`'s position: a
-    ply less for each move, or where a turn has several moves (`turns:`), a
-    turn less for each move that ends its turn."""
-    turns = game.position.rules.turns.any
-    left = depth
-    for move in prefix:
-        side = game.turn
-        game.push(move)
-        left -= 1 if not turns or game.turn != side else 0
-    for _ in prefix:
-        game.pop()
-    return left
 
 
 def count_below(text: str, fen: str, prefix: Prefix, depth: int) -> int:

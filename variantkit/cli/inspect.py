@@ -41,7 +41,7 @@ from variantkit.cli.common import (
 from variantkit.cli.play import pair_for
 from variantkit.drawing.terminal import board_text
 from variantkit.errors import VariantError
-from variantkit.game import Game
+from variantkit.game import Game, depth_below
 from variantkit.limits import MAX_PERFT_DEPTH
 from variantkit.rulebook.look import PIECE_SETS
 
@@ -204,13 +204,12 @@ def perft_by_move(game: Game, plies: int) -> dict[str, int]:
         task = progress.add_task(f"{plies}", total=len(legal))
         for move in legal:
             progress.update(task, description=f"{plies}: {move}")
-            side = game.turn
+            # (a move that leaves its turn going on counts below it the
+            # same number of turns)
+            below = depth_below(game, (str(move),), plies)
             game.push(move)
             try:
-                # (a move that leaves its turn going on counts below it the
-                # same number of turns)
-                counts[str(move)] = variantkit.perft(
-                    game, plies - 1 if not turns or game.turn != side else plies)
+                counts[str(move)] = variantkit.perft(game, below)
             finally:
                 game.pop()
             progress.advance(task)
