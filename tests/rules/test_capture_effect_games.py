@@ -1,4 +1,4 @@
-"""Rifle, Andernach, AntiAndernach, Circe and AntiCirce chess against a
+"""Rifle, Andernach, AntiAndernach, Circe, Mirror Circe and AntiCirce chess against a
 reference written here from their published rules (docs/rules/), on
 python-chess: orthodox pseudo-legal moves from python-chess's board, each
 move's effect applied by hand to a copy, legality judged by the game's own
@@ -40,14 +40,16 @@ def colour_of(square: int) -> int:
     return (chess.square_file(square) + chess.square_rank(square)) % 2
 
 
-def rebirth_square(piece: chess.Piece, capture: int) -> int:
+def rebirth_square(piece: chess.Piece, capture: int, mirror: bool = False) -> int:
     """Where `piece`, taken (Circe) or taking (AntiCirce) on `capture`, is
     reborn: a pawn on its own second rank on the capture's file; a piece
     with two start cells on the one of the capture cell's colour; a queen
-    or king on its start cell."""
-    cells = list(ARRAY[(piece.piece_type, piece.color)])
+    or king on its start cell.  With `mirror` (Mirror Circe), the start
+    cells are those of the other side's pieces of its kind."""
+    array_side = piece.color != mirror
+    cells = list(ARRAY[(piece.piece_type, array_side)])
     if piece.piece_type == chess.PAWN:
-        return chess.square(chess.square_file(capture), 1 if piece.color else 6)
+        return chess.square(chess.square_file(capture), 1 if array_side else 6)
     if len(cells) == 1:
         return cells[0]
     return next(c for c in cells if colour_of(c) == colour_of(capture))
@@ -156,9 +158,9 @@ def play(game: str, state: State, move: chess.Move) -> State | None:
             at = cell
         if cell in ARRAY[(piece.piece_type, piece.color)]:
             unmoved.add(cell)
-    if capture and game == "circe":
+    if capture and game in ("circe", "mirrorcirce"):
         assert victim is not None
-        cell = rebirth_square(victim, move.to_square)
+        cell = rebirth_square(victim, move.to_square, mirror=game == "mirrorcirce")
         if board.piece_at(cell) is None:
             board.set_piece_at(cell, victim)
             if cell in ARRAY[(victim.piece_type, victim.color)]:
@@ -205,12 +207,21 @@ def reference_perft(game: str, state: State, depth: int) -> int:
     return sum(reference_perft(game, after, depth - 1) for after in moves.values())
 
 
-GAMES = ["rifle", "andernach", "antiandernach", "circe", "anticirce"]
+GAMES = ["rifle", "andernach", "antiandernach", "circe", "mirrorcirce", "anticirce"]
+# Games of this family written here rather than bundled: the text of each.
+UNBUNDLED = {
+    "mirrorcirce": "variantkit: 1\nname: mirrorcirce\ninherits: circe\n"
+                   "capture-effects: {rebirth-array: opposite}\n",
+}
+
+
+def load(game: str) -> variantkit.Variant:
+    return variantkit.load_text(UNBUNDLED[game]) if game in UNBUNDLED else variantkit.load(game)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_perft_from_the_start(game: str) -> None:
-    ours = variantkit.load(game).new_game()
+    ours = load(game).new_game()
     for depth in (1, 2, 3):
         assert perft(ours, depth) == reference_perft(game, initial_state(), depth), depth
 
@@ -220,7 +231,7 @@ def test_perft_from_the_start(game: str) -> None:
 def test_perft_4_from_the_start(game: str) -> None:
     """One ply deeper, where every game's captures have effects to show
     (chess has 197,281)."""
-    ours = variantkit.load(game).new_game()
+    ours = load(game).new_game()
     assert perft(ours, 4) == reference_perft(game, initial_state(), 4)
 
 
@@ -228,7 +239,7 @@ def play_random_game(game: str, seed: int, plies: int, fen: str = chess.STARTING
     """Play one seeded random game in both from `fen`, comparing every
     position; return the plies played."""
     rng = random.Random(seed)
-    ours = variantkit.load(game).new_game(fen)
+    ours = load(game).new_game(fen)
     state = initial_state(fen)
     for ply in range(plies):
         moves = legal(game, state)
@@ -287,6 +298,13 @@ POSITIONS = {
         "3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1",            # rebirth cell taken by the capturer
         "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
     ],
+    "mirrorcirce": [
+        "r3k3/8/8/8/8/8/7r/4K2R w Kq - 0 1",           # a rook reborn on a1 has moved
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",           # en passant: reborn on d2
+        "3rk3/8/8/8/8/8/8/3QK3 b - - 0 1",             # reborn on the cell the capturer left
+        "3bk3/8/8/8/8/8/8/q2QK3 b - - 0 1",             # rebirth cell taken: gone
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ],
     "anticirce": [
         "r3kr2/8/8/8/8/8/8/4K2R w K - 0 1",            # castling past a rook that cannot take
         "3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1",            # promotion by capture, then rebirth
@@ -311,6 +329,8 @@ BAD = [  # a declaration's mistake, and where and what its problem says
     ("capture-effects: {captured: reborn, rebirth: {pawn: {pick: rank}}}", 4, "schema"),
     ("capture-effects: {captured: reborn}", 4, "rebirth-ambiguous"),
     ("capture-effects: {capturer: turns, rebirth: {pawn: {pick: file}}}", 4, "rebirth-unused"),
+    ("capture-effects: {capturer: turns, rebirth-array: opposite}", 4, "rebirth-unused"),
+    ("capture-effects: {captured: reborn, rebirth-array: theirs}", 4, "schema"),
     ("capture-effects: {mover: shoots}", 4, "schema"),
 ]
 BAD_IN_CRAZYHOUSE = ("capture-effects: {captured: reborn, rebirth: {pawn: {pick: file}}}", 4,

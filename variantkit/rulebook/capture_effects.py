@@ -3,8 +3,10 @@ removing them (`capture-effects:`): a capturing piece that stays where it
 stands and shoots (Rifle chess), that changes side (Andernach chess) or is
 reborn on its game-array cell (AntiCirce); a piece moving without a
 capture that changes side (AntiAndernach); a captured piece reborn on its
-game-array cell (Circe).  Where a piece is reborn is declared per piece
-(`rebirth:`), compiled into one table per piece code and capture cell."""
+game-array cell (Circe), or on the other side's (Mirror Circe).  Where a
+piece is reborn is declared per piece (`rebirth:`) and for all
+(`rebirth-array:`), compiled into one table per piece code and capture
+cell."""
 
 from __future__ import annotations
 
@@ -14,27 +16,27 @@ from variantkit.board import Board
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
 
-CAPTURER_EFFECTS = ("stays", "turns", "reborn")
-# How a piece's rebirth cell is picked among its game-array cells (its own
-# start cells in the setup) when it has more than one: the one of the
-# capture cell's colour, or on the capture cell's file.
-PICKS = ("colour", "file")
 CapturerEffect = Literal["stays", "turns", "reborn"]
 
 
 class RebirthDeclaration(TypedDict, total=False):
-    """One piece's entry under `rebirth:`."""
+    """One piece's entry under `rebirth:`: how its rebirth cell is picked
+    among its game-array cells when it has more than one, the one of the
+    capture cell's colour or on the capture cell's file."""
 
     pick: Literal["colour", "file"]
 
 
-class CaptureEffectsDeclaration(TypedDict, total=False):
-    """`capture-effects:` as the schema admits it."""
-
-    capturer: CapturerEffect | list[CapturerEffect]
-    captured: Literal["removed", "reborn"]
-    mover: Literal["stays", "turns"]
-    rebirth: dict[str, RebirthDeclaration]   # piece name -> how its cell is picked
+# `capture-effects:` as the schema admits it.
+CaptureEffectsDeclaration = TypedDict("CaptureEffectsDeclaration", {
+    "capturer": CapturerEffect | list[CapturerEffect],
+    "captured": Literal["removed", "reborn"],
+    "mover": Literal["stays", "turns"],
+    "rebirth": dict[str, RebirthDeclaration],   # piece name -> how its cell is picked
+    # Whose game array holds a piece's rebirth cells: its own side's, or
+    # the other side's (Mirror Circe).
+    "rebirth-array": Literal["own", "opposite"],
+}, total=False)
 
 
 class CaptureEffects(NamedTuple):
@@ -88,12 +90,14 @@ def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, 
     for cell, code in start_cells.items():
         home[code] |= 1 << cell
     rebirth: list[list[int]] = []
+    opposite = spec.get("rebirth-array", "own") == "opposite"
     if reborn:
-        rebirth = _rebirth_table(sink, spec.get("rebirth", {}), board, pieces, home)
-    elif "rebirth" in spec:
-        sink.report(("capture-effects", "rebirth"), "`rebirth` says where pieces are reborn, "
-                    "but no piece is: declare `captured: reborn` or `capturer: reborn`",
-                    "rebirth-unused", key=True)
+        rebirth = _rebirth_table(sink, spec.get("rebirth", {}), board, pieces, home, opposite)
+    for key in ("rebirth", "rebirth-array"):
+        if key in spec and not reborn:
+            sink.report(("capture-effects", key), f"`{key}` says where pieces are reborn, "
+                        "but no piece is: declare `captured: reborn` or `capturer: reborn`",
+                        "rebirth-unused", key=True)
     return CaptureEffects(
         capturer_stays="stays" in capturer, capturer_turns="turns" in capturer,
         capturer_reborn="reborn" in capturer, captured_reborn=captured_reborn,
@@ -101,9 +105,10 @@ def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, 
 
 
 def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board,
-                   pieces: PieceSet, home: list[int]) -> list[list[int]]:
+                   pieces: PieceSet, home: list[int], opposite: bool) -> list[list[int]]:
     """Per piece code and capture cell, the rebirth cell: among the piece's
-    game-array cells, its only one, or the one its `pick` matches (the
+    game-array cells (its own side's, or with `opposite` the other side's
+    cells of its kind), its only one, or the one its `pick` matches (the
     default: the capture cell's colour)."""
     picks: dict[int, str] = {}
     for name, rule in spec.items():
@@ -118,7 +123,7 @@ def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board
         pick = picks.get(kind.index, "colour")
         for side in range(2):
             code = piece_code(kind.index, side)
-            cells = board.cells_of(home[code])
+            cells = board.cells_of(home[piece_code(kind.index, 1 - side if opposite else side)])
             row = [-1] * board.size
             for capture in range(board.size) if cells else ():
                 found = cells if len(cells) == 1 else [
