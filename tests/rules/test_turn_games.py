@@ -21,6 +21,7 @@ import io
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 import pytest
@@ -161,6 +162,13 @@ class MonsterReference(Reference):
         return white.king_capturable(chess.BLACK)
 
 
+def seeds(count: int) -> list[Any]:  # pytest.param's values
+    """Seeds 0 to `count` - 1 for random games: the first on both builds in
+    `make test`, the others on the pure build under `make oracle` only."""
+    return [pytest.param(seed, marks=[pytest.mark.pure_in_oracle] if seed else [])
+            for seed in range(count)]
+
+
 def reference_perft(ref: Reference, depth: int) -> int:
     """Sequences of `depth` whole turns (a turn cut short by no legal move
     counts as whole)."""
@@ -229,7 +237,7 @@ def test_marseillais_perft_3() -> None:
     assert perft(game, 3) == 4866854 == reference_perft(Reference(MARSEILLAIS), 3)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3))
 def test_marseillais_random_games(seed: int) -> None:
     game, ref = play_random("marseillais", MARSEILLAIS, seed, 60)
     if not ref.legal():
@@ -346,7 +354,7 @@ def test_progressive_more_random_games(seed: int) -> None:
     play_random("progressive", PROGRESSIVE, seed, 120)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3))
 def test_progressive_random_games(seed: int) -> None:
     game, ref = play_random("progressive", PROGRESSIVE, seed, 70)
     if ref.legal() and ref.rules.length(ref.board.turn, ref.number) - ref.played == 1:
@@ -421,7 +429,7 @@ def test_monster_perft_3() -> None:
     assert perft(game, 3) == 204810 == reference_perft(monster_reference(), 3)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", seeds(2))
 def test_monster_random_games(seed: int) -> None:
     game, ref = play_random("monster", MONSTER, seed, 50)
     assert isinstance(ref, MonsterReference)
