@@ -271,7 +271,8 @@ def test_ranks_along_rising_lines_and_declared_file_names() -> None:
     # Rank 1 is the lowest rising line, yy1 and z1 (file x starts on rank 2),
     # and each rank rises to the right: x2 yy2 z2.
     assert board.names[:2] == ["yy1", "z1"]
-    assert at["yy2"] == (at["x2"][0] + 1, at["x2"][1]) and at["z2"] == (at["x2"][0] + 2, at["x2"][1])
+    x, r = at["x2"]
+    assert at["yy2"] == (x + 1, r) and at["z2"] == (x + 2, r)
     assert {n[:-1] for n in board.names} == {"x", "yy", "z"}
     region = board.topology.region({"files": ["yy"], "ranks": [2]})
     assert names(board, region) == {"yy2"}
