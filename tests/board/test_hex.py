@@ -356,3 +356,9 @@ def test_a_graph_from_a_hex_board_keeps_its_declared_names() -> None:
     with pytest.raises(DeclarationError) as exc:
         build_board({"graph": {"from": {"hex": {"sides": [6, 5, 5, 6, 5, 4]}}}})
     assert exc.value.where == ("graph", "from", "hex", "sides")
+
+
+def test_huge_sides_are_refused_before_the_cells_are_listed() -> None:
+    with pytest.raises(DeclarationError, match="at most 1,024 cells") as exc:
+        HexTopology(sides=[10_000, 5_000, 5_000, 10_000, 5_000, 5_000])
+    assert exc.value.rule == "board-size"

@@ -152,6 +152,9 @@ class HexTopology(Flat):
         self.q_range = (min(qs) + dq, max(qs) + dq)
         self.r_range = (min(rs) + dr, max(rs) + dr)
         self.s_range = (min(ss) + dq + dr, max(ss) + dq + dr)
+        # Counted file by file before any cell is listed: the sides may be large.
+        check_cell_count(sum(min(self.r_range[1], self.s_range[1] - q) - self._bottom(q) + 1
+                             for q in range(self.q_range[0], self.q_range[1] + 1)), "hex board")
         self.files = self.q_range[1] - self.q_range[0] + 1
         self.file_names = _file_names(files, self.files)
         if ranks not in RANK_LINES:
@@ -159,9 +162,6 @@ class HexTopology(Flat):
                 f"a hex board's ranks are numbered along {', '.join(RANK_LINES)}, not "
                 f"'{ranks}'", "bad-board", ("ranks",))
         self.rank_lines = ranks
-        count = sum(1 for q in range(self.q_range[0], self.q_range[1] + 1)
-                    for r in range(self.r_range[0], self.r_range[1] + 1) if self._inside(q, r))
-        check_cell_count(count, "hex board")
         coords = [(q, r) for r in range(self.r_range[0], self.r_range[1] + 1)
                   for q in range(self.q_range[0], self.q_range[1] + 1) if self._inside(q, r)]
         # Index order: rank 1 from file a, then rank 2, ... (like a grid).
