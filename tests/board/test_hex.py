@@ -5,13 +5,16 @@ the bottom of each file, three colours of 30, 30 and 31 cells."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
 
+import variantkit
 from variantkit.board.base import Board
 from variantkit.board.hex import HexTopology
-from variantkit.errors import DeclarationError
+from variantkit.errors import DeclarationError, VariantError
 
 FILES = "abcdefghikl"
 FILE_LENGTHS = dict(zip(FILES, [6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6], strict=True))
@@ -228,3 +231,134 @@ def test_smallest_board() -> None:
     assert set(board.names) == {"a1", "a2", "b1", "b2", "b3", "c1", "c2"}
     b2 = board.index["b2"]
     assert len(board.graph[b2]) == 6  # all orthogonal, no diagonal room
+
+
+# -- other hexagons and other names -----------------------------------------------
+SHAFRAN_LENGTHS = dict(zip("abcdefghi", [6, 7, 8, 9, 10, 9, 8, 7, 6], strict=True))
+
+
+def test_six_equal_sides_are_the_regular_board(board: Board) -> None:
+    other = HexTopology(sides=[6] * 6).build()
+    assert other.names == board.names and other.coords == board.coords
+    assert other.layout == board.layout and other.colours == board.colours
+
+
+def test_shafran_hexagon_numbered_along_falling_lines() -> None:
+    board = HexTopology(sides=[6, 5, 5, 6, 5, 5], ranks="se").build()
+    assert board.size == 70
+    # Files of 6 to 10 cells; ranks run down to the right, so file f starts
+    # at f2 (beside e1, the lowest cell) and file i at i5.
+    firsts = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 2, "g": 3, "h": 4, "i": 5}
+    assert set(board.names) == {f"{f}{firsts[f] + k}" for f, n in SHAFRAN_LENGTHS.items()
+                                for k in range(n)}
+    at = {name: board.coords[i] for i, name in enumerate(board.names)}
+    # A rank is a line of se steps: a1 b1 c1 d1 e1, and e10 .. i10.
+    assert [at[f"{f}1"] for f in "abcde"] == [(at["a1"][0] + k, at["a1"][1] - k)
+                                              for k in range(5)]
+    assert at["f2"] == (at["e1"][0] + 1, at["e1"][1])  # ne of e1
+    assert [len(row) for row in board.layout[0]] == [5, 6, 7, 8, 9, 9, 8, 7, 6, 5]
+    assert board.names[board.layout[0][0][0]] == "e10"
+    assert [board.names[c] for c in board.layout[0][-1]] == ["a1", "b1", "c1", "d1", "e1"]
+    # Three colours, and the lines still cross the whole board.
+    assert sorted(Counter(board.colours).values()) == [23, 23, 24]
+    assert reach(board, "e1", "orthogonal") >= {"a1", "e10", "i5"}
+
+
+def test_ranks_along_rising_lines_and_declared_file_names() -> None:
+    board = HexTopology(sides=[3, 2, 2, 3, 2, 2], files=["x", "yy", "z"], ranks="ne").build()
+    assert board.size == 3 + 4 + 3
+    at = {name: board.coords[i] for i, name in enumerate(board.names)}
+    # Rank 1 is the lowest rising line, yy1 and z1 (file x starts on rank 2),
+    # and each rank rises to the right: x2 yy2 z2.
+    assert board.names[:2] == ["yy1", "z1"]
+    x, r = at["x2"]
+    assert at["yy2"] == (x + 1, r) and at["z2"] == (x + 2, r)
+    assert {n[:-1] for n in board.names} == {"x", "yy", "z"}
+    region = board.topology.region({"files": ["yy"], "ranks": [2]})
+    assert names(board, region) == {"yy2"}
+
+
+def test_region_selectors_use_the_declared_names() -> None:
+    board = HexTopology(sides=[6, 5, 5, 6, 5, 5], ranks="se").build()
+    assert names(board, board.topology.region({"ranks": [10]})) == {
+        f"{f}10" for f in "efghi"}
+    assert names(board, board.topology.region({"files": ["i"]})) == {
+        f"i{r}" for r in range(5, 11)}
+    with pytest.raises(DeclarationError, match="rank '11'"):
+        board.topology.region({"ranks": [11]})
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"sides": [6, 5, 5, 6, 5, 4]}, "do not close"),
+    ({"sides": [6, 5, 5, 6, 5]}, "six lengths"),
+    ({"sides": [0, 5, 5, 6, 5, 5]}, "six lengths"),
+    ({"sides": [3] * 6, "files": ["a", "b"]}, "names 2 files"),
+    ({"sides": [3] * 6, "files": ["a", "b1", "c", "d", "e"]}, "without digits"),
+    ({"sides": [3] * 6, "files": ["a", "b", "a", "d", "e"]}, "given twice"),
+    ({"sides": [3] * 6, "ranks": "sw"}, "numbered along"),
+    ({"side": 3, "sides": [3] * 6}, "not both"),
+    ({"sides": [14] * 6}, "needs `files:` names"),
+])
+def test_bad_hexagons(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(DeclarationError, match=match):
+        HexTopology(**kwargs)
+
+
+HEX_VARIANT = """variantkit: 1
+name: small-hex
+board:
+  hex: {BOARD}
+sides:
+  white: {forward: n}
+  black: {forward: s}
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+setup: SETUP w - - 0 1
+end: {checkmate: loss, stalemate: draw}
+"""
+
+
+def test_declared_board_loads_and_writes_positions(tmp_path: Path) -> None:
+    text = HEX_VARIANT.replace("{BOARD}", "{sides: [2, 2, 2, 2, 2, 2], files: pqr, ranks: se}") \
+        .replace("SETUP", "1k/3/K1")
+    path = tmp_path / "v.yaml"
+    path.write_text(text, encoding="utf-8")
+    variant = variantkit.load(str(path))
+    assert variant.problems == []
+    # Ranks run down to the right: q3 r3 on top, p2 q2 r2, then p1 q1.
+    game = variant.new_game()
+    assert game.piece_at("r3") == "k" and game.piece_at("p1") == "K"
+    assert game.fen() == "1k/3/K1 w - - 0 1"
+    assert variant.board.names[variant.board.layout[0][1][0]] == "p2"
+
+
+@pytest.mark.parametrize(("board", "line", "rule"), [
+    ("{sides: [2, 2, 2, 2, 2, 3]}", 4, "board-size"),
+    ("{sides: [2, 2, 2, 2, 2, 2], files: [p, q, q]}", 4, "bad-board"),
+])
+def test_bad_declarations_are_located(tmp_path: Path, board: str, line: int, rule: str) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text(HEX_VARIANT.replace("{BOARD}", board).replace("SETUP", "1k/3/K1"),
+                    encoding="utf-8")
+    with pytest.raises(VariantError) as exc:
+        variantkit.load(str(path))
+    found = [(p.line, p.rule) for p in exc.value.problems]
+    assert found[0] == (line, rule), found
+
+
+def test_a_graph_from_a_hex_board_keeps_its_declared_names() -> None:
+    from variantkit.board import build_board
+
+    graph = build_board({"graph": {"from": {"hex": {"sides": [6, 5, 5, 6, 5, 5], "ranks": "se"}},
+                                   "remove-cells": ["e5"]}})
+    plain = HexTopology(sides=[6, 5, 5, 6, 5, 5], ranks="se").build()
+    assert set(graph.names) == set(plain.names) - {"e5"}
+    with pytest.raises(DeclarationError) as exc:
+        build_board({"graph": {"from": {"hex": {"sides": [6, 5, 5, 6, 5, 4]}}}})
+    assert exc.value.where == ("graph", "from", "hex", "sides")
+
+
+def test_huge_sides_are_refused_before_the_cells_are_listed() -> None:
+    with pytest.raises(DeclarationError, match="at most 1,024 cells") as exc:
+        HexTopology(sides=[10_000, 5_000, 5_000, 10_000, 5_000, 5_000])
+    assert exc.value.rule == "board-size"

@@ -130,6 +130,14 @@ def test_each_topology_has_its_own_shapes() -> None:
         assert kinds(str(EXAMPLES / "glinski.yaml")) == {Hexagon}
 
 
+def test_hex_labels_follow_the_declared_names() -> None:
+    # Shafran's board: files a-i under the files, ranks 1-10 beside the
+    # first cell of each rank (ranks that run down to the right).
+    texts = [t.text for t in ET.fromstring(render(start("shafran"))).iter(f"{SVG}text")]
+    assert [t for t in texts if t and t.isalpha() and len(t) == 1] == list("abcdefghi")
+    assert sorted(int(t) for t in texts if t and t.isdigit()) == list(range(1, 11))
+
+
 def test_grid_coordinates_and_plane_titles() -> None:
     texts = [t.text for t in ET.fromstring(render(start("strato"))).iter(f"{SVG}text")]
     assert {"plane A", "plane B", "plane C"} <= set(texts)

@@ -82,10 +82,13 @@ PolarDeclaration = TypedDict("PolarDeclaration", {
 }, total=False)
 
 
-class HexDeclaration(TypedDict):
-    """`board: {hex: ...}`."""
+class HexDeclaration(TypedDict, total=False):
+    """`board: {hex: ...}`: a regular `side`, or six `sides`; names."""
 
     side: int
+    sides: list[int]
+    files: list[str] | str          # names from the left; a string: one character each
+    ranks: Literal["file", "ne", "se"]
 
 
 class SourceDeclaration(TypedDict, total=False):

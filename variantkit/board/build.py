@@ -6,6 +6,7 @@ from variantkit.board.base import (
     Board,
     BoardDeclaration,
     GridDeclaration,
+    HexDeclaration,
     PolarDeclaration,
 )
 from variantkit.board.graph import GraphTopology, Source
@@ -32,7 +33,8 @@ def build_board(spec: BoardDeclaration) -> Board:
                     f"a graph starts from a {' or '.join(SOURCES)} board", "bad-board",
                     ("graph", "from"))
             source = _grid(start["grid"]) if kind == "grid" else \
-                HexTopology(start["hex"]["side"]) if kind == "hex" else _polar(start["polar"])
+                _hex(start["hex"], ("graph", "from", "hex")) if kind == "hex" \
+                else _polar(start["polar"])
         return GraphTopology(graph, source).build()
     kind = next((k for k in TOPOLOGIES if k in spec), None)
     if kind is None:
@@ -51,7 +53,21 @@ def _generator(spec: BoardDeclaration, kind: str) -> GridTopology | PolarTopolog
         return _grid(spec["grid"])
     if kind == "polar":
         return _polar(spec["polar"])
-    return HexTopology(spec["hex"]["side"])
+    return _hex(spec["hex"], ("hex",))
+
+
+def _hex(h: HexDeclaration, path: tuple[str, ...]) -> HexTopology:
+    """A hex board; a bad value is reported under `path`, where it sits."""
+    try:
+        return HexTopology(h.get("side"), sides=h.get("sides"), files=_names(h.get("files")),
+                           ranks=h.get("ranks", "file"))
+    except DeclarationError as exc:
+        raise DeclarationError(exc.message, exc.rule, path + exc.where) from None
+
+
+def _names(declared: list[str] | str | None) -> list[str] | None:
+    """Names as a list, or a string of one character each."""
+    return list(declared) if isinstance(declared, str) else declared
 
 
 def _polar(p: PolarDeclaration) -> PolarTopology:

@@ -33,6 +33,26 @@ different lengths (1, 3, 5, ... cells above rank `side`, then full rows of
 2 * side - 1).  Gliński's start is
 `b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1`.
 For drawing, each row is labelled with the name of its first cell.
+
+Other hexagons.  `sides` gives the six edges' lengths in cells, clockwise
+from the left edge (file a): left, upper-left, upper-right, right,
+lower-right, lower-left; a regular board of side s is six times s.  The
+cells are those between the three pairs of opposite edges: files (q) between
+the left and right edges, lines of constant r between the lower-right and
+upper-left edges, lines of constant q + r between the lower-left and
+upper-right edges.  The edges close into a hexagon when upper-left +
+upper-right = lower-right + lower-left (both count the files, plus one) and
+left + lower-left = upper-right + right.  Coordinates are centred on the
+middle of the files and of the r lines, rounded down where the middle falls
+between two.
+
+Other names.  `files` names the files from the left (any names without
+digits; default a, b, ... without j), and `ranks` says which lines of cells
+share a rank number: `file` (the default) numbers each file from 1 at its
+bottom cell, as above; `ne` numbers the straight lines running up to the
+right (constant r) and `se` those running down to the right (constant
+q + r), each from 1 at the lowest line.  Position strings list the ranks from
+the highest down, each from its leftmost cell, whichever lines they are.
 """
 
 from __future__ import annotations
@@ -46,6 +66,7 @@ from variantkit.board.base import (
     Ray,
     RegionSelector,
     cell_graph,
+    check_cell_count,
     is_pair,
     unknown_direction,
 )
@@ -95,37 +116,85 @@ def _mirror(v: Vector) -> Vector:
     return (v[0], -v[0] - v[1])
 
 
-class HexTopology(Flat):
-    """A hexagon of hexagons with `side` cells along each edge."""
+# The lines that share a rank number (`ranks:`): each file from its bottom
+# cell, or the straight lines running up or down to the right.
+RANK_LINES = ("file", "ne", "se")
+# The edges in `sides:`, clockwise from the left edge, with the direction
+# each is walked in (so that the six walks close the hexagon).
+EDGES: list[tuple[str, Vector]] = [
+    ("left", ORTHOGONAL["n"]), ("upper-left", ORTHOGONAL["ne"]),
+    ("upper-right", ORTHOGONAL["se"]), ("right", ORTHOGONAL["s"]),
+    ("lower-right", ORTHOGONAL["sw"]), ("lower-left", ORTHOGONAL["nw"]),
+]
 
-    def __init__(self, side: int) -> None:
-        if not 2 <= side <= (len(FILE_LETTERS) + 1) // 2:
+
+class HexTopology(Flat):
+    """A hexagon of hexagons: regular with `side` cells along each edge, or
+    with the six edges' lengths in `sides`; files named by `files`, ranks
+    numbered along the lines `ranks` says."""
+
+    def __init__(self, side: int | None = None, *, sides: list[int] | None = None,
+                 files: list[str] | None = None, ranks: str = "file") -> None:
+        if sides is None:
+            if side is None or not 2 <= side <= (len(FILE_LETTERS) + 1) // 2:
+                raise DeclarationError(
+                    f"a hex board's side is 2 to {(len(FILE_LETTERS) + 1) // 2}, got {side}",
+                    "board-size", ("side",))
+            sides = [side] * 6
+        elif side is not None:
+            raise DeclarationError("a hex board has a `side` or `sides`, not both", "bad-board")
+        corners = _corners(sides)
+        qs = [q for q, _ in corners]
+        rs = [r for _, r in corners]
+        ss = [q + r for q, r in corners]
+        # Centred on the middle of the files and of the r lines.
+        dq, dr = -((min(qs) + max(qs)) // 2), -((min(rs) + max(rs)) // 2)
+        self.q_range = (min(qs) + dq, max(qs) + dq)
+        self.r_range = (min(rs) + dr, max(rs) + dr)
+        self.s_range = (min(ss) + dq + dr, max(ss) + dq + dr)
+        # Counted file by file before any cell is listed: the sides may be large.
+        check_cell_count(sum(min(self.r_range[1], self.s_range[1] - q) - self._bottom(q) + 1
+                             for q in range(self.q_range[0], self.q_range[1] + 1)), "hex board")
+        self.files = self.q_range[1] - self.q_range[0] + 1
+        self.file_names = _file_names(files, self.files)
+        if ranks not in RANK_LINES:
             raise DeclarationError(
-                f"a hex board's side is 2 to {(len(FILE_LETTERS) + 1) // 2}, got {side}",
-                "board-size")
-        self.side = side
-        self.radius = side - 1
-        self.files = 2 * side - 1
-        coords = [(q, r) for r in range(-self.radius, self.radius + 1)
-                  for q in range(-self.radius, self.radius + 1) if self._inside(q, r)]
+                f"a hex board's ranks are numbered along {', '.join(RANK_LINES)}, not "
+                f"'{ranks}'", "bad-board", ("ranks",))
+        self.rank_lines = ranks
+        coords = [(q, r) for r in range(self.r_range[0], self.r_range[1] + 1)
+                  for q in range(self.q_range[0], self.q_range[1] + 1) if self._inside(q, r)]
         # Index order: rank 1 from file a, then rank 2, ... (like a grid).
         coords.sort(key=lambda c: (self._rank(*c), c[0]))
         self.coords: list[Vector] = coords
         self.by_coords: dict[Vector, int] = {c: i for i, c in enumerate(coords)}
+        self.top_rank = max(self._rank(q, r) for q, r in coords)
 
     # -- cells ---------------------------------------------------------------
     def _inside(self, q: int, r: int) -> bool:
-        return max(abs(q), abs(r), abs(q + r)) <= self.radius
+        return (self.q_range[0] <= q <= self.q_range[1] and self.r_range[0] <= r <= self.r_range[1]
+                and self.s_range[0] <= q + r <= self.s_range[1])
 
     def _bottom(self, q: int) -> int:
-        """The r of file q's bottom cell (rank 1)."""
-        return -self.radius + max(0, -q)
+        """The r of file q's bottom cell."""
+        return max(self.r_range[0], self.s_range[0] - q)
 
     def _rank(self, q: int, r: int) -> int:
+        if self.rank_lines == "ne":
+            return r - self.r_range[0] + 1
+        if self.rank_lines == "se":
+            return q + r - self.s_range[0] + 1
         return r - self._bottom(q) + 1
 
+    def file_name(self, q: int) -> str:
+        return self.file_names[q - self.q_range[0]]
+
+    def rank_of(self, cell: int) -> int:
+        """The rank number of a cell, as its name writes it."""
+        return self._rank(*self.coords[cell])
+
     def _name(self, q: int, r: int) -> str:
-        return f"{FILE_LETTERS[q + self.radius]}{self._rank(q, r)}"
+        return f"{self.file_name(q)}{self._rank(q, r)}"
 
     def _index(self, v: Vector) -> int | None:
         return self.by_coords.get(v)
@@ -140,14 +209,13 @@ class HexTopology(Flat):
                     if j is not None:
                         graph.add_edge(i, j, kinds=frozenset({kind}))
         colours = [(q - r) % 3 for q, r in self.coords]
-        top = 2 * self.side - 1
         by_rank: dict[int, list[int]] = {}
         for i, (q, r) in enumerate(self.coords):
             by_rank.setdefault(self._rank(q, r), []).append(i)
         rows = [sorted(by_rank[rank], key=lambda i: self.coords[i][0])
-                for rank in range(top, 0, -1)]
+                for rank in range(self.top_rank, 0, -1)]
         row_labels = [names[row[0]] for row in rows]
-        files = list(FILE_LETTERS[:self.files])
+        files = list(self.file_names)
         return Board(names=names, coords=list(self.coords), graph=graph, colours=colours,
                      layout=[rows], labels=[("", row_labels, files)], topology=self)
 
@@ -244,25 +312,74 @@ class HexTopology(Flat):
                 f"a hex region selects by files, ranks or cells, not {sorted(unknown)}",
                 "bad-region")
         files = {self._file_number(x) for x in spec.get("files", [])} \
-            or set(range(-self.radius, self.radius + 1))
+            or set(range(self.q_range[0], self.q_range[1] + 1))
         ranks = {self._rank_number(x) for x in spec.get("ranks", [])} \
-            or set(range(1, 2 * self.side))
+            or set(range(1, self.top_rank + 1))
         return {i for i, (q, r) in enumerate(self.coords)
                 if q in files and self._rank(q, r) in ranks}
 
     def _file_number(self, x: Any) -> int:
-        """A file by letter or number from 1, as its q."""
-        if isinstance(x, str) and len(x) == 1 and x in FILE_LETTERS:
-            n = FILE_LETTERS.index(x)
+        """A file by name or number from 1, as its q."""
+        if isinstance(x, str) and x in self.file_names:
+            n = self.file_names.index(x)
         elif isinstance(x, int) and not isinstance(x, bool):
             n = x - 1
         else:
             n = -1
         if not 0 <= n < self.files:
             raise DeclarationError(f"no file '{x}' on this board", "unknown-cell")
-        return n - self.radius
+        return n + self.q_range[0]
 
     def _rank_number(self, x: Any) -> int:
-        if not isinstance(x, int) or not 1 <= x < 2 * self.side:
+        if not isinstance(x, int) or not 1 <= x <= self.top_rank:
             raise DeclarationError(f"no rank '{x}' on this board", "unknown-cell")
         return int(x)
+
+
+def _corners(sides: list[int]) -> list[Vector]:
+    """The six corner cells of a hexagon with these edge lengths, walking
+    clockwise from the bottom of the left edge; refused unless it closes."""
+    if len(sides) != 6 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1
+                                  for n in sides):
+        raise DeclarationError(
+            "a hex board's `sides` are six lengths of at least 1 cell (left, upper-left, "
+            f"upper-right, right, lower-right, lower-left), got {sides}", "board-size",
+            ("sides",))
+    here: Vector = (0, 0)
+    corners = [here]
+    for (_, (dq, dr)), n in zip(EDGES, sides, strict=True):
+        here = (here[0] + (n - 1) * dq, here[1] + (n - 1) * dr)
+        corners.append(here)
+    if here != (0, 0):
+        left, upper_left, upper_right, right, lower_right, lower_left = sides
+        raise DeclarationError(
+            f"the sides {sides} do not close into a hexagon: upper-left + upper-right "
+            f"({upper_left + upper_right}) must equal lower-right + lower-left "
+            f"({lower_right + lower_left}), and left + lower-left ({left + lower_left}) "
+            f"must equal upper-right + right ({upper_right + right})", "board-size", ("sides",))
+    return corners[:6]
+
+
+def _file_names(declared: list[str] | None, files: int) -> list[str]:
+    """The files' names from the left: declared, or letters without j."""
+    if declared is None:
+        if files > len(FILE_LETTERS):
+            raise DeclarationError(
+                f"a hex board of {files} files needs `files:` names (the letters name "
+                f"{len(FILE_LETTERS)})", "board-size", ("files",))
+        return list(FILE_LETTERS[:files])
+    names = list(declared)
+    if len(names) != files:
+        raise DeclarationError(
+            f"`files` names {len(names)} files; this hex board has {files}", "bad-board",
+            ("files",))
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name or any(ch.isdigit() or ch.isspace()
+                                                        for ch in name):
+            raise DeclarationError(
+                f"a file's name is text without digits or spaces (a rank number follows "
+                f"it), got {name!r}", "bad-board", ("files", i))
+        if name in names[:i]:
+            raise DeclarationError(f"file name '{name}' is given twice", "bad-board",
+                                   ("files", i))
+    return names

@@ -48,7 +48,7 @@ from functools import singledispatch
 
 from variantkit.board.base import Board
 from variantkit.board.graph import GraphTopology
-from variantkit.board.hex import FILE_LETTERS, HexTopology
+from variantkit.board.hex import HexTopology
 from variantkit.board.polar import PolarTopology
 from variantkit.core.position import Position, Positioned, position_of
 from variantkit.notation.fen import write_fen
@@ -484,12 +484,14 @@ def _hex(topology: HexTopology, board: Board, flip: bool, facing: Collection[int
     for cell, coords in enumerate(board.coords):
         q, rr = coords[:2]
         if (q, rr - 1) not in topology.by_coords:  # the bottom cell of its file
-            spots.append((outside(cell, 0, -1), FILE_LETTERS[q + topology.radius]))
+            spots.append((outside(cell, 0, -1), topology.file_name(q)))
     for row in board.layout[0]:  # the ranks, each from its first (leftmost) cell
         first = row[0]
         # Beside file a to the left; above it to the upper left once ranks bend.
-        dq, dr = (-1, 0.5) if board.coords[first][0] == -topology.radius else (-1, 1)
-        spots.append((outside(first, dq, dr), board.names[first].lstrip(FILE_LETTERS)))
+        dq, dr = (-1, 0.5) if board.coords[first][0] == topology.q_range[0] else (-1, 1)
+        if topology.rank_lines != "file":  # straight ranks: where the line would go on
+            dq, dr = (-1, 1) if topology.rank_lines == "se" else (-1, 0)
+        spots.append((outside(first, dq, dr), str(topology.rank_of(first))))
     # Cells reach r from their centres, labels about 0.3 UNIT from theirs.
     xs = [x + e for x, _ in centres for e in (-r, r)] \
         + [x + e for (x, _), _ in spots for e in (-0.3 * UNIT, 0.3 * UNIT)]
