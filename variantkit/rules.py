@@ -3,7 +3,7 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects,
-movement conditions, walls, transfer, aims, first moves, gating, turns, keys,
+movement conditions, swaps, walls, transfer, aims, first moves, gating, turns, keys,
 and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
@@ -50,6 +50,7 @@ from variantkit.rulebook import (
     royals,
     setup,
     sides,
+    swaps,
     transfer,
     turns,
     two_steps,
@@ -76,6 +77,7 @@ from variantkit.rulebook.promotion import Promotions
 from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.swaps import Swaps
 from variantkit.rulebook.transfer import Transfer
 from variantkit.rulebook.turns import Turns
 from variantkit.rulebook.two_steps import TwoSteps
@@ -112,6 +114,7 @@ class Rules:
     captures: Captures
     capture_effects: CaptureEffects
     move_conditions: MoveConditions
+    swaps: Swaps                    # pieces changing places with enemy ones (`swaps:`)
     capture_modes: CaptureModes     # captures beyond replacement, freezing (`capture-by:`)
     two_steps: TwoSteps
     lion_trading: LionTrading
@@ -207,6 +210,10 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         held.captures_to_hand)
     conditions = move_conditions.compile_move_conditions(
         sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
+    swapping = swaps.compile_swaps(
+        sink, data.get("swaps"), pieces, start.cells,
+        {code for c in castles.castlings for code in (c.king_code, c.rook_code)},
+        compiled.n_codes)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
                                                  compiled.n_codes)
     stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
@@ -231,7 +238,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        move_conditions=conditions, capture_modes=remote,
+        move_conditions=conditions, swaps=swapping, capture_modes=remote,
         two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, turns=turning, keys=zobrist,
@@ -242,6 +249,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or capture_effects.needs_general(effects)
                  or transfer.needs_general(crossing)
                  or move_conditions.needs_general(conditions)
+                 or swaps.needs_general(swapping)
                  or capture_modes.needs_general(remote)
                  or two_steps.needs_general(stepping)
                  or promotion.needs_general(promoting)

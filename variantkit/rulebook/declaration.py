@@ -32,6 +32,7 @@ from variantkit.rulebook.promotion import PromotionDeclaration
 from variantkit.rulebook.royals import RoyalFacingDeclaration, RoyalsDeclaration
 from variantkit.rulebook.setup import NumberedSetupsDeclaration, PositionStringDeclaration
 from variantkit.rulebook.sides import SidesDeclaration
+from variantkit.rulebook.swaps import SwapsDeclaration
 from variantkit.rulebook.transfer import TransferDeclaration
 from variantkit.rulebook.turns import TurnsDeclaration
 from variantkit.rulebook.walls import WallsDeclaration
@@ -67,6 +68,7 @@ VariantDeclaration = TypedDict("VariantDeclaration", {
     "petrify": list[str],
     "capture-effects": CaptureEffectsDeclaration,
     "move-conditions": MoveConditionsDeclaration,
+    "swaps": SwapsDeclaration,
     "transfer": TransferDeclaration,
     "lion-trading": LionTradingDeclaration,
     "turns": TurnsDeclaration,
