@@ -94,6 +94,9 @@ class GeneralPosition(Position):
         self.home = effects.home
         self.move_conditions = rules.move_conditions
         self.swaps = rules.swaps
+        # Per piece code, what a piece becomes after a move of its own
+        # (`changes:`; [] for none).
+        self.after_move = rules.changes.after_move
         self.swapping = rules.swaps.any
         # The swap made just before this position, where a position string
         # says so (its moves played here are on the stack).
@@ -689,6 +692,10 @@ class GeneralPosition(Position):
         if self.capture_effects:   # before the rules below read the board
             lifted, placed, turned = self._take_effects(move, mover_code, taking)
             removed += lifted
+        if self.after_move and move[3] in EFFECT_KINDS and not move[2]:
+            lifted, put = self._change_kind(move[1])
+            removed += lifted
+            placed += put
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -727,6 +734,19 @@ class GeneralPosition(Position):
             self._exchange(self.history[-1][0][0], self.history[-1][0][1])
             restore_pass(self)
         super().unmake_internal()
+
+    def _change_kind(self, cell: int) -> tuple[tuple[tuple[int, int], ...],
+                                               tuple[tuple[int, int], ...]]:
+        """The piece that has just moved to `cell` (without promoting)
+        becomes what `changes: after-move` names; return the piece lifted
+        and the one put down (cell, code), none where it stays."""
+        code = self.cells[cell]
+        new = self.after_move[code]
+        if new < 0:
+            return (), ()
+        self._lift(cell)
+        self.place(cell, new)
+        return ((cell, code),), ((cell, new),)
 
     def _exchange(self, first: int, second: int) -> None:
         """The pieces on two cells change places (a swap; done twice, nothing changed)."""
