@@ -94,13 +94,13 @@ class GeneralPosition(Position):
         self.home = effects.home
         self.move_conditions = rules.move_conditions
         self.swaps = rules.swaps
-        # Per piece code, what a piece becomes after a move of its own
-        # (`changes:`; [] for none).
-        self.after_move = rules.changes.after_move
         self.swapping = rules.swaps.any
         # The swap made just before this position, where a position string
         # says so (its moves played here are on the stack).
         self.swap_before: InternalMove | None = None
+        # Per piece code, what a piece becomes after a move of its own
+        # (`changes:`; [] for none).
+        self.after_move = rules.changes.after_move
         self.conditioned = rules.move_conditions.any
         self.capture_modes = rules.capture_modes
         self.remote = rules.capture_modes.active
