@@ -38,6 +38,7 @@ COMPILED_MODULES = (
     "variantkit.core.two_steps",
     "variantkit.core.conditions",
     "variantkit.core.observation",
+    "variantkit.core.swaps",
     "variantkit.tables",
     "variantkit.castling_moves",
     "variantkit.pieces",

@@ -264,7 +264,7 @@ def _find(position: Position, move: object) -> InternalMove:
         raise IllegalMoveError(
             f"a move is a Move(from_cell, to_cell, promotion=None or one letter, "
             f"suborn=False, drop=None or a letter, gate=None or a letter, wall=None or a "
-            f"cell) or a move "
+            f"cell, swap=False) or a move "
             f"string, "
             f"not {repr(move)[:QUOTE_LENGTH]}")
     text = str(move)
@@ -288,6 +288,7 @@ def _well_formed(move: object) -> bool:
     dataclass does not check them)."""
     return isinstance(move, Move) and isinstance(move.from_cell, str) \
         and isinstance(move.to_cell, str) and isinstance(move.suborn, bool) \
+        and isinstance(move.swap, bool) \
         and (move.promotion is None
              or (isinstance(move.promotion, str) and len(move.promotion) == 1)) \
         and (move.drop is None or isinstance(move.drop, str)) \

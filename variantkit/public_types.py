@@ -21,7 +21,8 @@ class Move:
     move, a comma, its landing cell and the wall's cell, as Fairy-Stockfish
     writes it), `e5e6,e6e7` (a two-step move that takes on its way, `via`:
     the midway cell: the first step, a comma, the second step; `e5e6,e6e5`
-    takes on e6 and comes back to e5)."""
+    takes on e6 and comes back to e5), `a1<->a8` (a swap, `swap`: the piece
+    on the from-cell and the enemy piece on the to-cell change places)."""
 
     from_cell: str
     to_cell: str
@@ -31,13 +32,14 @@ class Move:
     gate: str | None = None
     wall: str | None = None
     via: str | None = None
+    swap: bool = False
 
     def __str__(self) -> str:
         if self.via:
             return f"{self.from_cell}{self.via},{self.via}{self.to_cell}"
         if self.drop:
             return f"{self.drop}@{self.to_cell}"
-        sep = "~" if self.suborn else ""
+        sep = "~" if self.suborn else "<->" if self.swap else ""
         gate = self.gate.lower() if self.gate else ""
         plain = f"{self.from_cell}{sep}{self.to_cell}{self.promotion or ''}{gate}"
         return f"{plain},{self.to_cell}{self.wall}" if self.wall else plain

@@ -3,8 +3,8 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects,
-movement conditions, walls, transfer, aims, first moves, gating, turns, keys,
-and the drawing's look), in an order
+movement conditions, swaps, changes of kind, walls, transfer, aims, first
+moves, gating, turns, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
 problem a family finds is reported, located, through one `Sink`.
@@ -33,6 +33,7 @@ from variantkit.rulebook import (
     capture_modes,
     captures,
     castling,
+    changes,
     codes,
     drop_fall,
     end,
@@ -50,6 +51,7 @@ from variantkit.rulebook import (
     royals,
     setup,
     sides,
+    swaps,
     transfer,
     turns,
     two_steps,
@@ -59,6 +61,7 @@ from variantkit.rulebook.aims import Aims
 from variantkit.rulebook.capture_effects import CaptureEffects
 from variantkit.rulebook.captures import Captures
 from variantkit.rulebook.castling import Castlings
+from variantkit.rulebook.changes import Changes
 from variantkit.rulebook.codes import Codes, Words, empty_board_reach
 from variantkit.rulebook.declaration import VariantDeclaration
 from variantkit.rulebook.drop_fall import DropFall
@@ -76,6 +79,7 @@ from variantkit.rulebook.promotion import Promotions
 from variantkit.rulebook.royals import Royals
 from variantkit.rulebook.setup import Setup
 from variantkit.rulebook.sink import Sink
+from variantkit.rulebook.swaps import Swaps
 from variantkit.rulebook.transfer import Transfer
 from variantkit.rulebook.turns import Turns
 from variantkit.rulebook.two_steps import TwoSteps
@@ -112,6 +116,8 @@ class Rules:
     captures: Captures
     capture_effects: CaptureEffects
     move_conditions: MoveConditions
+    swaps: Swaps                    # pieces changing places with enemy ones (`swaps:`)
+    changes: Changes                # pieces changing kind by moving (`changes:`)
     capture_modes: CaptureModes     # captures beyond replacement, freezing (`capture-by:`)
     two_steps: TwoSteps
     lion_trading: LionTrading
@@ -207,6 +213,11 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         held.captures_to_hand)
     conditions = move_conditions.compile_move_conditions(
         sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
+    swapping = swaps.compile_swaps(
+        sink, data.get("swaps"), pieces, start.cells,
+        {code for c in castles.castlings for code in (c.king_code, c.rook_code)},
+        compiled.n_codes)
+    changing = changes.compile_changes(sink, data.get("changes"), pieces, compiled.royal_code)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
                                                  compiled.n_codes)
     stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
@@ -231,7 +242,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        move_conditions=conditions, capture_modes=remote,
+        move_conditions=conditions, swaps=swapping, changes=changing,
+        capture_modes=remote,
         two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, turns=turning, keys=zobrist,
@@ -242,6 +254,8 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or capture_effects.needs_general(effects)
                  or transfer.needs_general(crossing)
                  or move_conditions.needs_general(conditions)
+                 or swaps.needs_general(swapping)
+                 or changes.needs_general(changing)
                  or capture_modes.needs_general(remote)
                  or two_steps.needs_general(stepping)
                  or promotion.needs_general(promoting)

@@ -26,6 +26,7 @@ from variantkit.core.moves import (
     GATE,
     NORMAL,
     PASS,
+    SWAP,
     TWO_STEP,
     WALLED,
     InternalMove,
@@ -35,6 +36,7 @@ from variantkit.core.moves import (
 from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.remote import royal_takers, with_captures
+from variantkit.core.swaps import AFTER_SWAP_KEY, after_exchange, as_pass, restore_pass, swap_moves
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.core.turns import TurnState
 from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
@@ -91,6 +93,14 @@ class GeneralPosition(Position):
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.move_conditions = rules.move_conditions
+        self.swaps = rules.swaps
+        self.swapping = rules.swaps.any
+        # The swap made just before this position, where a position string
+        # says so (its moves played here are on the stack).
+        self.swap_before: InternalMove | None = None
+        # Per piece code, what a piece becomes after a move of its own
+        # (`changes:`; [] for none).
+        self.after_move = rules.changes.after_move
         self.conditioned = rules.move_conditions.any
         self.capture_modes = rules.capture_modes
         self.remote = rules.capture_modes.active
@@ -123,7 +133,7 @@ class GeneralPosition(Position):
         self.counts_plainly = royals.one_royal and not (
             self.promotes_inside_by_capture or self.blast or self.walling is not None
             or self.flips is not None
-            or self.capture_effects or self.transfer or self.conditioned
+            or self.capture_effects or self.transfer or self.conditioned or self.swapping
             or self.must_capture
             or not self.may_give_check
             or self.board_full_result is not None or self.remote
@@ -221,9 +231,18 @@ class GeneralPosition(Position):
             return None
         return self.rules.board.names[self._threatened(self.stm, shown=True)[0]]
 
+    def last_swap(self) -> InternalMove | None:
+        """The swap just made (`swaps:`), if the last move was one."""
+        if self.history:
+            move = self.history[-1][0]
+            return move if move[3] == SWAP else None
+        return self.swap_before
+
     def state_key(self) -> int:
         keys = self.check_keys
         key = keys[0][self.checks_left[0]] ^ keys[1][self.checks_left[1]] if keys else 0
+        if self.swapping and not self.swaps.after_swap and self.last_swap() is not None:
+            key ^= AFTER_SWAP_KEY
         return key ^ self.turn_state.key() if self.turn_state is not None else key
 
     def turn_played(self) -> int:
@@ -235,6 +254,7 @@ class GeneralPosition(Position):
         other.checks_left = list(self.checks_left)
         other.counting_limit, other.counting_ply = self.counting_limit, self.counting_ply
         other._extra = list(self._extra)
+        other.swap_before = self.swap_before
         if self.turn_state is not None:
             other.turn_state = self.turn_state.copy()
         return other
@@ -299,7 +319,7 @@ class GeneralPosition(Position):
         judged = self.turn_state is not None and self.turn_state.judged()
         if self.one_royal and not self.blast and not walled and not self.capture_effects \
                 and not self.transfer and not self.conditioned and not self.remote \
-                and not judged:
+                and not self.swapping and not judged:
             self._generate(self.royal[us], moves)
         else:
             self._generate(-1, moves)
@@ -311,6 +331,8 @@ class GeneralPosition(Position):
                 moves = two_step_moves(self, self.two_step_routes, self.two_step_codes[us], moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
+            if self.swapping:
+                moves = swap_moves(self, self.swaps, moves, self.last_swap() is not None)
             if self.conditioned:
                 moves = allowed_by_conditions(self, self.move_conditions, moves)
             if judged and self.turn_state is not None:
@@ -620,11 +642,14 @@ class GeneralPosition(Position):
         petrifying = capturing and self.cells[move[0]] in self.petrify
         mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
-        two_step = move[3] == TWO_STEP
-        super().make_internal(plain_step(move) if two_step else move)
+        two_step, swap = move[3] == TWO_STEP, move[3] == SWAP
+        super().make_internal(plain_step(move) if two_step else as_pass(move) if swap else move)
         removed: tuple[tuple[int, int], ...] = ()
         if two_step:
             removed = self._take_midway(move)
+        elif swap:
+            self._exchange(move[0], move[1])
+            after_exchange(self, self.swaps, move)
         walled = -1
         if exploding:
             to = move[1]
@@ -667,6 +692,10 @@ class GeneralPosition(Position):
         if self.capture_effects:   # before the rules below read the board
             lifted, placed, turned = self._take_effects(move, mover_code, taking)
             removed += lifted
+        if self.after_move and move[3] in EFFECT_KINDS and not move[2]:
+            lifted, put = self._change_kind(move[1])
+            removed += lifted
+            placed += put
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -701,7 +730,31 @@ class GeneralPosition(Position):
         self.counting_limit, self.counting_ply = counted
         if self.history[-1][0][3] == TWO_STEP:
             restore_plain(self)
+        elif self.history[-1][0][3] == SWAP:
+            self._exchange(self.history[-1][0][0], self.history[-1][0][1])
+            restore_pass(self)
         super().unmake_internal()
+
+    def _change_kind(self, cell: int) -> tuple[tuple[tuple[int, int], ...],
+                                               tuple[tuple[int, int], ...]]:
+        """The piece that has just moved to `cell` (without promoting)
+        becomes what `changes: after-move` names; return the piece lifted
+        and the one put down (cell, code), none where it stays."""
+        code = self.cells[cell]
+        new = self.after_move[code]
+        if new < 0:
+            return (), ()
+        self._lift(cell)
+        self.place(cell, new)
+        return ((cell, code),), ((cell, new),)
+
+    def _exchange(self, first: int, second: int) -> None:
+        """The pieces on two cells change places (a swap; done twice, nothing changed)."""
+        one, other = self.cells[first], self.cells[second]
+        self._lift(first)
+        self._lift(second)
+        self.place(first, other)
+        self.place(second, one)
 
     def _take_remote(self, cells: int) -> tuple[tuple[int, int], ...]:
         """Take the pieces on `cells`, which a move captured besides its
@@ -720,6 +773,9 @@ class GeneralPosition(Position):
         if move[3] == TWO_STEP:
             plain = super().public_move((move[0], move[1], 0, NORMAL, 0), mover)
             return replace(plain, via=self.rules.board.names[move[4]])
+        if move[3] == SWAP:
+            names = self.rules.board.names
+            return Move(names[move[0]], names[move[1]], swap=True)
         return super().public_move(move, mover)
 
     def _take_midway(self, move: InternalMove) -> tuple[tuple[int, int], ...]:

@@ -42,6 +42,11 @@ CASTLE_GATE: Final = 9
 # moves (`kind >= GATE`) below it.  A two-step move through an empty
 # midway cell is a plain move, or a pass where it comes back.
 TWO_STEP: Final = 10
+# A swap (`swaps:`): the piece on `from` and the enemy piece on `to` change
+# places.  Played by the general position, which makes it as a pass of the
+# piece that swaps and then exchanges the two, so that the kind never
+# reaches the tests of gating moves (`kind >= GATE`) below it.
+SWAP: Final = 11
 # A move that also puts a wall on a cell (`walls:`): its kind is WALLED plus
 # the kind of the move without the wall (the plain move), and its `extra`
 # packs the plain move's extra above the wall's cell (`walled`,

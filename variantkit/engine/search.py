@@ -62,6 +62,7 @@ from variantkit.core.moves import (
     NORMAL,
     PASS,
     SUBORN,
+    SWAP,
     TWO_STEP,
     InternalMove,
 )
@@ -847,7 +848,7 @@ class Engine:
         if kind == TWO_STEP:   # the midway piece, and the end cell's unless it comes back
             return value[cells[extra]] + (value[cells[to]] if to != frm else 0)
         gain = value[cells[extra if kind == EN_PASSANT else to]] \
-            if kind not in (CASTLE, PASS) else 0
+            if kind not in (CASTLE, PASS, SWAP) else 0
         if promo:
             gain += value[promo] - value[cells[frm]]
         return gain

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from variantkit.board import GridTopology
 from variantkit.castling_moves import Castling, by_side, derive_castling
 from variantkit.core.general import GeneralPosition, empty_position
-from variantkit.core.moves import DROP, InternalMove
+from variantkit.core.moves import DROP, SWAP, InternalMove
 from variantkit.core.position import Position
 from variantkit.errors import CastlingFieldError, InvalidFenError, quote
 from variantkit.limits import MAX_CELL_NAME_LENGTH, MAX_COUNTER, MAX_HELD, MAX_POSITION_LENGTH
@@ -85,6 +85,7 @@ def read_fen(rules: Rules, text: object) -> Position:
     fields = text.split()
     checks = _take_checks(fields, rules.end.check_limit)
     inside_turn = _take_turn_field(fields) if rules.turns.any else None
+    swapped = _take_swap_field(rules, fields) if rules.swaps.any else None
     if len(fields) == 4 and all(f.isascii() and f.isdigit() for f in fields[2:]):
         # No castling nor en passant field (`w 0 1`), as Fairy-Stockfish
         # writes the start of a game that has neither (ataxx, flipello).
@@ -136,6 +137,8 @@ def read_fen(rules: Rules, text: object) -> Position:
         raise CastlingFieldError(
             f"castling field {quote(rights)} does not match the pieces that have not moved "
             f"(they give '{castling_rights(position)}')")
+    if swapped is not None and isinstance(position, GeneralPosition):
+        position.swap_before = _swap_before(position, swapped)
     if isinstance(position, GeneralPosition) and position.turn_state is not None:
         _set_turn(position, ep, inside_turn)
     else:
@@ -191,6 +194,37 @@ def _set_turn(position: GeneralPosition, ep: str,
     state.played = played
     if made:
         state.made = tuple(_passages(position, made, position.stm, made=True))
+
+
+# The swap field (`swaps:`), written last where the last move was a swap
+# that the replies may not answer by a swap: its cells, as its move string
+# writes them (`a1<->a8`).
+SWAP_MARK = "<->"
+
+
+def _take_swap_field(rules: Rules, fields: list[str]) -> tuple[int, int] | None:
+    """Take the swap field (the last, `a1<->a8`) out of `fields`, if written."""
+    if len(fields) < 2 or SWAP_MARK not in fields[-1]:
+        return None
+    first, _, second = fields.pop().partition(SWAP_MARK)
+    index = rules.board.index
+    if first not in index or second not in index or first == second:
+        raise InvalidFenError(f"swap field {quote(first + SWAP_MARK + second)}: expected two "
+                              "cells, as `a1<->a8`")
+    return index[first], index[second]
+
+
+def _swap_before(position: GeneralPosition, cells: tuple[int, int]) -> InternalMove:
+    """The swap the swap field names: the piece of the side that has just
+    moved on its second cell, a piece of the other side that may swap with
+    it on its first."""
+    frm, to = cells
+    mover, other = position.cells[to], position.cells[frm]
+    if not mover or mover & 1 == position.stm or position.swaps.partner[mover] != other:
+        raise InvalidFenError(f"swap field: no swap of the side that has just moved brought "
+                              f"its piece to {position.rules.board.names[to]} from "
+                              f"{position.rules.board.names[frm]}")
+    return (frm, to, 0, SWAP, 0)
 
 
 def _take_checks(fields: list[str], limit: int | None) -> list[int] | None:
@@ -742,6 +776,10 @@ def write_fen(position: Position, style: str = "fairy-stockfish") -> str:
     if state is not None and state.played:
         made = "".join(names[(passed & -passed).bit_length() - 1] for passed, _ in state.made)
         fields.append(f"{state.played}/{state.length(position)}" + (":" + made if made else ""))
+    swapped = position.last_swap() if isinstance(position, GeneralPosition) \
+        and not position.swaps.after_swap else None
+    if swapped is not None:   # the replies may not swap
+        fields.append(f"{names[swapped[0]]}{SWAP_MARK}{names[swapped[1]]}")
     return " ".join(fields)
 
 
@@ -754,7 +792,7 @@ def parse_move(position: Position, text: str) -> list[tuple[str, str, str | None
     letter, at, cell = text.partition("@")
     if at:
         return [(cell, cell, letter)] if cell in names and letter else []
-    body = text.replace("~", "", 1)
+    body = text.replace("~", "", 1).replace(SWAP_MARK, "", 1)
     readings: list[tuple[str, str, str | None]] = []
     if len(body) > 2 * MAX_CELL_NAME_LENGTH + 1:
         return readings

@@ -13,7 +13,8 @@ is Hodges's cells run together); see docs/notation.md#styles.
 
 In SAN a move is written, as in chess, from these parts:
 
-    piece letter, disambiguation, `x` (capture) or `~` (suborn), destination cell,
+    piece letter, disambiguation, `x` (capture), `~` (suborn) or `<->` (swap),
+    destination cell,
     `=` and the promotion letter, then `+` (check) or `#` (checkmate)
 
 - The piece letter is the moving piece's uppercase letter, or the one its
@@ -34,7 +35,10 @@ In SAN a move is written, as in chess, from these parts:
   distances), elsewhere `O-O` is the castling with the nearer rook; any
   other castling is written as the king's move (`KBg1`).
 - A suborn is the diplomat's letter, `~` and the converted piece's cell
-  (`D~g2`); a plane-shift or any other move is a move to its destination.
+  (`D~g2`); a swap (`swaps:`) is the piece's letter, `<->` and the cell of
+  the enemy piece it changes places with (`R<->h8`, `Ra<->h8`), a piece
+  without a letter naming a part of its cell (`e<->d5`); a plane-shift or
+  any other move is a move to its destination.
 - A gating move ends with `/` and the gated piece's letter (`Nc3/H`), a
   castling with gating also with the cell it is put on (`O-O/He1`), as
   Fairy-Stockfish writes them.
@@ -76,6 +80,7 @@ from variantkit.core.moves import (
     GATE,
     NORMAL,
     SUBORN,
+    SWAP,
     WALLED,
     InternalMove,
     gate_parts,
@@ -84,7 +89,7 @@ from variantkit.core.moves import (
 from variantkit.core.position import Position, Positioned, position_of
 from variantkit.errors import QUOTE_LENGTH, IllegalMoveError, quote
 from variantkit.limits import MAX_SAN_LENGTH
-from variantkit.notation.fen import explain_bad_move, parse_move
+from variantkit.notation.fen import SWAP_MARK, explain_bad_move, parse_move
 from variantkit.outcome import outcome
 from variantkit.pieces import type_of
 from variantkit.public_types import SIDES, Move
@@ -218,7 +223,7 @@ def _entries(position: Position) -> list[_Entry]:
         # A pass (janggi's: the king's move to its own cell) captures nothing.
         # A NORMAL move's `extra`: the cells it takes besides its landing cell.
         capture = kind == EN_PASSANT or (kind == NORMAL and extra != 0) \
-            or (kind not in (CASTLE, SUBORN) and frm != to and position.cells[to] != 0)
+            or (kind not in (CASTLE, SUBORN, SWAP) and frm != to and position.cells[to] != 0)
         promotion = rules.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = position.public_move(internal)
         # A promoted piece is written by the letter it looks like (`Q~` moves
@@ -330,6 +335,8 @@ def _tail(entry: _Entry, marker: str, promotion: str) -> str:
 def _marker(entry: _Entry) -> str:
     if entry.via:
         return "x" if entry.capture else "-"
+    if entry.move.swap:
+        return SWAP_MARK
     return "~" if entry.move.suborn else "x" if entry.capture else ""
 
 
@@ -342,7 +349,7 @@ def _strict(entry: _Entry) -> Iterator[str]:
         return
     tail = _tail(entry, _marker(entry), f"={entry.promotion}" if entry.promotion else "")
     for part in _disambiguations(entry.move.from_cell):
-        if part or entry.letter or not entry.capture:
+        if part or entry.letter or not (entry.capture or entry.move.swap):
             yield entry.letter + part + tail
 
 

@@ -19,6 +19,7 @@ from variantkit.board import BoardDeclaration
 from variantkit.rulebook.capture_effects import CaptureEffectsDeclaration
 from variantkit.rulebook.captures import ExplosionDeclaration
 from variantkit.rulebook.castling import CastlingDeclaration
+from variantkit.rulebook.changes import ChangesDeclaration
 from variantkit.rulebook.end import EndDeclaration
 from variantkit.rulebook.first_moves import FirstMoveDeclaration
 from variantkit.rulebook.flips import FlipsDeclaration
@@ -32,6 +33,7 @@ from variantkit.rulebook.promotion import PromotionDeclaration
 from variantkit.rulebook.royals import RoyalFacingDeclaration, RoyalsDeclaration
 from variantkit.rulebook.setup import NumberedSetupsDeclaration, PositionStringDeclaration
 from variantkit.rulebook.sides import SidesDeclaration
+from variantkit.rulebook.swaps import SwapsDeclaration
 from variantkit.rulebook.transfer import TransferDeclaration
 from variantkit.rulebook.turns import TurnsDeclaration
 from variantkit.rulebook.walls import WallsDeclaration
@@ -67,6 +69,8 @@ VariantDeclaration = TypedDict("VariantDeclaration", {
     "petrify": list[str],
     "capture-effects": CaptureEffectsDeclaration,
     "move-conditions": MoveConditionsDeclaration,
+    "swaps": SwapsDeclaration,
+    "changes": ChangesDeclaration,
     "transfer": TransferDeclaration,
     "lion-trading": LionTradingDeclaration,
     "turns": TurnsDeclaration,

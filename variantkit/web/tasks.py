@@ -314,7 +314,8 @@ def position(request: Answer) -> Answer:
         "notations": [here.variant.rules.notation.style, *here.variant.rules.notation.traditions],
         "played": here.played,
         "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
-                   "promotion": m.promotion, "suborn": m.suborn, "drop": m.drop,
+                   "promotion": m.promotion, "suborn": m.suborn, "swap": m.swap,
+                   "drop": m.drop,
                    "wall": m.wall, "from_hand": here.from_hand(m)}
                   for m in legal],
         "hands": here.hands(),

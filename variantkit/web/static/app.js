@@ -346,7 +346,7 @@ function onCell(name) {
 }
 
 // Plays one of `candidates` (legal moves with the same cells): the chooser
-// picks among moves that differ otherwise (a promotion, a suborn, the piece
+// picks among moves that differ otherwise (a promotion, a suborn or a swap, the piece
 // dropped); a move with several cells for its wall waits for a third click.
 async function chooseAndPlay(candidates) {
   const distinct = new Map();
@@ -376,7 +376,7 @@ function choose(candidates) {
     button.dataset.move = m.move;
     button.textContent = m.promotion ? (state.pieces[m.promotion] || m.promotion)
       : m.drop ? (state.pieces[m.drop.toLowerCase()] || m.drop)
-      : m.suborn ? "suborn" : "move";
+      : m.suborn ? "suborn" : m.swap ? "swap" : "move";
     choices.append(button);
   }
   return new Promise((resolve) => {
