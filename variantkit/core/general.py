@@ -88,6 +88,8 @@ class GeneralPosition(Position):
         self.capturer_reborn = effects.capturer_reborn
         self.captured_reborn = effects.captured_reborn
         self.mover_turns = effects.mover_turns
+        self.capturer_becomes = effects.capturer_becomes
+        self.mover_becomes = effects.mover_becomes
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.move_conditions = rules.move_conditions
@@ -531,7 +533,8 @@ class GeneralPosition(Position):
             tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]:
         """Apply the capture effects of `move`, just made by a piece of
         `code`: the capturing piece stays or is reborn, the captured one is
-        reborn, then the piece that moved changes side.  Return the pieces
+        reborn, the piece that moved changes type (`becomes:`), then it
+        changes side.  Return the pieces
         removed and put down (cell, code) and the cells turned over."""
         frm, to, _, kind, _ = move
         cells = self.cells
@@ -566,6 +569,15 @@ class GeneralPosition(Position):
                     placed += ((cell, victim),)
                     self.place(cell, victim)
                     self.unmoved |= self.home[victim] & 1 << cell
+        becomes = self.capturer_becomes if taking else self.mover_becomes
+        if becomes and becomes[cells[at]]:
+            was, code = cells[at], becomes[cells[at]]
+            self._lift(at)
+            self.place(at, code)
+            if any(cell == at for cell, _ in placed):   # put down by the move's effect
+                placed = tuple((c, code if c == at else k) for c, k in placed)
+            else:
+                removed, placed = removed + ((at, was),), placed + ((at, code),)
         turned = 0
         if (self.capturer_turns if taking else self.mover_turns) \
                 and not self.royal_code[cells[at]]:

@@ -121,7 +121,8 @@ UNSUPPORTED = frozenset({
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
-# `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `capture-effects` (Rifle to AntiCirce, Einstein's `becomes`) has no key: Fairy-Stockfish
+# lacks those rules (its pieces change type only by promoting on a region).
 # `transfer` (Alice chess) has none either: Fairy-Stockfish has one board, without
 # planes, and no move of its moves a piece to another board.
 # `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:

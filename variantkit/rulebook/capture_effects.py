@@ -3,8 +3,11 @@ removing them (`capture-effects:`): a capturing piece that stays where it
 stands and shoots (Rifle chess), that changes side (Andernach chess) or is
 reborn on its game-array cell (AntiCirce); a piece moving without a
 capture that changes side (AntiAndernach); a captured piece reborn on its
-game-array cell (Circe).  Where a piece is reborn is declared per piece
-(`rebirth:`), compiled into one table per piece code and capture cell."""
+game-array cell (Circe); a piece that changes type as it captures or
+moves without capturing (`becomes:`, Einstein chess).  Where a piece is
+reborn is declared per piece (`rebirth:`), compiled into one table per
+piece code and capture cell; what a piece becomes, into one table per
+piece code."""
 
 from __future__ import annotations
 
@@ -35,6 +38,15 @@ class CaptureEffectsDeclaration(TypedDict, total=False):
     captured: Literal["removed", "reborn"]
     mover: Literal["stays", "turns"]
     rebirth: dict[str, RebirthDeclaration]   # piece name -> how its cell is picked
+    becomes: BecomesDeclaration
+
+
+class BecomesDeclaration(TypedDict, total=False):
+    """`becomes:`: per piece name, the piece it turns into when it captures
+    (`capturing`) or moves without capturing (`moving`)."""
+
+    capturing: dict[str, str]
+    moving: dict[str, str]
 
 
 class CaptureEffects(NamedTuple):
@@ -51,14 +63,20 @@ class CaptureEffects(NamedTuple):
     # Per piece code, the cells where the setup has that piece: one that
     # lands there by rebirth or a change of side counts as not moved.
     home: list[int]
+    # Per piece code, the code it becomes on its landing cell when it
+    # captures, or moves without capturing (0: it stays what it is); []
+    # when no piece changes type so.
+    capturer_becomes: list[int]
+    mover_becomes: list[int]
 
     @property
     def any(self) -> bool:
         return self.capturer_stays or self.capturer_turns or self.capturer_reborn \
-            or self.captured_reborn or self.mover_turns
+            or self.captured_reborn or self.mover_turns or bool(self.capturer_becomes) \
+            or bool(self.mover_becomes)
 
 
-NO_EFFECTS = CaptureEffects(False, False, False, False, False, [], [])
+NO_EFFECTS = CaptureEffects(False, False, False, False, False, [], [], [], [])
 
 
 def needs_general(effects: CaptureEffects) -> bool:
@@ -97,7 +115,31 @@ def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, 
     return CaptureEffects(
         capturer_stays="stays" in capturer, capturer_turns="turns" in capturer,
         capturer_reborn="reborn" in capturer, captured_reborn=captured_reborn,
-        mover_turns=spec.get("mover", "stays") == "turns", rebirth=rebirth, home=home)
+        mover_turns=spec.get("mover", "stays") == "turns", rebirth=rebirth, home=home,
+        capturer_becomes=_becomes(sink, spec.get("becomes", {}), "capturing", pieces, n_codes),
+        mover_becomes=_becomes(sink, spec.get("becomes", {}), "moving", pieces, n_codes))
+
+
+def _becomes(sink: Sink, spec: BecomesDeclaration, when: Literal["capturing", "moving"],
+             pieces: PieceSet, n_codes: int) -> list[int]:
+    """Per piece code, the code of the piece it becomes `when` (0: none);
+    [] when no piece changes.  A royal piece keeps its type, and no piece
+    becomes a royal one (the count of royal pieces stays what it is)."""
+    table = [0] * n_codes
+    for name, into in spec.get(when, {}).items():
+        where = ("capture-effects", "becomes", when, name)
+        kind, other = pieces.by_name.get(name), pieces.by_name.get(into)
+        if kind is None or other is None:
+            sink.report(where, f"unknown piece '{name if kind is None else into}'",
+                        "unknown-piece", key=kind is None)
+            continue
+        if kind.royal or other.royal:
+            sink.report(where, f"'{name}' becoming '{into}': a royal piece neither changes "
+                        "type nor is made so", "royal-becomes")
+            continue
+        for side in range(2):
+            table[piece_code(kind.index, side)] = piece_code(other.index, side)
+    return table if any(table) else []
 
 
 def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board,
