@@ -35,6 +35,7 @@ from variantkit.core.moves import (
 from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.remote import royal_takers, with_captures
+from variantkit.core.take_make import record_make, restore_take, take_and_make, take_part
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.core.turns import TurnState
 from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
@@ -90,6 +91,8 @@ class GeneralPosition(Position):
         self.mover_turns = effects.mover_turns
         self.capturer_becomes = effects.capturer_becomes
         self.mover_becomes = effects.mover_becomes
+        self.capturer_makes = effects.capturer_makes
+        self.make_barred = effects.make_barred
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.move_conditions = rules.move_conditions
@@ -313,6 +316,8 @@ class GeneralPosition(Position):
                 moves = two_step_moves(self, self.two_step_routes, self.two_step_codes[us], moves)
             if self.capture_effects:
                 moves = self._effect_moves(moves)
+            if self.capturer_makes:
+                moves = take_and_make(self, self.make_barred, moves)
             if self.conditioned:
                 moves = allowed_by_conditions(self, self.move_conditions, moves)
             if judged and self.turn_state is not None:
@@ -633,9 +638,14 @@ class GeneralPosition(Position):
         mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
         two_step = move[3] == TWO_STEP
-        super().make_internal(plain_step(move) if two_step else move)
+        makes = two_step and self.capturer_makes
+        super().make_internal(take_part(self, move) if makes else
+                              plain_step(move) if two_step else move)
         removed: tuple[tuple[int, int], ...] = ()
-        if two_step:
+        made: tuple[tuple[int, int], ...] = ()
+        if makes:
+            removed, made = self._make_after_take(move)
+        elif two_step:
             removed = self._take_midway(move)
         walled = -1
         if exploding:
@@ -664,7 +674,7 @@ class GeneralPosition(Position):
             self.place_wall(walled)
         if self.remote and move[3] == NORMAL and move[4]:
             removed += self._take_remote(move[4])
-        placed: tuple[tuple[int, int], ...] = ()
+        placed = made
         if self.transfer:   # the moved pieces cross before anything reads the board
             for here, there in crossings(self, move, self.cross):
                 code = self.cells[here]
@@ -677,8 +687,9 @@ class GeneralPosition(Position):
                     self.ep_target, self.ep_victim = crossed_en_passant(self, self.cross)
         turned = 0
         if self.capture_effects:   # before the rules below read the board
-            lifted, placed, turned = self._take_effects(move, mover_code, taking)
+            lifted, put, turned = self._take_effects(move, mover_code, taking)
             removed += lifted
+            placed += put
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -712,7 +723,10 @@ class GeneralPosition(Position):
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
         if self.history[-1][0][3] == TWO_STEP:
-            restore_plain(self)
+            if self.capturer_makes:
+                restore_take(self)
+            else:
+                restore_plain(self)
         super().unmake_internal()
 
     def _take_remote(self, cells: int) -> tuple[tuple[int, int], ...]:
@@ -730,9 +744,23 @@ class GeneralPosition(Position):
     def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
         """As `Position.public_move`, a two-step capture with its midway cell."""
         if move[3] == TWO_STEP:
-            plain = super().public_move((move[0], move[1], 0, NORMAL, 0), mover)
+            plain = super().public_move((move[0], move[1], move[2], NORMAL, 0), mover)
             return replace(plain, via=self.rules.board.names[move[4]])
         return super().public_move(move, mover)
+
+    def _make_after_take(self, move: InternalMove) -> tuple[
+            tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """After a Take&Make move's capture is made alone: the capturing
+        piece goes on from the capture cell to the end cell, promoting
+        there, and the stack records the move itself.  Returns the piece
+        lifted and the piece put down (cell, code)."""
+        _, end, promo, _, cell = move
+        code = self.cells[cell]
+        self._lift(cell)
+        self.place(end, promo or code)
+        self.unmoved &= ~(1 << end)
+        record_make(self, move)
+        return ((cell, code),), ((end, promo or code),)
 
     def _take_midway(self, move: InternalMove) -> tuple[tuple[int, int], ...]:
         """After a two-step capture's last step is made alone: take the

@@ -342,7 +342,8 @@ def _strict(entry: _Entry) -> Iterator[str]:
         return
     tail = _tail(entry, _marker(entry), f"={entry.promotion}" if entry.promotion else "")
     for part in _disambiguations(entry.move.from_cell):
-        if part or entry.letter or not entry.capture:
+        # A pawn's capture names its file, on the way (`via`) too.
+        if part or entry.letter or not (entry.capture or entry.via):
             yield entry.letter + part + tail
 
 
