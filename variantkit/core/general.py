@@ -279,7 +279,8 @@ class GeneralPosition(Position):
     def legal_en_passant(self) -> list[InternalMove]:
         """As `Position.legal_en_passant`, the whole legal list made only
         where some piece could take en passant at all: a repetition claim
-        asks after every move, and walled moves are judged one by one."""
+        asks after every move, and walled moves are judged one by one.
+        Under Take&Make, the en passant captures that some make completes."""
         if not self.ep_target:
             return []
         # (the generator sees only the first of several double steps open
@@ -289,6 +290,9 @@ class GeneralPosition(Position):
             self._generate(-1, pseudo)
             if not any(move[3] == EN_PASSANT for move in pseudo):
                 return []
+        if self.capturer_makes:   # the captures of the make moves that take en passant
+            return list(dict.fromkeys(take_part(self, m) for m in self.legal_internal()
+                                      if m[3] == TWO_STEP and self.ep_target >> m[4] & 1))
         return super().legal_en_passant()
 
     def board_full(self) -> bool:
