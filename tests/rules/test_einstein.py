@@ -193,7 +193,16 @@ def play_random_game(seed: int, plies: int, fen: str = chess.STARTING_FEN) -> in
     for ply in range(plies):
         moves = legal(state)
         where = f"einstein seed {seed} ply {ply}: {ours.fen()}"
-        assert ours.fen().split()[0] == state.board.board_fen(), where
+        fields = ours.fen().split()
+        assert fields[:3] == state.board.fen().split()[:2] + [
+            "".join(r for r in "KQkq" if r in state.rights) or "-"], where
+        # The en passant cell is written while some legal move takes there:
+        # one of the cells the pawn passed.
+        taking = {m for m in moves if chess.parse_square(m[2:4]) in state.passed
+                  and m[0] != m[2]
+                  and state.board.piece_type_at(chess.parse_square(m[:2])) == chess.PAWN}
+        assert (fields[3] != "-") == bool(taking), where
+        assert fields[3] == "-" or chess.parse_square(fields[3]) in state.passed, where
         assert sorted(str(m) for m in ours.legal_moves()) == sorted(moves), where
         if not moves or ours.outcome() is not None:
             return ply
