@@ -36,6 +36,7 @@ COMPILED_MODULES = (
     "variantkit.core.flips",
     "variantkit.core.transfer",
     "variantkit.core.two_steps",
+    "variantkit.core.take_make",
     "variantkit.core.conditions",
     "variantkit.core.observation",
     "variantkit.core.swaps",

@@ -21,8 +21,10 @@ class Move:
     move, a comma, its landing cell and the wall's cell, as Fairy-Stockfish
     writes it), `e5e6,e6e7` (a two-step move that takes on its way, `via`:
     the midway cell: the first step, a comma, the second step; `e5e6,e6e5`
-    takes on e6 and comes back to e5), `a1<->a8` (a swap, `swap`: the piece
-    on the from-cell and the enemy piece on the to-cell change places)."""
+    takes on e6 and comes back to e5; `e7d8,d8d7` a Take&Make capture on d8
+    completed by its make to d7, `c7d8,d8c8q` one that promotes), `a1<->a8`
+    (a swap, `swap`: the piece on the from-cell and the enemy piece on the
+    to-cell change places)."""
 
     from_cell: str
     to_cell: str
@@ -36,7 +38,7 @@ class Move:
 
     def __str__(self) -> str:
         if self.via:
-            return f"{self.from_cell}{self.via},{self.via}{self.to_cell}"
+            return f"{self.from_cell}{self.via},{self.via}{self.to_cell}{self.promotion or ''}"
         if self.drop:
             return f"{self.drop}@{self.to_cell}"
         sep = "~" if self.suborn else "<->" if self.swap else ""

@@ -44,7 +44,7 @@ STAGES: list[tuple[str, ...]] = [
 CORE = ["variantkit.core.moves", "variantkit.core.position", "variantkit.core.general",
         "variantkit.core.conditions", "variantkit.core.flips", "variantkit.core.transfer",
         "variantkit.core.observation", "variantkit.core.remote",
-        "variantkit.core.two_steps", "variantkit.core.swaps",
+        "variantkit.core.two_steps", "variantkit.core.swaps", "variantkit.core.take_make",
         "variantkit.core.turns"]
 # What the position core may use: itself and the stages before it.
 CORE_AND_BEFORE = tuple(prefix for stage in STAGES[:STAGES.index(("variantkit.core",)) + 1]

@@ -37,6 +37,7 @@ from variantkit.core.observation import able_takers, allowed_by_conditions
 from variantkit.core.position import Position
 from variantkit.core.remote import royal_takers, with_captures
 from variantkit.core.swaps import AFTER_SWAP_KEY, after_exchange, as_pass, restore_pass, swap_moves
+from variantkit.core.take_make import record_make, restore_take, take_and_make, take_part
 from variantkit.core.transfer import crossed_en_passant, crossings, may_cross
 from variantkit.core.turns import TurnState
 from variantkit.core.two_steps import plain_step, record_two_step, restore_plain, two_step_moves
@@ -90,6 +91,10 @@ class GeneralPosition(Position):
         self.capturer_reborn = effects.capturer_reborn
         self.captured_reborn = effects.captured_reborn
         self.mover_turns = effects.mover_turns
+        self.capturer_becomes = effects.capturer_becomes
+        self.mover_becomes = effects.mover_becomes
+        self.capturer_makes = effects.capturer_makes
+        self.make_barred = effects.make_barred
         self.rebirth = effects.rebirth
         self.home = effects.home
         self.move_conditions = rules.move_conditions
@@ -294,7 +299,8 @@ class GeneralPosition(Position):
     def legal_en_passant(self) -> list[InternalMove]:
         """As `Position.legal_en_passant`, the whole legal list made only
         where some piece could take en passant at all: a repetition claim
-        asks after every move, and walled moves are judged one by one."""
+        asks after every move, and walled moves are judged one by one.
+        Under Take&Make, the en passant captures that some make completes."""
         if not self.ep_target:
             return []
         # (the generator sees only the first of several double steps open
@@ -304,6 +310,9 @@ class GeneralPosition(Position):
             self._generate(-1, pseudo)
             if not any(move[3] == EN_PASSANT for move in pseudo):
                 return []
+        if self.capturer_makes:   # the captures of the make moves that take en passant
+            return list(dict.fromkeys(take_part(self, m) for m in self.legal_internal()
+                                      if m[3] == TWO_STEP and self.ep_target >> m[4] & 1))
         return super().legal_en_passant()
 
     def board_full(self) -> bool:
@@ -333,6 +342,8 @@ class GeneralPosition(Position):
                 moves = self._effect_moves(moves)
             if self.swapping:
                 moves = swap_moves(self, self.swaps, moves, self.last_swap() is not None)
+            if self.capturer_makes:
+                moves = take_and_make(self, self.make_barred, moves)
             if self.conditioned:
                 moves = allowed_by_conditions(self, self.move_conditions, moves)
             if judged and self.turn_state is not None:
@@ -553,7 +564,8 @@ class GeneralPosition(Position):
             tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]:
         """Apply the capture effects of `move`, just made by a piece of
         `code`: the capturing piece stays or is reborn, the captured one is
-        reborn, then the piece that moved changes side.  Return the pieces
+        reborn, the piece that moved changes type (`becomes:`), then it
+        changes side.  Return the pieces
         removed and put down (cell, code) and the cells turned over."""
         frm, to, _, kind, _ = move
         cells = self.cells
@@ -588,6 +600,15 @@ class GeneralPosition(Position):
                     placed += ((cell, victim),)
                     self.place(cell, victim)
                     self.unmoved |= self.home[victim] & 1 << cell
+        becomes = self.capturer_becomes if taking else self.mover_becomes
+        if becomes and becomes[cells[at]]:
+            was, code = cells[at], becomes[cells[at]]
+            self._lift(at)
+            self.place(at, code)
+            if any(cell == at for cell, _ in placed):   # put down by the move's effect
+                placed = tuple((c, code if c == at else k) for c, k in placed)
+            else:
+                removed, placed = removed + ((at, was),), placed + ((at, code),)
         turned = 0
         if (self.capturer_turns if taking else self.mover_turns) \
                 and not self.royal_code[cells[at]]:
@@ -643,9 +664,14 @@ class GeneralPosition(Position):
         mover_code = self.cells[move[0]]
         taking = self.capture_effects and self._captures(move)
         two_step, swap = move[3] == TWO_STEP, move[3] == SWAP
-        super().make_internal(plain_step(move) if two_step else as_pass(move) if swap else move)
+        makes = two_step and self.capturer_makes
+        super().make_internal(take_part(self, move) if makes else plain_step(move) if two_step
+                              else as_pass(move) if swap else move)
         removed: tuple[tuple[int, int], ...] = ()
-        if two_step:
+        made: tuple[tuple[int, int], ...] = ()
+        if makes:
+            removed, made = self._make_after_take(move)
+        elif two_step:
             removed = self._take_midway(move)
         elif swap:
             self._exchange(move[0], move[1])
@@ -677,7 +703,7 @@ class GeneralPosition(Position):
             self.place_wall(walled)
         if self.remote and move[3] == NORMAL and move[4]:
             removed += self._take_remote(move[4])
-        placed: tuple[tuple[int, int], ...] = ()
+        placed = made
         if self.transfer:   # the moved pieces cross before anything reads the board
             for here, there in crossings(self, move, self.cross):
                 code = self.cells[here]
@@ -690,8 +716,9 @@ class GeneralPosition(Position):
                     self.ep_target, self.ep_victim = crossed_en_passant(self, self.cross)
         turned = 0
         if self.capture_effects:   # before the rules below read the board
-            lifted, placed, turned = self._take_effects(move, mover_code, taking)
+            lifted, put, turned = self._take_effects(move, mover_code, taking)
             removed += lifted
+            placed += put
         if self.after_move and move[3] in EFFECT_KINDS and not move[2]:
             lifted, put = self._change_kind(move[1])
             removed += lifted
@@ -729,7 +756,10 @@ class GeneralPosition(Position):
         self.checks_left[0], self.checks_left[1] = before
         self.counting_limit, self.counting_ply = counted
         if self.history[-1][0][3] == TWO_STEP:
-            restore_plain(self)
+            if self.capturer_makes:
+                restore_take(self)
+            else:
+                restore_plain(self)
         elif self.history[-1][0][3] == SWAP:
             self._exchange(self.history[-1][0][0], self.history[-1][0][1])
             restore_pass(self)
@@ -771,12 +801,26 @@ class GeneralPosition(Position):
     def public_move(self, move: InternalMove, mover: int | None = None) -> Move:
         """As `Position.public_move`, a two-step capture with its midway cell."""
         if move[3] == TWO_STEP:
-            plain = super().public_move((move[0], move[1], 0, NORMAL, 0), mover)
+            plain = super().public_move((move[0], move[1], move[2], NORMAL, 0), mover)
             return replace(plain, via=self.rules.board.names[move[4]])
         if move[3] == SWAP:
             names = self.rules.board.names
             return Move(names[move[0]], names[move[1]], swap=True)
         return super().public_move(move, mover)
+
+    def _make_after_take(self, move: InternalMove) -> tuple[
+            tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """After a Take&Make move's capture is made alone: the capturing
+        piece goes on from the capture cell to the end cell, promoting
+        there, and the stack records the move itself.  Returns the piece
+        lifted and the piece put down (cell, code)."""
+        _, end, promo, _, cell = move
+        code = self.cells[cell]
+        self._lift(cell)
+        self.place(end, promo or code)
+        self.unmoved &= ~(1 << end)
+        record_make(self, move)
+        return ((cell, code),), ((end, promo or code),)
 
     def _take_midway(self, move: InternalMove) -> tuple[tuple[int, int], ...]:
         """After a two-step capture's last step is made alone: take the

@@ -121,7 +121,9 @@ UNSUPPORTED = frozenset({
     "promotionRank", "doubleStepRank", "doubleStepRankMin", "whiteFlag", "blackFlag",
     "castlingRookPiece", "whiteDropRegion", "blackDropRegion", "dropOnTop",
 })
-# `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules.
+# `capture-effects` (Rifle to AntiCirce, Einstein's `becomes`, Take&Make's `makes`) has no
+# key: Fairy-Stockfish lacks those rules (its pieces change type only by promoting on a
+# region, and its moves have one step).
 # `transfer` (Alice chess) has none either: Fairy-Stockfish has one board, without
 # planes, and no move of its moves a piece to another board.
 # `move-conditions` (Madrasi, Monochrome, Bichrome, Patrol) has no key either:

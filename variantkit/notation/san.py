@@ -349,7 +349,8 @@ def _strict(entry: _Entry) -> Iterator[str]:
         return
     tail = _tail(entry, _marker(entry), f"={entry.promotion}" if entry.promotion else "")
     for part in _disambiguations(entry.move.from_cell):
-        if part or entry.letter or not (entry.capture or entry.move.swap):
+        # A pawn's capture names its file, on the way (`via`) too, and so does its swap.
+        if part or entry.letter or not (entry.capture or entry.via or entry.move.swap):
             yield entry.letter + part + tail
 
 

@@ -3,20 +3,25 @@ removing them (`capture-effects:`): a capturing piece that stays where it
 stands and shoots (Rifle chess), that changes side (Andernach chess) or is
 reborn on its game-array cell (AntiCirce); a piece moving without a
 capture that changes side (AntiAndernach); a captured piece reborn on its
-game-array cell (Circe), or on the other side's (Mirror Circe).  Where a
-piece is reborn is declared per piece (`rebirth:`) and for all
-(`rebirth-array:`), compiled into one table per piece code and capture
-cell."""
+game-array cell (Circe), or on the other side's (Mirror Circe); a piece
+that changes type as it captures or moves without capturing (`becomes:`,
+Einstein and Chameleon chess).  Where a piece is reborn is declared per
+piece (`rebirth:`) and for all (`rebirth-array:`), compiled into one table
+per piece code and capture cell; what a piece becomes, into one table per
+piece code.  A capturing piece that must at once make a move as the piece
+it took moves (`capturer: makes`, Take&Make) has its make moves found by
+the general position from the taken piece's own tables."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Literal, NamedTuple, TypedDict
 
-from variantkit.board import Board
+from variantkit.board import SIDE_NAMES, Board, SideRegionRef
 from variantkit.pieces import PieceSet, piece_code
 from variantkit.rulebook.sink import Sink
 
-CapturerEffect = Literal["stays", "turns", "reborn"]
+CapturerEffect = Literal["stays", "turns", "reborn", "makes"]
 
 
 class RebirthDeclaration(TypedDict, total=False):
@@ -27,7 +32,16 @@ class RebirthDeclaration(TypedDict, total=False):
     pick: Literal["colour", "file"]
 
 
-# `capture-effects:` as the schema admits it.
+class BecomesDeclaration(TypedDict, total=False):
+    """`becomes:`: per piece name, the piece it turns into when it captures
+    (`capturing`) or moves without capturing (`moving`)."""
+
+    capturing: dict[str, str]
+    moving: dict[str, str]
+
+
+# `capture-effects:` as the schema admits it (`make-barred`: piece name ->
+# the cells, a region or one per side, its make move may not end on).
 CaptureEffectsDeclaration = TypedDict("CaptureEffectsDeclaration", {
     "capturer": CapturerEffect | list[CapturerEffect],
     "captured": Literal["removed", "reborn"],
@@ -36,6 +50,8 @@ CaptureEffectsDeclaration = TypedDict("CaptureEffectsDeclaration", {
     # Whose game array holds a piece's rebirth cells: its own side's, or
     # the other side's (Mirror Circe).
     "rebirth-array": Literal["own", "opposite"],
+    "becomes": BecomesDeclaration,
+    "make-barred": dict[str, SideRegionRef],
 }, total=False)
 
 
@@ -53,14 +69,25 @@ class CaptureEffects(NamedTuple):
     # Per piece code, the cells where the setup has that piece: one that
     # lands there by rebirth or a change of side counts as not moved.
     home: list[int]
+    # Per piece code, the code it becomes on its landing cell when it
+    # captures, or moves without capturing (0: it stays what it is); []
+    # when no piece changes type so.
+    capturer_becomes: list[int]
+    mover_becomes: list[int]
+    # The capturing piece must at once make a move without capturing, from
+    # the capture cell, as the taken piece moves (Take&Make); per piece
+    # code, the cells where such a make move may not end ([] without makes).
+    capturer_makes: bool
+    make_barred: list[int]
 
     @property
     def any(self) -> bool:
         return self.capturer_stays or self.capturer_turns or self.capturer_reborn \
-            or self.captured_reborn or self.mover_turns
+            or self.captured_reborn or self.mover_turns or bool(self.capturer_becomes) \
+            or bool(self.mover_becomes) or self.capturer_makes
 
 
-NO_EFFECTS = CaptureEffects(False, False, False, False, False, [], [])
+NO_EFFECTS = CaptureEffects(False, False, False, False, False, [], [], [], [], False, [])
 
 
 def needs_general(effects: CaptureEffects) -> bool:
@@ -81,6 +108,12 @@ def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, 
         sink.report(("capture-effects", "capturer"), "a capturing piece either stays where it "
                     "stands or is reborn, not both", "capture-effects-clash")
     captured_reborn = spec.get("captured", "removed") == "reborn"
+    if "makes" in capturer and (len(capturer) > 1 or captured_reborn or "becomes" in spec):
+        sub_key = "capturer" if len(capturer) > 1 else "captured" if captured_reborn \
+            else "becomes"
+        sink.report(("capture-effects", sub_key), "a capturing piece that makes a move as "
+                    "the piece it took (`capturer: makes`) takes no other effect",
+                    "capture-effects-clash")
     if captured_reborn and captures_to_hand:
         sink.report(("capture-effects", "captured"), "a captured piece joins the capturer's "
                     "hand (`hands: {captures: ...}`), so it cannot also be reborn",
@@ -101,7 +134,58 @@ def compile_capture_effects(sink: Sink, spec: CaptureEffectsDeclaration | None, 
     return CaptureEffects(
         capturer_stays="stays" in capturer, capturer_turns="turns" in capturer,
         capturer_reborn="reborn" in capturer, captured_reborn=captured_reborn,
-        mover_turns=spec.get("mover", "stays") == "turns", rebirth=rebirth, home=home)
+        mover_turns=spec.get("mover", "stays") == "turns", rebirth=rebirth, home=home,
+        capturer_becomes=_becomes(sink, spec.get("becomes", {}), "capturing", pieces, n_codes),
+        mover_becomes=_becomes(sink, spec.get("becomes", {}), "moving", pieces, n_codes),
+        capturer_makes="makes" in capturer,
+        make_barred=_make_barred(sink, spec, "makes" in capturer, board, pieces, n_codes))
+
+
+def _make_barred(sink: Sink, spec: CaptureEffectsDeclaration, makes: bool, board: Board,
+                 pieces: PieceSet, n_codes: int) -> list[int]:
+    """Per piece code, the cells its make move may not end on (`make-barred`)."""
+    barred = spec.get("make-barred", {})
+    if not makes:
+        if barred:
+            sink.report(("capture-effects", "make-barred"), "`make-barred` bars the ends of "
+                        "make moves, but no piece makes one: declare `capturer: makes`",
+                        "make-barred-unused", key=True)
+        return []
+    table = [0] * n_codes
+    for name, where in barred.items():
+        kind = pieces.by_name.get(name)
+        if kind is None:
+            sink.report(("capture-effects", "make-barred", name), f"unknown piece '{name}'",
+                        "unknown-piece", key=True)
+            continue
+        for side in range(2):
+            ref = where[SIDE_NAMES[side]] if isinstance(where, dict) else where
+            table[piece_code(kind.index, side)] = sink.located(
+                ("capture-effects", "make-barred", name),
+                partial(board.resolve_region, ref)) or 0
+    return table
+
+
+def _becomes(sink: Sink, spec: BecomesDeclaration, when: Literal["capturing", "moving"],
+             pieces: PieceSet, n_codes: int) -> list[int]:
+    """Per piece code, the code of the piece it becomes `when` (0: none);
+    [] when no piece changes.  A royal piece keeps its type, and no piece
+    becomes a royal one (the count of royal pieces stays what it is)."""
+    table = [0] * n_codes
+    for name, into in spec.get(when, {}).items():
+        where = ("capture-effects", "becomes", when, name)
+        kind, other = pieces.by_name.get(name), pieces.by_name.get(into)
+        if kind is None or other is None:
+            sink.report(where, f"unknown piece '{name if kind is None else into}'",
+                        "unknown-piece", key=kind is None)
+            continue
+        if kind.royal or other.royal:
+            sink.report(where, f"'{name}' becoming '{into}': a royal piece neither changes "
+                        "type nor is made so", "royal-becomes")
+            continue
+        for side in range(2):
+            table[piece_code(kind.index, side)] = piece_code(other.index, side)
+    return table if any(table) else []
 
 
 def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board,
