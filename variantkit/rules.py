@@ -3,7 +3,7 @@
 `compile_rules` hands each part of a loaded declaration to its rule family
 in `variantkit.rulebook` (board, sides, setup, pieces, royals, codes,
 promotion, hands, castling, end rules, flips, passing, captures, capture effects,
-movement conditions, swaps, changes of kind, walls, transfer, aims, first
+movement conditions, swaps, walls, transfer, aims, first
 moves, gating, turns, keys, and the drawing's look), in an order
 where each family finds what it reads already built.  `Rules` keeps each
 family's record whole, beside the board, the pieces and the setup; every
@@ -33,7 +33,6 @@ from variantkit.rulebook import (
     capture_modes,
     captures,
     castling,
-    changes,
     codes,
     drop_fall,
     end,
@@ -61,7 +60,6 @@ from variantkit.rulebook.aims import Aims
 from variantkit.rulebook.capture_effects import CaptureEffects
 from variantkit.rulebook.captures import Captures
 from variantkit.rulebook.castling import Castlings
-from variantkit.rulebook.changes import Changes
 from variantkit.rulebook.codes import Codes, Words, empty_board_reach
 from variantkit.rulebook.declaration import VariantDeclaration
 from variantkit.rulebook.drop_fall import DropFall
@@ -117,7 +115,6 @@ class Rules:
     capture_effects: CaptureEffects
     move_conditions: MoveConditions
     swaps: Swaps                    # pieces changing places with enemy ones (`swaps:`)
-    changes: Changes                # pieces changing kind by moving (`changes:`)
     capture_modes: CaptureModes     # captures beyond replacement, freezing (`capture-by:`)
     two_steps: TwoSteps
     lion_trading: LionTrading
@@ -217,7 +214,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         sink, data.get("swaps"), pieces, start.cells,
         {code for c in castles.castlings for code in (c.king_code, c.rook_code)},
         compiled.n_codes)
-    changing = changes.compile_changes(sink, data.get("changes"), pieces, compiled.royal_code)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
                                                  compiled.n_codes)
     stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
@@ -242,7 +238,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         words=codes.compile_words(compiled, board.size, promoting.promotions, first.rule),
         hands=held, drop_fall=falling, castling=castles, notation=notation, end=ending,
         flips=flipping, passing=passes, captures=taking, capture_effects=effects,
-        move_conditions=conditions, swaps=swapping, changes=changing,
+        move_conditions=conditions, swaps=swapping,
         capture_modes=remote,
         two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
@@ -255,7 +251,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
                  or transfer.needs_general(crossing)
                  or move_conditions.needs_general(conditions)
                  or swaps.needs_general(swapping)
-                 or changes.needs_general(changing)
                  or capture_modes.needs_general(remote)
                  or two_steps.needs_general(stepping)
                  or promotion.needs_general(promoting)

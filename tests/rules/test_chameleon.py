@@ -13,7 +13,6 @@ import random
 
 import chess
 import pytest
-from declarations import errors_over
 
 import variantkit
 from variantkit.game import Game, perft
@@ -163,18 +162,3 @@ def test_lone_knight_is_not_dead_material() -> None:
     play on; the two kings alone are a draw."""
     assert chameleon("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").outcome() is None
     assert chameleon("4k3/8/8/8/8/8/8/4K3 w - - 0 1").outcome() is not None
-
-
-BAD = [  # a declaration's mistake, and where and what its problem says
-    ("changes: {after-move: {queen: lion}}", 4, "unknown-piece"),
-    ("changes: {after-move: {king: queen}}", 4, "changes-royal"),
-    ("changes: {after-move: {queen: king}}", 4, "changes-royal"),
-    ("changes: {after-move: {queen: [knight]}}", 4, "schema"),
-]
-
-
-@pytest.mark.parametrize(("line", "row", "rule"), BAD)
-def test_a_bad_declaration_is_a_located_problem(line: str, row: int, rule: str) -> None:
-    errors = errors_over("chess", line)
-    assert [p.rule for p in errors] == [rule]
-    assert errors[0].line == row, errors[0]

@@ -103,9 +103,6 @@ class GeneralPosition(Position):
         # The swap made just before this position, where a position string
         # says so (its moves played here are on the stack).
         self.swap_before: InternalMove | None = None
-        # Per piece code, what a piece becomes after a move of its own
-        # (`changes:`; [] for none).
-        self.after_move = rules.changes.after_move
         self.conditioned = rules.move_conditions.any
         self.capture_modes = rules.capture_modes
         self.remote = rules.capture_modes.active
@@ -567,7 +564,7 @@ class GeneralPosition(Position):
         reborn, the piece that moved changes type (`becomes:`), then it
         changes side.  Return the pieces
         removed and put down (cell, code) and the cells turned over."""
-        frm, to, _, kind, _ = move
+        frm, to, promoted, kind, _ = move
         cells = self.cells
         mover = 1 - self.stm
         now = cells[to]
@@ -601,7 +598,8 @@ class GeneralPosition(Position):
                     self.place(cell, victim)
                     self.unmoved |= self.home[victim] & 1 << cell
         becomes = self.capturer_becomes if taking else self.mover_becomes
-        if becomes and becomes[cells[at]]:
+        # A promotion is the move's change: the new piece changes on its own moves.
+        if becomes and not promoted and becomes[cells[at]]:
             was, code = cells[at], becomes[cells[at]]
             self._lift(at)
             self.place(at, code)
@@ -719,10 +717,6 @@ class GeneralPosition(Position):
             lifted, put, turned = self._take_effects(move, mover_code, taking)
             removed += lifted
             placed += put
-        if self.after_move and move[3] in EFFECT_KINDS and not move[2]:
-            lifted, put = self._change_kind(move[1])
-            removed += lifted
-            placed += put
         if self.aims and move[3] in (NORMAL, DOUBLE, EN_PASSANT, GATE) \
                 and self.aimed_by[self.cells[move[1]]]:
             self._aim(move[1])
@@ -764,19 +758,6 @@ class GeneralPosition(Position):
             self._exchange(self.history[-1][0][0], self.history[-1][0][1])
             restore_pass(self)
         super().unmake_internal()
-
-    def _change_kind(self, cell: int) -> tuple[tuple[tuple[int, int], ...],
-                                               tuple[tuple[int, int], ...]]:
-        """The piece that has just moved to `cell` (without promoting)
-        becomes what `changes: after-move` names; return the piece lifted
-        and the one put down (cell, code), none where it stays."""
-        code = self.cells[cell]
-        new = self.after_move[code]
-        if new < 0:
-            return (), ()
-        self._lift(cell)
-        self.place(cell, new)
-        return ((cell, code),), ((cell, new),)
 
     def _exchange(self, first: int, second: int) -> None:
         """The pieces on two cells change places (a swap; done twice, nothing changed)."""

@@ -130,8 +130,7 @@ UNSUPPORTED = frozenset({
 # Fairy-Stockfish has no paralysis, cell-colour or observation conditions.
 # `capture-by` and `freezes` (Ultima's captures and immobilizer) have no key either.
 # `swaps` (Messigny chess) have none either: no Fairy-Stockfish move lets two
-# pieces of different sides change places; nor `changes` (Chameleon chess): its
-# pieces change kind only by promotion.
+# pieces of different sides change places.
 # `two-step` moves (chu shogi's lion) have none either: the exporter writes no
 # Betza for them (this project reads no `a`) and refuses a piece that has one;
 # nor have chu shogi's promotion zone (`from-inside: by-capture`) and

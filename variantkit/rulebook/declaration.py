@@ -19,7 +19,6 @@ from variantkit.board import BoardDeclaration
 from variantkit.rulebook.capture_effects import CaptureEffectsDeclaration
 from variantkit.rulebook.captures import ExplosionDeclaration
 from variantkit.rulebook.castling import CastlingDeclaration
-from variantkit.rulebook.changes import ChangesDeclaration
 from variantkit.rulebook.end import EndDeclaration
 from variantkit.rulebook.first_moves import FirstMoveDeclaration
 from variantkit.rulebook.flips import FlipsDeclaration
@@ -70,7 +69,6 @@ VariantDeclaration = TypedDict("VariantDeclaration", {
     "capture-effects": CaptureEffectsDeclaration,
     "move-conditions": MoveConditionsDeclaration,
     "swaps": SwapsDeclaration,
-    "changes": ChangesDeclaration,
     "transfer": TransferDeclaration,
     "lion-trading": LionTradingDeclaration,
     "turns": TurnsDeclaration,
