@@ -73,6 +73,7 @@ MoveDeclaration = TypedDict("MoveDeclaration", {
     "suborn": SubornDeclaration,
     "range": int | list[int],   # N, or [min, max]
     "only": Literal["move", "capture"],
+    "remote": bool,   # a capture that leaves the capturer where it stands
     "initial": bool,
     "en-passant": Literal["target", "capture"],
     "may-give-check": bool,
