@@ -144,7 +144,7 @@ PieceDeclaration = TypedDict("PieceDeclaration", {
     "drops": PieceDropsDeclaration,
     "initial-until-aimed-by": list[str],
     "capture-by": list[CaptureByEntry],
-    "freezes": bool,
+    "freezes": bool | MoveDeclaration,   # true: the cells around it
 }, total=False)
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)

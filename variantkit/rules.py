@@ -209,7 +209,7 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     conditions = move_conditions.compile_move_conditions(
         sink, data.get("move-conditions"), board, pieces, compiled.royal_code)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
-                                                 compiled.n_codes)
+                                                 compiled.n_codes, context)
     stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
                                            forwards, compiled.n_codes, promoting.by_code)
     remote_captures.check_remote_captures(sink, declared, list(data))

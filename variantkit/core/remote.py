@@ -34,7 +34,12 @@ def frozen(pos: Position, m: CaptureModes, side: int) -> int:
     bb = pos.bb
     around = 0
     for code in m.freezer_codes[them]:
-        around |= _around(m, bb[code])
+        cells = bb[code]
+        reach_of = m.freeze_cells[code]
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            around |= reach_of[low.bit_length() - 1]
     own_freezers = 0
     for code in m.freezer_codes[side]:
         own_freezers |= bb[code]
