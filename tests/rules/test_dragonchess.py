@@ -293,3 +293,93 @@ def test_random_games_match_the_reference(seed: int) -> None:
         move = rng.choice(sorted(captures if captures and rng.random() < 0.5 else expected))
         game.push(move)
         assert read(game.fen())[0] == after(read(fen)[0], expected[move]), (fen, move)
+
+
+# -- each open case, by name ---------------------------------------------------------
+def fen_of(pieces: dict[str, str], white: bool = True) -> str:
+    """A position string from cell names (`2g1`) and letters."""
+    planes = []
+    for level in range(1, LEVELS + 1):
+        rows = []
+        for rank in range(RANKS - 1, -1, -1):
+            row, empty = "", 0
+            for f in range(FILES):
+                piece = pieces.get(name((level, f, rank)))
+                if piece is None:
+                    empty += 1
+                    continue
+                row += (str(empty) if empty else "") + piece
+                empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        planes.append("/".join(rows))
+    return "|".join(planes) + (" w" if white else " b") + " - - 0 1"
+
+
+def legal_at(pieces: dict[str, str], white: bool = True) -> set[str]:
+    fen = fen_of(pieces, white)
+    legal = legal_strings(VARIANT.new_game(fen))
+    assert legal == set(reference(fen)), fen
+    return legal
+
+
+def test_the_dragon_breathes_on_five_ground_cells_and_stays() -> None:
+    pieces = {"2a1": "K", "2l8": "k", "3g5": "R", "2g5": "w", "2h5": "t", "2g4": "o",
+              "2h6": "u", "2f5": "W"}
+    legal = legal_at(pieces)
+    breaths = {m for m in legal if "," in m}
+    assert breaths == {"3g52g5,2g53g5", "3g52h5,2h53g5", "3g52g4,2g43g5"}   # not h6, not own f5
+    game = VARIANT.new_game(fen_of(pieces))
+    assert game.san("3g52g5,2g53g5") == "Rx2g5-3g5"
+    assert str(game.parse_san("Rx2g5-3g5")) == "3g52g5,2g53g5"
+    game.push("3g52h5,2h53g5")
+    assert game.piece_at("3g5") == "R" and game.piece_at("2h5") is None
+
+
+def test_the_dragon_breath_gives_check_and_a_pinned_dragon_breathes() -> None:
+    game = VARIANT.new_game(fen_of({"2g5": "k", "3g5": "R", "2a1": "K"}, white=False))
+    assert game.is_check()
+    # Gold's king has stepped up to the sky; its dragon on 3c3 stands
+    # between it and Scarlet's dragon on 3e5.
+    legal = legal_at({"3b2": "K", "3c3": "R", "3e5": "r", "2c3": "w", "2l8": "k"})
+    assert "3c32c3,2c33c3" in legal
+    assert "3c33d3" not in legal
+
+
+def test_the_basilisk_freezes_the_piece_above_it() -> None:
+    pieces = {"1e4": "B", "2e4": "o", "2e1": "K", "2l8": "k"}
+    legal = legal_at(pieces, white=False)
+    assert not any(m.startswith("2e4") for m in legal)       # frozen
+    game = VARIANT.new_game(fen_of(pieces, white=True))
+    assert not game.is_check()                              # the frozen oliphant gives none
+    del pieces["1e4"], pieces["2e1"]
+    pieces["1f4"], pieces["2a1"] = "B", "K"
+    legal = legal_at(pieces, white=False)
+    assert any(m.startswith("2e4") for m in legal)            # free again
+
+
+def test_the_warrior_promotes_to_a_hero() -> None:
+    legal = legal_at({"2a7": "W", "2a1": "K", "2l8": "k"})
+    assert "2a72a8h" in legal and "2a72a8" not in legal
+
+
+def test_heroes_kings_and_mages_between_boards() -> None:
+    legal = legal_at({"3e4": "H", "1a1": "K", "2l8": "k", "2d5": "w"})
+    assert {m for m in legal if m.startswith("3e4")} == \
+        {"3e42d3", "3e42f3", "3e42d5", "3e42f5"}
+    assert {m for m in legal if m.startswith("1a1")} == {"1a12a1"}   # the king: back up only
+    legal = legal_at({"2e4": "M", "3e4": "w", "2a1": "K", "2l8": "k"})
+    assert "2e43e4" in legal and "2e41e4" in legal
+    legal = legal_at({"1e4": "M", "2e4": "W", "2a1": "K", "2l8": "k"})
+    assert not any(m.startswith("1e43") for m in legal)       # not over its own warrior
+
+
+def test_sylphs_dwarves_and_elementals() -> None:
+    legal = legal_at({"2b5": "S", "3b5": "w", "3a2": "G", "2a1": "K", "2l8": "k"})
+    assert {m for m in legal if m.startswith("2b5")} == \
+        {"2b53c2", "2b53e2", "2b53g2", "2b53i2", "2b53k2"}    # not above (taken), not a2 (own)
+    legal = legal_at({"1c3": "D", "2c3": "w", "2a1": "K", "2l8": "k"})
+    assert "1c32c3" in legal                                   # up by taking
+    legal = legal_at({"1c3": "E", "1c4": "D", "2c5": "w", "2d3": "w", "2a1": "K", "2l8": "k"})
+    assert "1c32d3" in legal and "1c32c5" not in legal         # c4 below the way is taken
+    legal = legal_at({"2c3": "E", "1c3": "D", "2a1": "K", "2l8": "k"})
+    assert not any(m.startswith("2c3") for m in legal)         # the cell below is taken
