@@ -27,9 +27,10 @@ LANDING_MODES = APPROACH | WITHDRAWAL | CUSTODIAN | ROYAL_LINES
 
 
 def frozen(pos: Position, m: CaptureModes, side: int) -> int:
-    """The cells of `side`'s pieces that cannot move: beside an enemy piece
-    that freezes (frozen or not itself), or, for a piece that freezes,
-    beside an enemy piece that captures by imitation."""
+    """The cells of `side`'s pieces that cannot move: on a cell an enemy
+    piece that freezes holds (frozen or not itself: beside it, or where its
+    `freezes` primitive reaches), or, for a piece that freezes, beside an
+    enemy piece that captures by imitation."""
     them = 1 - side
     bb = pos.bb
     around = 0

@@ -4,10 +4,11 @@ from (`withdrawal`), the enemy pieces it pins against a partner
 (`custodian`), the enemy pieces where its lines meet its royal piece's
 (`royal-lines`), the enemy pieces it jumps over (`leap-capture`), or each
 enemy piece in the way that piece captures (`imitation`); and a piece that
-freezes the enemy pieces around it (`freezes`).  Ultima's pieces are made
-of these.  The geometry is compiled here into per-cell tables on a grid
-board (a step per direction, each cell's file and rank); the core reads
-them (`core.remote`)."""
+freezes the enemy pieces around it (`freezes: true`) or on the cells a
+primitive reaches from it (`freezes: {leap: [[0, 0, 1]]}`, Dragonchess's
+basilisk).  Ultima's pieces are made of these.  The geometry is compiled
+here into per-cell tables on a grid board (a step per direction, each
+cell's file and rank); the core reads them (`core.remote`)."""
 
 from __future__ import annotations
 
