@@ -383,3 +383,21 @@ def test_sylphs_dwarves_and_elementals() -> None:
     assert "1c32d3" in legal and "1c32c5" not in legal         # c4 below the way is taken
     legal = legal_at({"2c3": "E", "1c3": "D", "2a1": "K", "2l8": "k"})
     assert not any(m.startswith("2c3") for m in legal)         # the cell below is taken
+
+
+def test_a_bad_freezing_primitive_is_a_located_problem() -> None:
+    text = """
+variantkit: 1
+name: x
+description: x
+board: {grid: {files: 4, ranks: 4, planes: 2}}
+pieces:
+  king: {letter: K, royal: true, betza: K}
+  basilisk:
+    letter: B
+    betza: W
+    freezes: {step: upward}
+setup: "k3/4/4/B3|4/4/4/K3 w - - 0 1"
+"""
+    with pytest.raises(variantkit.VariantError, match=r":11:\d+: .*upward"):
+        variantkit.load_text(text)
