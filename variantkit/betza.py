@@ -73,6 +73,7 @@ MoveDeclaration = TypedDict("MoveDeclaration", {
     "suborn": SubornDeclaration,
     "range": int | list[int],   # N, or [min, max]
     "only": Literal["move", "capture"],
+    "remote": bool,   # a capture that leaves the capturer where it stands
     "initial": bool,
     "en-passant": Literal["target", "capture"],
     "may-give-check": bool,
@@ -143,7 +144,7 @@ PieceDeclaration = TypedDict("PieceDeclaration", {
     "drops": PieceDropsDeclaration,
     "initial-until-aimed-by": list[str],
     "capture-by": list[CaptureByEntry],
-    "freezes": bool,
+    "freezes": bool | MoveDeclaration,   # true: the cells around it
 }, total=False)
 
 Vec = tuple[int, int]  # a vector (file, rank) from White's side, or an atom (larger, smaller)

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 MOVE: Final = 1
 CAPTURE: Final = 2
 CONVERT: Final = 4  # suborn: the target changes side instead of being captured
+# With CAPTURE (`remote: true`): the capture takes the piece on the target
+# cell and the capturer stays where it stands.
+STAYS: Final = 8
 # Cells whose occupancy one look-up table may key on: 2**14 entries at most,
 # filled lazily, so memory stays bounded whatever the board.
 MAX_GROUP_BITS: Final = 14
@@ -909,6 +912,8 @@ def flags_of(spec: MoveDeclaration, piece_index: dict[str, int],
                                    "plane-shift-capture")
         only = "move"  # moves that change plane never capture
     mode = {"move": MOVE, "capture": CAPTURE}.get(only or "", MOVE | CAPTURE)
+    if spec.get("remote", False):
+        mode = _remote_mode(spec, only)
     suborn_types = None
     if "suborn" in spec:
         mode = CONVERT
@@ -935,6 +940,19 @@ def flags_of(spec: MoveDeclaration, piece_index: dict[str, int],
                  resets_clock=bool(spec.get("resets-clock", True)),
                  suborn_types=suborn_types, hop=_hop(spec, piece_index),
                  cannot_capture=cannot_capture, in_check=spec.get("in-check", "allowed"))
+
+
+def _remote_mode(spec: MoveDeclaration, only: str | None) -> int:
+    """The mode of a remote capture (`remote: true`): a capture that leaves
+    the capturer where it stands, so nothing that moves the piece goes
+    with it."""
+    clash = next((key for key in ("suborn", "plane-shift", "en-passant") if key in spec),
+                 "only: move" if only == "move" else None)
+    if clash is not None:
+        raise DeclarationError(f"a remote capture (`remote: true`) does not go with `{clash}`: "
+                               "it only takes, the capturer staying where it stands",
+                               "remote-modifier")
+    return CAPTURE | STAYS
 
 
 Located = Callable[[tuple[str | int, ...], Callable[[], Any]], Any]

@@ -46,6 +46,7 @@ from variantkit.rulebook import (
     move_conditions,
     passing,
     promotion,
+    remote_captures,
     roster,
     royals,
     setup,
@@ -215,9 +216,10 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         {code for c in castles.castlings for code in (c.king_code, c.rook_code)},
         compiled.n_codes)
     remote = capture_modes.compile_capture_modes(sink, declared, board, pieces,
-                                                 compiled.n_codes)
+                                                 compiled.n_codes, context)
     stepping = two_steps.compile_two_steps(sink, data["pieces"], list(data), board, pieces,
                                            forwards, compiled.n_codes, promoting.by_code)
+    remote_captures.check_remote_captures(sink, declared, list(data))
     trading = lion_trading.compile_lion_trading(sink, data.get("lion-trading"), board, pieces,
                                                 compiled.n_codes)
     walling = walls.compile_walls(sink, data.get("walls"), board, start.hole_mark)

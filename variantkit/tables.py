@@ -345,7 +345,10 @@ class CaptureModes(NamedTuple):
     partners: list[tuple[int, ...]]
     custodian_lines: list[tuple[int, ...]]
     leap_lines: list[tuple[int, ...]]
-    freezes: list[bool]               # per piece code: it freezes adjacent enemy pieces
+    freezes: list[bool]               # per piece code: it freezes enemy pieces
+    # Per piece code that freezes, per cell: the cells whose enemy pieces it
+    # freezes from there (the adjacent ones, or a declared primitive's).
+    freeze_cells: list[list[int]]
     # Per side: its codes that freeze, and its codes that capture by imitation
     # (they freeze the adjacent enemy pieces that freeze).
     freezer_codes: list[tuple[int, ...]]

@@ -293,7 +293,7 @@ def test_hands_and_drops_in_the_playground(client: TestClient) -> None:
     assert dropped == {m.to_cell for m in game.legal_moves() if m.drop == "N"}
     assert re.search(r'data-hand-piece="N"[^>]*data-mark="highlight"', answer["svg"])
     assert {"move": "N@f3", "from": "f3", "to": "f3", "promotion": None, "suborn": False,
-            "drop": "N", "wall": None, "from_hand": True} in answer["legal"]
+            "swap": False, "drop": "N", "wall": None, "from_hand": True} in answer["legal"]
     # A drop played by its move string or typed as SAN; the hand shrinks.
     played = post(client, "/api/position", {"source": CRAZYHOUSE, "start": HELD,
                                             "moves": ["N@f3", "R@e4"]})
@@ -328,7 +328,8 @@ def test_walls_are_placed_in_a_step_of_their_own(client: TestClient) -> None:
     assert {cell for cell, mark in shown.items() if mark == "drop"} == walls
     assert shown["d7"] == "drop" and shown["d5"] == "highlight"
     assert {"move": "d7d5,d5d7", "from": "d7", "to": "d5", "promotion": None,
-            "suborn": False, "drop": None, "wall": "d7", "from_hand": False} in answer["legal"]
+            "suborn": False, "swap": False, "drop": None, "wall": "d7",
+            "from_hand": False} in answer["legal"]
     assert 'data-wall="e6"' in answer["svg"]
     # A move that places no wall, or is not legal, or not a text: refused.
     for pending in ("d7d4", "e2e4", ["d7d5"], 7):

@@ -26,6 +26,7 @@ from variantkit.core.moves import (
     GATE,
     NORMAL,
     PASS,
+    REMOTE,
     SWAP,
     TWO_STEP,
     WALLED,
@@ -459,7 +460,8 @@ class GeneralPosition(Position):
             elif blast and enemy and not self.royals(1 - us):
                 ok = True
             elif kept:
-                after = kept & ~(1 << move[0]) | 1 << move[1] if kept >> move[0] & 1 else kept
+                after = kept & ~(1 << move[0]) | 1 << move[1] \
+                    if kept >> move[0] & 1 and move[3] != REMOTE else kept
                 ok = not any(after >> cell & 1 for cell in self._threatened(us))
             else:
                 ok = not self.side_in_check(us)
@@ -633,7 +635,7 @@ class GeneralPosition(Position):
     def _captures(self, move: InternalMove) -> bool:
         frm, to, _, kind, extra = move
         # (a plain move's `extra`: the cells it takes besides its landing cell)
-        if kind in (EN_PASSANT, TWO_STEP) or (kind == NORMAL and extra):
+        if kind in (EN_PASSANT, TWO_STEP, REMOTE) or (kind == NORMAL and extra):
             return True
         target = self.cells[to]
         return kind in (NORMAL, DOUBLE, GATE) and bool(target) \

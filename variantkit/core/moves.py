@@ -47,6 +47,11 @@ TWO_STEP: Final = 10
 # piece that swaps and then exchanges the two, so that the kind never
 # reaches the tests of gating moves (`kind >= GATE`) below it.
 SWAP: Final = 11
+# A remote capture (`remote: true`): the piece on `from` takes the piece on
+# `to` and stays where it stands.  Made and taken back in the gating
+# branch of `Position.make_internal` (`kind >= GATE`), so that the other
+# kinds test nothing more; written as an igui is (`Move.via`).
+REMOTE: Final = 12
 # A move that also puts a wall on a cell (`walls:`): its kind is WALLED plus
 # the kind of the move without the wall (the plain move), and its `extra`
 # packs the plain move's extra above the wall's cell (`walled`,

@@ -14,6 +14,7 @@ from variantkit.core.moves import (
     EN_PASSANT,
     NORMAL,
     PASS,
+    REMOTE,
     SUBORN,
     InternalMove,
 )
@@ -125,5 +126,5 @@ def captures(position: Position, move: InternalMove) -> bool:
     if kind == EN_PASSANT:
         return True
     target = position.cells[to]
-    return kind in (NORMAL, DOUBLE, SUBORN) and bool(target) \
+    return kind in (NORMAL, DOUBLE, SUBORN, REMOTE) and bool(target) \
         and target & 1 != position.cells[frm] & 1

@@ -20,6 +20,7 @@ from variantkit.core.moves import (
     GATE,
     NORMAL,
     PASS,
+    REMOTE,
     STAY,
     SUBORN,
     WALL_BITS,
@@ -30,7 +31,16 @@ from variantkit.core.moves import (
     gate_parts,
     wall_parts,
 )
-from variantkit.pieces import CAPTURE, CONVERT, MOVE, SHORT_BITS, SHORT_MASK, CellReach, reach
+from variantkit.pieces import (
+    CAPTURE,
+    CONVERT,
+    MOVE,
+    SHORT_BITS,
+    SHORT_MASK,
+    STAYS,
+    CellReach,
+    reach,
+)
 from variantkit.public_types import SIDES, Move
 
 if TYPE_CHECKING:
@@ -863,6 +873,9 @@ class Position:
                     if mode & CONVERT:
                         self._suborns(frm, reached, victims, quiet_check, checkers, king, out)
                         continue
+                    if mode & STAYS:
+                        self._remote_captures(frm, reached & capturable, quiet_check, king, out)
+                        continue
                     targets = 0
                     if mode & CAPTURE:
                         targets = reached & capturable
@@ -1019,6 +1032,33 @@ class Position:
             if checkers and checkers & ~tbit:
                 continue
             move = (frm, to, 0, SUBORN, 0)
+            if not may_check and self.gives_check(move):
+                continue
+            out.append(move)
+
+    def _remote_captures(self, frm: int, targets: int, may_check: bool, king: int,
+                         out: list[InternalMove]) -> None:
+        """Remote captures of the pieces on `targets` (`remote: true`).  The
+        capturer stays, so the royal piece on `king` is only concerned by
+        the piece taken away: a checking piece gone, or a line or a
+        hopper's screen opened.  One move per victim, whichever of the
+        piece's primitives reaches it."""
+        them = 1 - self.stm
+        while targets:
+            tbit = targets & -targets
+            targets ^= tbit
+            move = (frm, tbit.bit_length() - 1, 0, REMOTE, 0)
+            if move in out:
+                continue
+            if king >= 0:
+                if self.typed_screens:
+                    exposed = self._exposes(move)
+                else:
+                    occupied = (self.side_bb[0] | self.side_bb[1] | self.walls) & ~tbit
+                    exposed = bool(self.attackers(king, them, occupied,
+                                                  self.side_bb[them] & ~tbit))
+                if exposed:
+                    continue
             if not may_check and self.gives_check(move):
                 continue
             out.append(move)
@@ -1363,15 +1403,18 @@ class Position:
                     reached, capturable = self._limited_reach(tables[frm], occupied, enemy,
                                                               limits, 0)
                 first, before = len(out), done
-                if mode & CONVERT:
-                    converted = 0
-                    for victim in victims:
-                        converted |= bb[victim]
-                    targets = reached & converted
+                if mode & (CONVERT | STAYS):   # the piece stays: a suborn or a remote capture
+                    taken = capturable
+                    if mode & CONVERT:
+                        taken = 0
+                        for victim in victims:
+                            taken |= bb[victim]
+                    targets = reached & taken
+                    stay_kind = SUBORN if mode & CONVERT else REMOTE
                     while targets:
                         tbit = targets & -targets
                         targets ^= tbit
-                        out.append((frm, tbit.bit_length() - 1, 0, SUBORN, 0))
+                        out.append((frm, tbit.bit_length() - 1, 0, stay_kind, 0))
                 else:
                     targets = ((reached & capturable if mode & CAPTURE else 0)
                                | (reached & promoting if mode & MOVE else 0)) & ~done
@@ -1420,7 +1463,7 @@ class Position:
         for tables, mode, initial, _, may_check, passed, _, limits \
                 in game.generators[code]:
             if (initial and not game.unmoved & low) or not may_check \
-                    or limits is not None or mode & CONVERT:
+                    or limits is not None or mode & (CONVERT | STAYS):
                 continue
             reached = reach(tables[royal], occupied)
             targets = (reached & enemy if mode & CAPTURE else 0) \
@@ -1444,6 +1487,9 @@ class Position:
         if gated:
             if kind >= WALLED:
                 self._make_walled(move)
+                return
+            if kind == REMOTE:
+                self._make_remote(move)
                 return
             kind, extra, gate_cell, gate_code = gate_parts(move)
         cells, bb, side_bb, zobrist = self.cells, self.bb, self.side_bb, self.zobrist
@@ -1519,6 +1565,25 @@ class Position:
         if gated:
             self.add_to_hand(gate_code, -1)
             self.place(gate_cell, gate_code)
+        if us:
+            self.fullmove += 1
+        self.stm = 1 - us
+
+    def _make_remote(self, move: InternalMove) -> None:
+        """Make a remote capture: the piece on the move's `to` is taken, the
+        capturer stays (and keeps its first-move rights, as a suborning
+        piece does: it has not left its cell)."""
+        frm, to = move[0], move[1]
+        us = self.stm
+        captured = self.cells[to]
+        self.history.append((move, self.cells[frm], captured, self.unmoved, self.ep_target,
+                             self.ep_victim, self.halfmove, self.hash, self.royal[us]))
+        self.ep_target, self.ep_victim = 0, -1
+        self._lift(to)
+        if self.has_hands and self.to_hand[captured] >= 0:
+            self.add_to_hand(self.to_hand[captured])
+        self.unmoved &= ~(1 << to)
+        self.halfmove = 0
         if us:
             self.fullmove += 1
         self.stm = 1 - us
@@ -1666,9 +1731,16 @@ class Position:
         if us:
             self.fullmove -= 1
         if kind >= GATE:
-            kind, extra, gate_cell, gate_code = gate_parts(move)
-            self._lift(gate_cell)
-            self.hands[gate_code] = self.hands[gate_code] + 1
+            if kind == REMOTE:   # only the piece taken comes back
+                self.place(to, captured)
+                if self.has_hands and self.to_hand[captured] >= 0:
+                    held = self.to_hand[captured]
+                    self.hands[held] = self.hands[held] - 1
+                kind = PASS   # nothing else to undo
+            else:
+                kind, extra, gate_cell, gate_code = gate_parts(move)
+                self._lift(gate_cell)
+                self.hands[gate_code] = self.hands[gate_code] + 1
         if kind == CASTLE:
             c = self.castlings[extra]
             self._lift(c.king_to)
@@ -1733,6 +1805,8 @@ class Position:
         if mover is None:
             mover = self.cells[frm]
         gate = None
+        if kind == REMOTE:   # written as an igui: out to the victim's cell and back
+            return Move(names[frm], names[frm], via=names[to])
         if kind >= GATE:
             kind, extra, gate_cell, gate_code = gate_parts(move)
             gate = self.rules.letter_of_code(gate_code).upper()

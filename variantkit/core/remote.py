@@ -27,14 +27,20 @@ LANDING_MODES = APPROACH | WITHDRAWAL | CUSTODIAN | ROYAL_LINES
 
 
 def frozen(pos: Position, m: CaptureModes, side: int) -> int:
-    """The cells of `side`'s pieces that cannot move: beside an enemy piece
-    that freezes (frozen or not itself), or, for a piece that freezes,
-    beside an enemy piece that captures by imitation."""
+    """The cells of `side`'s pieces that cannot move: on a cell an enemy
+    piece that freezes holds (frozen or not itself: beside it, or where its
+    `freezes` primitive reaches), or, for a piece that freezes, beside an
+    enemy piece that captures by imitation."""
     them = 1 - side
     bb = pos.bb
     around = 0
     for code in m.freezer_codes[them]:
-        around |= _around(m, bb[code])
+        cells = bb[code]
+        reach_of = m.freeze_cells[code]
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            around |= reach_of[low.bit_length() - 1]
     own_freezers = 0
     for code in m.freezer_codes[side]:
         own_freezers |= bb[code]

@@ -135,6 +135,8 @@ UNSUPPORTED = frozenset({
 # Betza for them (this project reads no `a`) and refuses a piece that has one;
 # nor have chu shogi's promotion zone (`from-inside: by-capture`) and
 # `lion-trading` a key.
+# A remote capture (`remote: true` on a move: Dragonchess's dragon) has none
+# either: Fairy-Stockfish's captures all land the capturer on the cell taken.
 # `capture-effects` (Rifle to AntiCirce) has no key: Fairy-Stockfish lacks those rules;
 # nor `turns` (Marseillais, Progressive chess): its sides make one move a turn.
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9_]*)")

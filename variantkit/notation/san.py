@@ -79,6 +79,7 @@ from variantkit.core.moves import (
     EN_PASSANT,
     GATE,
     NORMAL,
+    REMOTE,
     SUBORN,
     SWAP,
     WALLED,
@@ -223,7 +224,8 @@ def _entries(position: Position) -> list[_Entry]:
         # A pass (janggi's: the king's move to its own cell) captures nothing.
         # A NORMAL move's `extra`: the cells it takes besides its landing cell.
         capture = kind == EN_PASSANT or (kind == NORMAL and extra != 0) \
-            or (kind not in (CASTLE, SUBORN, SWAP) and frm != to and position.cells[to] != 0)
+            or (kind not in (CASTLE, SUBORN, SWAP, REMOTE) and frm != to
+                and position.cells[to] != 0)
         promotion = rules.letter_of_code(promo).upper().rstrip("~") if promo else ""
         move = position.public_move(internal)
         # A promoted piece is written by the letter it looks like (`Q~` moves

@@ -4,18 +4,20 @@ from (`withdrawal`), the enemy pieces it pins against a partner
 (`custodian`), the enemy pieces where its lines meet its royal piece's
 (`royal-lines`), the enemy pieces it jumps over (`leap-capture`), or each
 enemy piece in the way that piece captures (`imitation`); and a piece that
-freezes the enemy pieces around it (`freezes`).  Ultima's pieces are made
-of these.  The geometry is compiled here into per-cell tables on a grid
-board (a step per direction, each cell's file and rank); the core reads
-them (`core.remote`)."""
+freezes the enemy pieces around it (`freezes: true`) or on the cells a
+primitive reaches from it (`freezes: {leap: [[0, 0, 1]]}`, Dragonchess's
+basilisk).  Ultima's pieces are made of these.  The geometry is compiled
+here into per-cell tables on a grid board (a step per direction, each
+cell's file and rank); the core reads them (`core.remote`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from variantkit.betza import ModeOptions, PieceDeclaration
+from variantkit.betza import ModeOptions, MoveDeclaration, PieceDeclaration
 from variantkit.board import Board
-from variantkit.pieces import PieceSet, piece_code
+from variantkit.pieces import Context, PieceSet, piece_code, primitive_rays
 from variantkit.rulebook.sink import Sink
 from variantkit.tables import (
     ALL_LINES,
@@ -35,8 +37,8 @@ MODE_BITS = {"approach": APPROACH, "withdrawal": WITHDRAWAL, "custodian": CUSTOD
 LINES = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "all": ALL_LINES}
 
 
-NO_MODES = CaptureModes([], [], [], [], [], [(), ()], [(), ()], [(), ()], [], [], [], [], [], [],
-                        False)
+NO_MODES = CaptureModes([], [], [], [], [], [], [(), ()], [(), ()], [(), ()], [], [], [], [], [],
+                        [], False)
 
 
 def needs_general(modes: CaptureModes) -> bool:
@@ -45,8 +47,9 @@ def needs_general(modes: CaptureModes) -> bool:
 
 
 def compile_capture_modes(sink: Sink, declared: dict[str, PieceDeclaration], board: Board,
-                          pieces: PieceSet, n_codes: int) -> CaptureModes:
-    """`capture-by` and `freezes` of every piece; NO_MODES when none has them."""
+                          pieces: PieceSet, n_codes: int, context: Context) -> CaptureModes:
+    """`capture-by` and `freezes` of every piece; NO_MODES when none has them.
+    `context` compiles a `freezes` given as a primitive."""
     if not any("capture-by" in spec or spec.get("freezes") for spec in declared.values()):
         return NO_MODES
     if not board.topology.grid_like:
@@ -60,6 +63,8 @@ def compile_capture_modes(sink: Sink, declared: dict[str, PieceDeclaration], boa
     custodian_lines: list[tuple[int, ...]] = [ORTHOGONAL] * n_codes
     leap_lines: list[tuple[int, ...]] = [ALL_LINES] * n_codes
     freezes = [False] * n_codes
+    geometry = _geometry(board)
+    freeze_cells: list[list[int]] = [[] for _ in range(n_codes)]
     for name, spec in declared.items():
         kind = pieces.by_name[name].index
         bits = 0
@@ -77,18 +82,39 @@ def compile_capture_modes(sink: Sink, declared: dict[str, PieceDeclaration], boa
                     partners[code] = tuple(piece_code(k, side) for k in kinds)
                 elif mode == "leap-capture":
                     leap_lines[code] = lines
+        frozen = spec.get("freezes", False)
         for side in range(2):
-            modes[piece_code(kind, side)] = bits
-            freezes[piece_code(kind, side)] = bool(spec.get("freezes", False))
+            code = piece_code(kind, side)
+            modes[code] = bits
+            freezes[code] = bool(frozen)
+            if isinstance(frozen, dict):
+                freeze_cells[code] = sink.located(("pieces", name, "freezes"),
+                                                  partial(_reached, context, frozen, side)) or []
+            elif frozen:
+                freeze_cells[code] = list(geometry["adjacent"])
     by_side = [range(side, n_codes, 2) for side in range(2)]
     return CaptureModes(
         modes=modes, partners=partners, custodian_lines=custodian_lines,
-        leap_lines=leap_lines, freezes=freezes,
+        leap_lines=leap_lines, freezes=freezes, freeze_cells=freeze_cells,
         freezer_codes=[tuple(c for c in codes if freezes[c]) for codes in by_side],
         imitator_codes=[tuple(c for c in codes if modes[c] & IMITATION) for codes in by_side],
         mode_codes=[tuple(c for c in codes if modes[c]) for codes in by_side],
         active=any(modes) or any(freezes),
-        **_geometry(board))
+        **geometry)
+
+
+def _reached(context: Context, move: MoveDeclaration, side: int) -> list[int]:
+    """Per cell, the cells a primitive reaches from it on an empty board:
+    where a piece that freezes by that primitive (`freezes: {leap: ...}`)
+    freezes the enemy pieces."""
+    out = []
+    for cell in range(context.board.size):
+        mask = 0
+        for cells, first in primitive_rays(context, move, side, cell):
+            for c in cells[first:]:
+                mask |= 1 << c
+        out.append(mask)
+    return out
 
 
 def _geometry(board: Board) -> dict[str, list[Any]]:

@@ -16,6 +16,7 @@ from variantkit.pieces import (
     MOVE,
     SHORT_BITS,
     SHORT_MASK,
+    STAYS,
     Component,
     Flags,
     PieceSet,
@@ -224,7 +225,7 @@ def _loop_generators(generators: list[list[Generator]]) -> list[list[LoopGenerat
         loops.append([])
         for g in gens:
             plain = not g.initial and g.en_passant is None and g.may_give_check \
-                and not g.passed and g.mode & CONVERT == 0 and g.limits is None
+                and not g.passed and g.mode & (CONVERT | STAYS) == 0 and g.limits is None
             if plain and SHORT_BITS < len(g.tables) <= 2 * SHORT_BITS \
                     and id(g.tables) not in words:
                 words[id(g.tables)] = [word_reach(table) for table in g.tables]
@@ -243,7 +244,7 @@ def _in_check_generator(component: Component, generator: Generator) -> Generator
     if component.flags.in_check != "capture-checker":
         return generator
     limits = generator.limits or Limits((), 0, ())
-    return generator._replace(mode=generator.mode & CAPTURE,
+    return generator._replace(mode=generator.mode & (CAPTURE | STAYS),
                               limits=limits._replace(checkers_only=True))
 
 

@@ -93,6 +93,12 @@ def _named(board: str, name: str | None) -> str | None:
     return None if name is None else f"{board}:{name}"
 
 
+def clicked_cell(move: Move) -> str:
+    """The cell a click plays `move` on: its landing cell, or the victim's
+    for a capture without moving (an igui, a remote capture: `via`)."""
+    return move.via if move.via and move.to_cell == move.from_cell else move.to_cell
+
+
 def kind_of(game: Game, move: Move) -> str:
     """`suborn`, `capture` (the opponent loses a piece, en passant included)
     or `move`, as a board marks a target (one board's as a pair's)."""
@@ -117,7 +123,7 @@ def marks(pair: Pair, select: str | None, drop: str | None) -> dict[str, BoardMa
         targets: dict[str, str] = {}
         for move in pair.legal_moves(board):
             if move.from_cell == cell and move.drop is None:
-                targets[move.to_cell] = kind_of(game, move)
+                targets[clicked_cell(move)] = kind_of(game, move)
         return {board: {"highlight": [cell], "targets": targets}}
     if drop is not None:
         board, letter = on_board(drop, "a piece in hand")
@@ -155,7 +161,7 @@ def position(done: PairReplay, notations: list[str], select: str | None,
     # Cells and the piece dropped are named with their board, as the page
     # names what is clicked; every drop is of a piece picked from a hand.
     legal = [{"board": board, "move": f"{board}:{m}", "from": _named(board, m.from_cell),
-              "to": _named(board, m.to_cell), "promotion": m.promotion, "suborn": m.suborn,
+              "to": _named(board, clicked_cell(m)), "promotion": m.promotion, "suborn": m.suborn,
               "drop": _named(board, m.drop), "wall": _named(board, m.wall),
               "from_hand": m.drop is not None}
              for board in BOARDS for m in pair.legal_moves(board)]

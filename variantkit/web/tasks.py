@@ -299,8 +299,9 @@ def position(request: Answer) -> Answer:
             if move.from_cell == selected:
                 kind = pairs.kind_of(game, move)
                 # A cell both reached and suborned shows the suborn.
-                if targets.get(move.to_cell) != "suborn":
-                    targets[move.to_cell] = kind
+                cell = pairs.clicked_cell(move)
+                if targets.get(cell) != "suborn":
+                    targets[cell] = kind
     outcome = game.outcome()
     flip = _field(request, "flip", bool, False)
     svg = render(game, flip=flip, highlight=highlight, targets=targets,
@@ -313,7 +314,7 @@ def position(request: Answer) -> Answer:
         "notation": here.style,
         "notations": [here.variant.rules.notation.style, *here.variant.rules.notation.traditions],
         "played": here.played,
-        "legal": [{"move": str(m), "from": m.from_cell, "to": m.to_cell,
+        "legal": [{"move": str(m), "from": m.from_cell, "to": pairs.clicked_cell(m),
                    "promotion": m.promotion, "suborn": m.suborn, "swap": m.swap,
                    "drop": m.drop,
                    "wall": m.wall, "from_hand": here.from_hand(m)}
