@@ -131,6 +131,8 @@ class Position:
         self.slider_components = codes.slider_components
         self.hop_components = codes.hop_components
         self.typed_screens = codes.typed_screens
+        self.spans_low = codes.spans_low
+        self.spans_high = codes.spans_high
         # Boards wider than SHORT_MASK: their masks are boxed, so the
         # generator reads pieces a word at a time where it can (`Words`).
         self.wide = rules.board.size > SHORT_BITS   # Board.size is a property
@@ -1381,13 +1383,35 @@ class Position:
         cells, bb, unmoved = game.cells, game.bb, game.unmoved
         promotion_of = self.promotion_of
         out: list[InternalMove] = []
-        pieces = own
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
+        # What a capture or a promotion may land on, a word at a time: a
+        # piece whose span (`spans_low`, `spans_high`) meets none of it is
+        # passed over with no operation on a wide mask (compiled, each
+        # allocates).
+        prey = enemy | game.ep_target
+        prey_low, prey_high = prey & SHORT_MASK, prey >> SHORT_BITS
+        empty_low, empty_high = ~occupied & SHORT_MASK, ~occupied >> SHORT_BITS
+        spans_low, spans_high = self.spans_low, self.spans_high
+        # The own pieces a word at a time, as `_generate` walks them.
+        pieces, later, base = own & SHORT_MASK, own >> SHORT_BITS, 0
+        while pieces or later:
+            while not pieces:
+                pieces, later = later & SHORT_MASK, later >> SHORT_BITS
+                base += SHORT_BITS
+            bit = pieces & -pieces
+            pieces ^= bit
+            frm = base + bit.bit_length() - 1
             code = cells[frm]
             promotion = promotion_of[code]
+            landing_low, landing_high = prey_low, prey_high
+            if promotion is not None and not promotion.capture_only:
+                if (promotion.start >> frm) & 1:
+                    landing_low, landing_high = landing_low | empty_low, landing_high | empty_high
+                else:
+                    landing_low |= empty_low & self.promotion_low[code]
+                    landing_high |= empty_high & self.promotion_high[code]
+            if not (spans_low[code][frm] & landing_low or spans_high[code][frm] & landing_high):
+                continue
+            low = bit << base
             # Cells a move without capture may go to: those where it promotes.
             promoting = 0 if promotion is None or promotion.capture_only else \
                 ~occupied & (-1 if low & promotion.start else promotion.region)

@@ -361,6 +361,21 @@ class Evaluation:
         # and hands (the position's hash): all the evaluation reads.
         self._cache: list[dict[int, int]] = [{}, {}]
         self.cache_limit = CACHE_LIMIT
+        # The board's sums at the last position scored, and its pieces (by
+        # code) they were summed from: the next position scored, most often
+        # a few moves away in the search, is summed from them by the pieces
+        # that differ alone, whatever rule moved, took or placed them.
+        self._summed: list[int] = [0] * n_codes
+        self._board_worth = 0     # signed worth (value, placement, advancement)
+        self._board_advance = 0   # signed advancement, counted again in the endgame
+        self._board_material = 0  # the material that tells the game phase
+
+    def clear(self) -> None:
+        """Forget the scores kept and the board's sums: the next position
+        is summed whole."""
+        self._cache = [{}, {}]
+        self._summed = [0] * len(self._summed)
+        self._board_worth = self._board_advance = self._board_material = 0
 
     def evaluate(self, position: Position) -> int:
         """`score(position)`, kept for the next time the position is met."""
@@ -374,6 +389,40 @@ class Evaluation:
         cache[position.hash] = found
         return found
 
+    def _board_sums(self, bb: list[int]) -> tuple[int, int, int]:
+        """The board's signed worth, signed advancement and phase material
+        for the pieces `bb` (the position's masks by code): those of the
+        last position scored, changed by the pieces added and taken since."""
+        summed, worth, advance, weight = self._summed, self.worth, self._advance, self._phase_weight
+        total, extra_total, material = self._board_worth, self._board_advance, self._board_material
+        for code in self._valued:
+            pieces = bb[code]
+            changed = pieces ^ summed[code]
+            if not changed:
+                continue
+            summed[code] = pieces
+            cell_worth, extra = worth[code], advance[code]
+            added = changed & pieces
+            taken = changed ^ added
+            material += weight[code] * (added.bit_count() - taken.bit_count())
+            while added:
+                low = added & -added
+                cell = low.bit_length() - 1
+                total += cell_worth[cell]
+                if extra:
+                    extra_total += extra[cell]
+                added ^= low
+            while taken:
+                low = taken & -taken
+                cell = low.bit_length() - 1
+                total -= cell_worth[cell]
+                if extra:
+                    extra_total -= extra[cell]
+                taken ^= low
+        self._board_worth, self._board_advance, self._board_material = \
+            total, extra_total, material
+        return total, extra_total, material
+
     def score(self, position: Position) -> int:
         """Material, placement, the advancement of promoting pieces (more
         for passed ones), the royal piece's place, shelter and safety, and
@@ -381,7 +430,6 @@ class Evaluation:
         differ between the middlegame and the endgame are weighed by the
         material left besides promoting pieces, in hand too (all of it at
         the start: the middlegame)."""
-        worth, advance, weight = self.worth, self._advance, self._phase_weight
         sources, capture_tables, value = self.attack_sources, self._capture_tables, self.value
         bb, side_bb, royal = position.bb, position.side_bb, position.royal
         occupied = side_bb[0] | side_bb[1]
@@ -398,30 +446,22 @@ class Evaluation:
                 if royal[side] >= 0:
                     zones[side] = self._king_zone[side][royal[side]]
         danger, attackers = [0, 0], [0, 0]
-        score = middle = endgame = material = 0
+        score, endgame, material = self._board_sums(bb)
+        middle = 0
         for code in self._valued:
             pieces = bb[code]
             if not pieces:
                 continue
-            material += weight[code] * pieces.bit_count()
-            cell_worth, extra = worth[code], advance[code]
             enemy = 1 - (code & 1)
-            if extra:
-                passed, stopped_by = self._passed[code], self._stoppers[code]
-                enemy_promoting = promoting[enemy]
+            passed = self._passed[code]
+            if passed:
+                stopped_by, enemy_promoting = self._stoppers[code], promoting[enemy]
                 while pieces:
                     low = pieces & -pieces
                     cell = low.bit_length() - 1
-                    score += cell_worth[cell]
-                    endgame += extra[cell]
                     if not stopped_by[cell] & enemy_promoting:
                         middle += passed[cell]
                         endgame += 2 * passed[cell]
-                    pieces ^= low
-            else:
-                while pieces:
-                    low = pieces & -pieces
-                    score += cell_worth[low.bit_length() - 1]
                     pieces ^= low
             # Its pieces that may attack the enemy's royal neighbourhood,
             # read under the occupancy.
@@ -438,7 +478,7 @@ class Evaluation:
                         danger[enemy] = danger[enemy] + value[code]
                         attackers[enemy] = attackers[enemy] + 1
                     near ^= low
-        hands, hand_worth = position.hands, self._hand_worth
+        hands, hand_worth, weight = position.hands, self._hand_worth, self._phase_weight
         in_hand, hand_kinds = [0, 0], [0, 0]
         for code in self._hand_valued:
             held = hands[code]

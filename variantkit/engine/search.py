@@ -358,9 +358,10 @@ class Engine:
         self._root_total = 0
 
     def new_game(self) -> None:
-        """Forget what earlier searches learnt (the transposition table
-        and the history of good quiet moves)."""
+        """Forget what earlier searches learnt (the transposition table,
+        the history of good quiet moves and the scores kept)."""
         self.clear_table()
+        self.evaluation.clear()
         for row in self._history:
             row[:] = [0] * len(row)
 

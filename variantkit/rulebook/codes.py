@@ -62,6 +62,12 @@ class Codes(NamedTuple):
     # Whether a screen's piece type matters: then the legality of a move
     # is tested on the position after it, where every piece's type is known.
     typed_screens: bool
+    # Per code and cell, every cell its moves may reach whatever the
+    # occupancy, in check too, split into words (`bb_low`, `bb_high`): a
+    # piece whose span meets no enemy piece nor a cell it may promote on
+    # makes no capture nor promotion there (`Position.captures_unchecked`).
+    spans_low: list[list[int]]
+    spans_high: list[list[int]]
 
 
 def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
@@ -121,10 +127,28 @@ def compile_codes(pieces: PieceSet, board: Board, facing: Component | None,
         [entry for entry in slider_components[s] if entry.component.flags.hop is not None]
         for s in range(2)]
     typed_screens = any(entry.barred for side in attack_components for entry in side)
+    spans = _spans(generators, check_generators, board.size)
     return Codes(n_codes, royal_code, royal_codes, resets_clock, pass_codes, generators,
                  clock_kept, check_generators, loop_generators, loop_check_generators,
                  unmoved_codes, attack_components, slider_components, hop_components,
-                 typed_screens)
+                 typed_screens, [[cells & SHORT_MASK for cells in row] for row in spans],
+                 [[cells >> SHORT_BITS for cells in row] for row in spans])
+
+
+def _spans(generators: list[list[Generator]], check_generators: list[list[Generator]],
+           size: int) -> list[list[int]]:
+    """Per code and cell, every cell any of its generators (in check too)
+    may reach, whatever the occupancy; each table spanned once."""
+    spanned: dict[int, list[int]] = {}
+    out = []
+    for gens, check_gens in zip(generators, check_generators, strict=True):
+        cells = [0] * size
+        for g in gens + check_gens:
+            if id(g.tables) not in spanned:
+                spanned[id(g.tables)] = [span(table) for table in g.tables]
+            cells = [a | b for a, b in zip(cells, spanned[id(g.tables)], strict=True)]
+        out.append(cells)
+    return out
 
 
 class Words(NamedTuple):
