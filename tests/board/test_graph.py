@@ -89,6 +89,58 @@ def test_vectors_link_cells_by_their_positions(tmp_path: Path) -> None:
     assert variant.new_game().fen() == "k2/3/K1R w - - 0 1"
 
 
+# Rows of uneven length, no mirror image of themselves top to bottom: a
+# knight given by vectors, for a side moving n and one moving s.
+UNEVEN = """\
+variantkit: 1
+name: uneven
+board:
+  graph:
+    rows:
+      - a7 b7 c7 d7 e7 f7 g7
+      - a6 b6 c6 d6 e6 f6 g6 h6
+      - a5 b5 c5 d5 e5 f5 g5 h5
+      - a4 b4 c4 d4 e4 f4 g4 h4
+      - a3 b3 c3 d3 e3 f3 g3 h3
+      - . b2 c2 d2 e2 f2 g2 h2
+      - . . c1 d1 e1 f1 g1 h1
+    directions:
+      n: {kind: orthogonal, opposite: s, vector: [0, 1]}
+      e: {kind: orthogonal, opposite: w, vector: [1, 0]}
+      ne: {kind: diagonal, opposite: sw, vector: [1, 1]}
+      nw: {kind: diagonal, opposite: se, vector: [-1, 1]}
+sides:
+  white: {forward: n}
+  black: {forward: s}
+pieces:
+  king: {letter: K, royal: true, moves: [{step: all}]}
+  knight:
+    letter: N
+    moves: [{leap: [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]]}]
+  scout:
+    letter: S
+    moves: [{leap: [[0, 2], [1, 2]]}]
+setup: k6/8/4X3/8/8/7/K5 w - - 0 1
+"""
+
+
+@pytest.mark.parametrize(("piece", "white", "black"), [
+    ("n", {"c4", "c6", "d3", "d7", "f3", "f7", "g4", "g6"}, None),
+    ("s", {"e7", "f7"}, {"e3", "f3"}),   # forward leaps: Black's go down, as mirrored
+])
+def test_vector_leaps_on_uneven_rows_are_the_same_for_both_sides(
+        tmp_path: Path, piece: str, white: set[str], black: set[str] | None) -> None:
+    """A vector leap on a board laid out by rows reaches, for each side, the
+    cells its vectors (mirrored in the rank for a side moving s) point at,
+    whether or not the board is its own mirror image."""
+    variant = load(tmp_path, UNEVEN.replace("X", piece))
+    assert variant.problems == []
+    black_game = variant.new_game(variant.new_game().fen().replace(" w ", " b "))
+    assert destinations(black_game, "e5") == (white if black is None else black)
+    white_game = variant.new_game(variant.new_game().fen().replace(piece, piece.upper()))
+    assert destinations(white_game, "e5") == white
+
+
 def test_lines_and_derived_opposites(tmp_path: Path) -> None:
     # Without vectors: a ring of four cells, linked by one line string.
     text = on_board("""    rows: [p q r s, t]
