@@ -1,11 +1,24 @@
 """The match runner's figures: the built-in engine against Debian's
 Fairy-Max (`make engines` installs it) in chess at 0.2 s a move, printing
-the games, the score and the Elo difference with its 95% interval, and
-which build played (the compiled engine is about three times as fast).
+the games, the score and the Elo difference with its 95% interval, which
+build played (the compiled engine is about three times as fast) and the
+machine's load average.
 
     python benchmarks/match_bench.py [--games N] [--movetime S] [--variant V]
                                      [--opponent xboard:/usr/games/fairymax] [--grace S]
                                      [--opponent-depth D] [--seed N]
+                                     [--option NAME=VALUE ...] [--skill L | --elo E]
+
+`--option NAME=VALUE` sets one of the opponent's own options (refused if
+it has no such option); with Stockfish's `UCI_LimitStrength=true` and
+`UCI_Elo=E` the script also prints the built-in engine's rating on
+Stockfish's scale, E plus the Elo difference, with its interval:
+
+    python benchmarks/match_bench.py --opponent uci:/usr/games/stockfish \
+        --option UCI_LimitStrength=true --option UCI_Elo=1800
+
+`--skill L` plays the built-in engine at skill level L (UCI's `Skill
+Level`, 0 to 20), `--elo E` at the level its `UCI_Elo` E chooses.
 
 `--opponent-depth D` limits a UCI opponent to D plies a move (the referee
 only gives times): this script runs between the referee and the engine,
@@ -18,6 +31,7 @@ turning each `go` into `go depth D`, as in
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import shutil
 import subprocess
@@ -29,6 +43,8 @@ from typing import IO
 import variantkit
 from variantkit.analysis.match import BuiltinPlayer, Score, Settings, match, player_for, table
 from variantkit.compiled import running_build
+from variantkit.protocols.driver import ExternalEngine
+from variantkit.protocols.uci import skill_of_elo
 
 
 def depth_proxy(depth: int, command: list[str]) -> None:
@@ -71,7 +87,17 @@ def main() -> None:
     # 0.7 s: the grace keeps the figures about play, not about its flag.
     parser.add_argument("--grace", type=float, default=1.0)
     parser.add_argument("--opponent-depth", type=int, default=None)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="one of the opponent's options, set before the first game")
+    strength = parser.add_mutually_exclusive_group()
+    strength.add_argument("--skill", type=float, default=None,
+                          help="the built-in engine's skill level (0 to 20)")
+    strength.add_argument("--elo", type=int, default=None,
+                          help="the built-in engine's UCI_Elo (its level by skill_of_elo)")
     args = parser.parse_args()
+    options = [option.partition("=")[::2] for option in args.option]
+    if any(not name or not value for name, value in options):
+        parser.error("write --option NAME=VALUE")
     opponent_spec = args.opponent
     if args.opponent_depth is not None:
         protocol, _, command = opponent_spec.partition(":")
@@ -83,8 +109,17 @@ def main() -> None:
     variant = variantkit.load(args.variant)
     settings = Settings(games=args.games, movetime=args.movetime,
                         opening_plies=args.opening_plies, seed=args.seed, grace=args.grace)
-    builtin, opponent = BuiltinPlayer(), player_for(opponent_spec)
-    names = (builtin.name, opponent.name)
+    skill = skill_of_elo(args.elo) if args.elo is not None else args.skill
+    builtin, opponent = BuiltinPlayer(skill=skill), player_for(opponent_spec)
+    if options and not isinstance(opponent, ExternalEngine):
+        parser.error("--option needs an external opponent")
+    for name, value in options:
+        assert isinstance(opponent, ExternalEngine)
+        opponent.set_option(name, value)
+    set_options = dict(options)
+    names = (builtin.name + (f" UCI_Elo {args.elo}" if args.elo is not None else ""),
+             opponent.name + "".join(f" {name}={value}" for name, value in options))
+    loads = [os.getloadavg()[0]]   # the 1-minute load average, after each game
     # On a loaded machine an engine's move may come past its time and
     # grace: the games decided on the board are counted apart too.
     score, on_board, start = Score(), Score(), time.perf_counter()
@@ -93,6 +128,7 @@ def main() -> None:
             score.add(result.score(0))
             if " lost on time " not in result.reason:
                 on_board.add(result.score(0))
+            loads.append(os.getloadavg()[0])
             print(f"game {result.index + 1}: {names[result.white]} - "
                   f"{names[1 - result.white]} {result.token} ({result.reason}, "
                   f"{result.game.plies} plies)", flush=True)
@@ -105,9 +141,15 @@ def main() -> None:
               f"{on_board.wins + on_board.draws / 2:g}/{on_board.games} "
               f"({on_board.wins}-{on_board.draws}-{on_board.losses}), "
               f"Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})")
+    if set_options.get("UCI_LimitStrength", "").lower() == "true" and "UCI_Elo" in set_options:
+        rating, elo = int(set_options["UCI_Elo"]), score.elo()
+        print(f"on the opponent's UCI_Elo scale: {rating + elo[0]:.0f} "
+              f"(95%: {rating + elo[1]:.0f} to {rating + elo[2]:.0f})")
     depth = f", the opponent at depth {args.opponent_depth}" if args.opponent_depth else ""
     print(f"{args.games} games of {args.variant} at {args.movetime:g} s a move{depth} "
-          f"in {time.perf_counter() - start:.0f} s, {running_build()} build")
+          f"in {time.perf_counter() - start:.0f} s, {running_build()} build, "
+          f"load average {sum(loads) / len(loads):.1f} (from {min(loads):.1f} to "
+          f"{max(loads):.1f})")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ a regression fails instead of hanging."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import subprocess
 import sys
@@ -23,9 +24,17 @@ import chess
 import chess.engine
 import pytest
 
-from variantkit.engine.search import SKILL_MAX, TT_ENTRY_BYTES, TT_LIMIT
+from variantkit.engine.search import SKILL_MAX, TT_ENTRY_BYTES, TT_LIMIT, weakening
 from variantkit.protocols.channel import Channel
-from variantkit.protocols.uci import HASH_DEFAULT, SKILL_LEVELS, UciSession
+from variantkit.protocols.uci import (
+    ELO_MAX,
+    ELO_MIN,
+    HASH_DEFAULT,
+    MEASURED_LEVELS,
+    SKILL_LEVELS,
+    UciSession,
+    skill_of_elo,
+)
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 ENGINE = [sys.executable, "-m", "variantkit", "uci"]
@@ -135,12 +144,33 @@ def test_skill_level_and_elo_weaken_the_engine(engine: chess.engine.SimpleEngine
         chosen.add(engine.play(board, chess.engine.Limit(depth=8)).move)
     assert len(chosen) > 1   # a move chosen at random among the best few
     engine.configure({"Skill Level": SKILL_LEVELS, "UCI_LimitStrength": True,
-                      "UCI_Elo": 500})
-    info = engine.analyse(board, chess.engine.Limit(depth=8))
-    assert isinstance(info, dict) and info["depth"] <= 1
+                      "UCI_Elo": ELO_MIN})
+    info = engine.analyse(board, chess.engine.Limit(depth=12))
+    # The weakest measured level's plies and nodes, not the depth asked.
+    weakest = weakening(skill_of_elo(ELO_MIN))
+    assert weakest is not None and weakest.depth < 12
+    assert isinstance(info, dict) and info["depth"] <= weakest.depth
+    assert info["nodes"] <= weakest.nodes + 256
     engine.configure({"UCI_LimitStrength": False})
     info = engine.analyse(board, chess.engine.Limit(depth=4))
     assert isinstance(info, dict) and info["depth"] == 4
+
+
+def test_uci_elo_follows_the_measured_levels() -> None:
+    """UCI_Elo is the measured scale: each measured rating plays its level,
+    a rating between two a level between theirs, the ends are the weakest
+    measured level and full strength, and a higher rating never plays a
+    lower level."""
+    assert MEASURED_LEVELS[-1] == (ELO_MAX, float(SKILL_LEVELS))
+    for elo, level in MEASURED_LEVELS:
+        assert skill_of_elo(elo) == level
+    for (low_elo, low_level), (high_elo, high_level) in itertools.pairwise(MEASURED_LEVELS):
+        assert low_elo < high_elo and low_level < high_level
+        assert low_level < skill_of_elo((low_elo + high_elo) // 2) < high_level
+    assert skill_of_elo(ELO_MIN - 100) == MEASURED_LEVELS[0][1]
+    assert skill_of_elo(ELO_MAX + 100) == SKILL_LEVELS
+    levels = [skill_of_elo(elo) for elo in range(ELO_MIN, ELO_MAX + 1)]
+    assert levels == sorted(levels)
 
 
 def test_hash_bounds_the_table_and_clear_hash_empties_it() -> None:

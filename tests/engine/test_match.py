@@ -37,7 +37,14 @@ from variantkit.cli import cli
 from variantkit.game import Game
 from variantkit.loader import examples_dir
 from variantkit.pgn import result_token
-from variantkit.protocols.driver import RESIGN, Claim, Clock, EngineFailure, MatchRefused
+from variantkit.protocols.driver import (
+    RESIGN,
+    Claim,
+    Clock,
+    EngineFailure,
+    ExternalEngine,
+    MatchRefused,
+)
 from variantkit.variant import Variant
 
 SEARCH_PATH = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
@@ -424,3 +431,38 @@ def test_the_match_command_chooses_the_adjudication() -> None:
     result = CliRunner().invoke(cli, ["match", "chess", "builtin", "builtin",
                                       "--adjudicate", "never"])
     assert result.exit_code == 2 and "'never' is not one of 'claims', 'rules'" in result.output
+
+
+def test_the_strength_set_for_a_match_reaches_both_engines() -> None:
+    """benchmarks/match_bench.py weakens the built-in player by its skill
+    level and an external engine by its own options (Stockfish's
+    UCI_LimitStrength and UCI_Elo): both must reach the search, and an
+    option the engine does not offer is refused, never left at its
+    default.  The external engine here is variantkit's UCI session, whose
+    search shows its weakening: at level 0 one ply and about 100 nodes,
+    whatever depth is asked."""
+    chess_rules = variantkit.load("chess")
+    builtin = BuiltinPlayer(skill=0)
+    builtin.new_game(chess_rules)
+    # A long time per move: only the level's node limit ends the search.
+    move = builtin.move(chess_rules.new_game(), Clock(movetime=60.0), 120.0)
+    assert isinstance(move, str) and builtin.engine is not None
+    assert builtin.engine.info.depth <= 1 and builtin.engine.info.nodes <= 100 + 256
+    assert builtin.name == "variantkit skill 0"
+    external = player_for(f"uci:{sys.executable} -m variantkit uci")
+    assert isinstance(external, ExternalEngine)
+    try:
+        with pytest.raises(MatchRefused, match="no option 'Skil Level'"):
+            external.set_option("Skil Level", "0")
+        for level, deepest in (("0", 1), ("20", 6)):
+            external.set_option("Skill Level", level)
+            external.process.send("position startpos", "go depth 6")
+            depths = []
+            while (line := external.process.expect("info", 60.0, "bestmove")) is not None \
+                    and line.startswith("info"):
+                words = line.split()
+                if "depth" in words:
+                    depths.append(int(words[words.index("depth") + 1]))
+            assert line is not None and max(depths) == deepest, (level, depths)
+    finally:
+        external.close()

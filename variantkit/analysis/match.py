@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from variantkit.engine.search import Engine, Limits
+from variantkit.engine.search import SKILL_MAX, Engine, Limits
 from variantkit.errors import IllegalMoveError
 from variantkit.game import Game
 from variantkit.outcome import repetition_key
@@ -73,17 +73,22 @@ class Player(Protocol):
 
 
 class BuiltinPlayer:
-    """The built-in engine, searched in this process."""
+    """The built-in engine, searched in this process, at full strength or
+    at a skill level below SKILL_MAX (`variantkit.engine.search.weakening`,
+    UCI's `Skill Level`)."""
 
-    def __init__(self, depth: int | None = None) -> None:
-        self.name = "variantkit" + (f" depth {depth}" if depth else "")
+    def __init__(self, depth: int | None = None, skill: float | None = None) -> None:
+        self.name = "variantkit" + (f" depth {depth}" if depth else "") \
+            + (f" skill {skill:g}" if skill is not None else "")
         self.depth = depth
+        self.skill = SKILL_MAX if skill is None else skill
         self.engine: Engine | None = None
         self._claim: Claim | None = None   # the draw its last move made
 
     def new_game(self, variant: Variant) -> None:
         if self.engine is None or self.engine.variant is not variant:
             self.engine = Engine(variant)
+        self.engine.skill = self.skill
         self.engine.new_game()
 
     def set_clock(self, base: float, increment: float) -> None:

@@ -409,6 +409,17 @@ class ExternalEngine:
             self._set_option(VARIANT_OPTION, section, cannot)
         return section
 
+    def set_option(self, option: str, value: str) -> None:
+        """Set one of the engine's own options (a UCI or USI `setoption`,
+        a CECP `option`), such as Stockfish's `UCI_Elo`, once the engine
+        is ready: MatchRefused where the engine does not offer it, so that
+        a misspelt option never leaves the engine at its default."""
+        if option not in self.options:
+            raise MatchRefused(f"{self.protocol}:{self.name} has no option {option!r} "
+                               f"(it offers {', '.join(sorted(self.options)) or 'none'})")
+        self._set_option(option, value, f"{self.protocol}:{self.name} cannot set {option}")
+        self.ready()
+
     def _set_option(self, option: str, value: str, cannot: str) -> None:
         if any(end in value for end in "\r\n"):   # it would end the line early
             raise MatchRefused(f"{cannot}: its {option} {value[:80]!r} has a line break")

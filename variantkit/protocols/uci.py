@@ -64,9 +64,14 @@ MULTIPV_MAX = 500
 # Skill Level's range: SKILL_LEVELS is full strength (the engine's
 # SKILL_MAX, which a test holds equal).
 SKILL_LEVELS = 20
-# UCI_Elo's range: a provisional scale, not yet measured against rated
-# engines, on which each 100 points is a skill level (`skill_of_elo`).
-ELO_MIN, ELO_MAX = 500, 2500
+# UCI_Elo's scale, measured: skill levels with their ratings on Stockfish
+# 15.1's UCI_Elo scale (matches of chess at 0.2 s a move; docs/engine.md,
+# "Strength levels"), weakest first and ending at full strength.  A UCI_Elo
+# between two is the level interpolated linearly (`skill_of_elo`); below
+# the weakest measured level the scale does not reach.
+MEASURED_LEVELS: tuple[tuple[int, float], ...] = ((1159, 15.0), (1321, 18.0),
+                                                  (1589, float(SKILL_LEVELS)))
+ELO_MIN, ELO_MAX = MEASURED_LEVELS[0][0], MEASURED_LEVELS[-1][0]
 # `setoption name NAME [value VALUE]`, words apart by any white space.
 SET_OPTION = re.compile(r"name\s+(.+?)(?:\s+value(?:\s+(.*))?)?", re.DOTALL)
 
@@ -507,10 +512,18 @@ class UciSession(Host):
 
 
 def skill_of_elo(elo: int) -> float:
-    """The skill level (0 to SKILL_LEVELS) UCI_Elo stands for on its
-    provisional scale: ELO_MIN is level 0, each 100 points a level more,
-    ELO_MAX full strength."""
-    return min(max((elo - ELO_MIN) / 100, 0.0), float(SKILL_LEVELS))
+    """The skill level UCI_Elo stands for: that of MEASURED_LEVELS whose
+    rating it is, interpolated linearly between two; the weakest measured
+    level at ELO_MIN and below, full strength at ELO_MAX and above."""
+    below_elo, below_level = MEASURED_LEVELS[0]
+    if elo <= below_elo:
+        return below_level
+    for above_elo, above_level in MEASURED_LEVELS[1:]:
+        if elo <= above_elo:
+            share = (elo - below_elo) / (above_elo - below_elo)
+            return below_level + share * (above_level - below_level)
+        below_elo, below_level = above_elo, above_level
+    return float(SKILL_LEVELS)
 
 
 def serve(dialect: Dialect | None = None, source: BinaryIO | None = None,
