@@ -14,11 +14,12 @@ the general position from the taken piece's own tables."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import partial
-from typing import Literal, NamedTuple, TypedDict
+from typing import Literal, NamedTuple, TypedDict, TypeVar
 
 from variantkit.board import SIDE_NAMES, Board, SideRegionRef
-from variantkit.pieces import PieceSet, piece_code
+from variantkit.pieces import PieceSet, PieceType, piece_code
 from variantkit.rulebook.sink import Sink
 
 CapturerEffect = Literal["stays", "turns", "reborn", "makes"]
@@ -152,12 +153,7 @@ def _make_barred(sink: Sink, spec: CaptureEffectsDeclaration, makes: bool, board
                         "make-barred-unused", key=True)
         return []
     table = [0] * n_codes
-    for name, where in barred.items():
-        kind = pieces.by_name.get(name)
-        if kind is None:
-            sink.report(("capture-effects", "make-barred", name), f"unknown piece '{name}'",
-                        "unknown-piece", key=True)
-            continue
+    for name, kind, where in _known_pieces(sink, "make-barred", barred, pieces):
         for side in range(2):
             ref = where[SIDE_NAMES[side]] if isinstance(where, dict) else where
             table[piece_code(kind.index, side)] = sink.located(
@@ -166,18 +162,34 @@ def _make_barred(sink: Sink, spec: CaptureEffectsDeclaration, makes: bool, board
     return table
 
 
+Entry = TypeVar("Entry")
+
+
+def _known_pieces(sink: Sink, key: str | tuple[str, ...], entries: Mapping[str, Entry],
+                  pieces: PieceSet) -> Iterator[tuple[str, PieceType, Entry]]:
+    """The entries of a table by piece name under `capture-effects: KEY`
+    whose piece exists, with its type; each other name is reported where
+    it stands (`unknown-piece`)."""
+    path = ("capture-effects", *((key,) if isinstance(key, str) else key))
+    for name, entry in entries.items():
+        kind = pieces.by_name.get(name)
+        if kind is None:
+            sink.report((*path, name), f"unknown piece '{name}'", "unknown-piece", key=True)
+        else:
+            yield name, kind, entry
+
+
 def _becomes(sink: Sink, spec: BecomesDeclaration, when: Literal["capturing", "moving"],
              pieces: PieceSet, n_codes: int) -> list[int]:
     """Per piece code, the code of the piece it becomes `when` (0: none);
     [] when no piece changes.  A royal piece keeps its type, and no piece
     becomes a royal one (the count of royal pieces stays what it is)."""
     table = [0] * n_codes
-    for name, into in spec.get(when, {}).items():
+    for name, kind, into in _known_pieces(sink, ("becomes", when), spec.get(when, {}), pieces):
         where = ("capture-effects", "becomes", when, name)
-        kind, other = pieces.by_name.get(name), pieces.by_name.get(into)
-        if kind is None or other is None:
-            sink.report(where, f"unknown piece '{name if kind is None else into}'",
-                        "unknown-piece", key=kind is None)
+        other = pieces.by_name.get(into)
+        if other is None:
+            sink.report(where, f"unknown piece '{into}'", "unknown-piece")
             continue
         if kind.royal or other.royal:
             sink.report(where, f"'{name}' becoming '{into}': a royal piece neither changes "
@@ -195,12 +207,7 @@ def _rebirth_table(sink: Sink, spec: dict[str, RebirthDeclaration], board: Board
     cells of its kind), its only one, or the one its `pick` matches (the
     default: the capture cell's colour)."""
     picks: dict[int, str] = {}
-    for name, rule in spec.items():
-        kind = pieces.by_name.get(name)
-        if kind is None:
-            sink.report(("capture-effects", "rebirth", name), f"unknown piece '{name}'",
-                        "unknown-piece", key=True)
-            continue
+    for _, kind, rule in _known_pieces(sink, "rebirth", spec, pieces):
         picks[kind.index] = rule.get("pick", "colour")
     table: list[list[int]] = [[] for _ in home]
     for kind in pieces.types:

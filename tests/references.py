@@ -1,0 +1,20 @@
+"""What the brute-force references of tests/rules/ share: the size of a
+move tree counted by a reference's own legal moves, to set beside
+variantkit's perft."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+State = TypeVar("State")
+
+
+def reference_perft(legal: Callable[[State], Mapping[str, State]], state: State,
+                    depth: int) -> int:
+    """The leaves of the tree `depth` plies deep from `state`, where
+    `legal` gives a state's moves (by their strings) and what each leads to."""
+    moves = legal(state)
+    if depth == 1:
+        return len(moves)
+    return sum(reference_perft(legal, after, depth - 1) for after in moves.values())
