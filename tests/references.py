@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+import pytest
+
 State = TypeVar("State")
 
 
@@ -18,3 +20,13 @@ def reference_perft(legal: Callable[[State], Mapping[str, State]], state: State,
     if depth == 1:
         return len(moves)
     return sum(reference_perft(legal, after, depth - 1) for after in moves.values())
+
+
+# The seeded random games a reference test plays against variantkit: a few
+# short ones in `make test`, more and longer ones under `make oracle`; each
+# row is the seeds, the plies each game may last and the fewest plies the
+# games must play in all (a reference that ends games at once tests little).
+RANDOM_GAMES = [
+    pytest.param(range(4), 80, 200, id="short"),
+    pytest.param(range(100, 130), 150, 2000, id="long", marks=pytest.mark.oracle),
+]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import chess
 import pytest
 from declarations import errors_over
-from references import reference_perft
+from references import RANDOM_GAMES, reference_perft
 
 import variantkit
 from variantkit.engine.search import Engine
@@ -211,13 +211,9 @@ def is_rare(state: State, move: str) -> bool:
         or (piece.piece_type == chess.PAWN and move[1] != move[4])
 
 
-def test_random_games() -> None:
-    assert sum(play_random_game(seed, 80) for seed in range(4)) >= 200
-
-
-@pytest.mark.oracle
-def test_more_random_games() -> None:
-    assert sum(play_random_game(seed, 150) for seed in range(100, 130)) >= 2000
+@pytest.mark.parametrize(("seeds", "plies", "least"), RANDOM_GAMES)
+def test_random_games(seeds: range, plies: int, least: int) -> None:
+    assert sum(play_random_game(seed, plies) for seed in seeds) >= least
 
 
 # Positions that reach the open cases of docs/rules/alice.md.

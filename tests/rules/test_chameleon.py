@@ -13,7 +13,7 @@ import random
 
 import chess
 import pytest
-from references import reference_perft
+from references import RANDOM_GAMES, reference_perft
 
 import variantkit
 from variantkit.game import Game, perft
@@ -90,13 +90,9 @@ def play_random_game(seed: int, plies: int, fen: str = START) -> int:
     return plies
 
 
-def test_random_games() -> None:
-    assert sum(play_random_game(seed, 80) for seed in range(4)) >= 200
-
-
-@pytest.mark.oracle
-def test_more_random_games() -> None:
-    assert sum(play_random_game(seed, 150) for seed in range(100, 130)) >= 2000
+@pytest.mark.parametrize(("seeds", "plies", "least"), RANDOM_GAMES)
+def test_random_games(seeds: range, plies: int, least: int) -> None:
+    assert sum(play_random_game(seed, plies) for seed in seeds) >= least
 
 
 def test_the_cycle() -> None:
