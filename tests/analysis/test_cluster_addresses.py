@@ -154,6 +154,8 @@ def fake_server(answer: bytes | None) -> Iterator[int]:
     try:
         yield listener.getsockname()[1]
     finally:
+        # A close alone leaves the thread blocked in accept(); a shutdown wakes it.
+        listener.shutdown(socket.SHUT_RDWR)
         listener.close()
         for connection in held:
             connection.close()
