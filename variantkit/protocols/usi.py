@@ -30,7 +30,7 @@ CELL = re.compile(r"([a-z])(\d+)")
 USI_CELL = re.compile(r"(\d+)([a-z])")
 # A drop (`P*5e`, `+P*5e`), or the cells left and reached (with `~` between
 # them for a suborn), what follows them, and a wall's comma part.
-USI_MOVE = re.compile(r"(?:(\+?[A-Z]~?)\*|(\d+[a-z])(~?))(\d+[a-z])([a-z+-]{0,2})"
+USI_MOVE = re.compile(r"(?:(\+?[A-Z]~?)\*|(\d+[a-z])(~|<->)?)(\d+[a-z])([a-z+-]{0,2})"
                       r"(?:,(\d+[a-z])(\d+[a-z]))?")
 
 
@@ -88,7 +88,9 @@ class UsiDialect(Dialect):
         if move.via:   # a two-step capture, its two steps as the wall's form writes them
             via = self.cell_out(variant, move.via)
             return f"{self.cell_out(variant, move.from_cell)}{via},{via}{to}"
-        text = (f"{self.cell_out(variant, move.from_cell)}{'~' if move.suborn else ''}{to}"
+        # A suborn's `~` and a swap's `<->` stand between the cells, as in move strings.
+        mark = "~" if move.suborn else "<->" if move.swap else ""
+        text = (f"{self.cell_out(variant, move.from_cell)}{mark}{to}"
                 f"{move.promotion or ''}{move.gate.lower() if move.gate else ''}")
         return f"{text},{to}{self.cell_out(variant, move.wall)}" if move.wall else text
 
@@ -102,7 +104,7 @@ class UsiDialect(Dialect):
         to = self.cell_in(variant, to)
         if drop:
             return f"{drop}@{to}"
-        moved = f"{self.cell_in(variant, origin)}{suborn}{to}{rest}"
+        moved = f"{self.cell_in(variant, origin)}{suborn or ''}{to}{rest}"
         if landing is None:
             return moved
         return f"{moved},{self.cell_in(variant, landing)}{self.cell_in(variant, wall)}"
