@@ -133,7 +133,9 @@ def play_random_game(seed: int, plies: int, fen: str = START) -> int:
 
 
 def test_random_games() -> None:
-    assert sum(play_random_game(seed, 60) for seed in range(4)) >= 150
+    """Two games here (each ply offers some sixty swaps, all compared), more
+    under `oracle`."""
+    assert sum(play_random_game(seed, 60) for seed in range(2)) >= 75
 
 
 @pytest.mark.oracle
