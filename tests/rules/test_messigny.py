@@ -132,6 +132,7 @@ def play_random_game(seed: int, plies: int, fen: str = START) -> int:
     return plies
 
 
+@pytest.mark.pure_in_oracle   # on the compiled build in make test
 def test_random_games() -> None:
     """Two games here (each ply offers some sixty swaps, all compared), more
     under `oracle`."""
