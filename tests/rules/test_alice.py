@@ -241,6 +241,7 @@ POSITIONS = [
 ]
 
 
+@pytest.mark.pure_in_oracle   # on the compiled build in make test
 @pytest.mark.parametrize("fen", POSITIONS)
 def test_open_cases(fen: str) -> None:
     for seed in range(3):

@@ -311,6 +311,7 @@ POSITIONS = {
 }
 
 
+@pytest.mark.pure_in_oracle   # on the compiled build in make test
 @pytest.mark.parametrize(("game", "fen"), [(g, f) for g, fens in POSITIONS.items() for f in fens])
 def test_open_cases(game: str, fen: str) -> None:
     for seed in range(3):
