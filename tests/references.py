@@ -22,6 +22,13 @@ def reference_perft(legal: Callable[[State], Mapping[str, State]], state: State,
     return sum(reference_perft(legal, after, depth - 1) for after in moves.values())
 
 
+# The perft depths a reference test compares from the start: 1 to 3 in
+# `make test`, 4 under `make oracle`.
+PERFT_DEPTHS = [
+    pytest.param((1, 2, 3), id="1-3"),
+    pytest.param((4,), id="4", marks=pytest.mark.oracle),
+]
+
 # The seeded random games a reference test plays against variantkit: a few
 # short ones in `make test` (on the compiled build; on the pure build, whose
 # perft from the start the same tests compare, under `make oracle`), more

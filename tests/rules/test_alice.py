@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import chess
 import pytest
 from declarations import errors_over
-from references import RANDOM_GAMES, reference_perft
+from references import PERFT_DEPTHS, RANDOM_GAMES, reference_perft
 
 import variantkit
 from variantkit.engine.search import Engine
@@ -162,16 +162,11 @@ def test_the_setup() -> None:
     assert variantkit.load("alice").new_game().fen() == START
 
 
-def test_perft_from_the_start() -> None:
+@pytest.mark.parametrize("depths", PERFT_DEPTHS)
+def test_perft_from_the_start(depths: tuple[int, ...]) -> None:
     ours = variantkit.load("alice").new_game()
-    for depth in (1, 2, 3):
+    for depth in depths:
         assert perft(ours, depth) == reference_perft(legal, state_of(START), depth), depth
-
-
-@pytest.mark.oracle
-def test_perft_4_from_the_start() -> None:
-    ours = variantkit.load("alice").new_game()
-    assert perft(ours, 4) == reference_perft(legal, state_of(START), 4)
 
 
 def play_random_game(seed: int, plies: int, fen: str = START) -> int:

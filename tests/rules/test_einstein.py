@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import chess
 import pytest
 from declarations import errors_over
-from references import RANDOM_GAMES, reference_perft
+from references import PERFT_DEPTHS, RANDOM_GAMES, reference_perft
 
 import variantkit
 from variantkit.game import perft
@@ -156,16 +156,11 @@ def legal(state: State) -> dict[str, State]:
     return out
 
 
-def test_perft_from_the_start() -> None:
+@pytest.mark.parametrize("depths", PERFT_DEPTHS)
+def test_perft_from_the_start(depths: tuple[int, ...]) -> None:
     ours = variantkit.load("einstein").new_game()
-    for depth in (1, 2, 3):
+    for depth in depths:
         assert perft(ours, depth) == reference_perft(legal, initial_state(), depth), depth
-
-
-@pytest.mark.oracle
-def test_perft_4_from_the_start() -> None:
-    ours = variantkit.load("einstein").new_game()
-    assert perft(ours, 4) == reference_perft(legal, initial_state(), 4)
 
 
 def is_rare(state: State, move: str) -> bool:
