@@ -130,6 +130,9 @@ class Rules:
     # captures, played by the general position (`variantkit.core.general`):
     # so some family's `needs_general` says.
     general: bool
+    # Whether a family besides the royal rule needs the general position
+    # (so a game of several royal pieces and otherwise plain rules does not).
+    general_beyond_royals: bool
     # The piece codes whose "not moved yet" status tells positions apart
     # for repetition (`FirstMove.unmoved_codes`).
     unmoved_codes: list[int]
@@ -233,6 +236,19 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
     turning = turns.compile_turns(sink, data.get("turns"))
     zobrist = hashing.compile_keys(compiled.n_codes, board.size, ending.check_limit,
                                 held.has_hands)
+    beyond_royals = (captures.needs_general(taking)
+                     or end.needs_general(ending) or flips.needs_general(flipping)
+                     or passing.needs_general(passes) or aims.needs_general(aiming)
+                     or walls.needs_general(walling)
+                     or capture_effects.needs_general(effects)
+                     or transfer.needs_general(crossing)
+                     or move_conditions.needs_general(conditions)
+                     or swaps.needs_general(swapping)
+                     or capture_modes.needs_general(remote)
+                     or two_steps.needs_general(stepping)
+                     or promotion.needs_general(promoting)
+                     or lion_trading.needs_general(trading)
+                     or turns.needs_general(turning))
     return Rules(
         name=data["name"], board=board, pieces=pieces, forwards=forwards,
         letter_codes=letter_codes, setup=start, royals=royalty, look=drawn, codes=compiled,
@@ -245,17 +261,6 @@ def compile_rules(document: Document, sink: Sink, budget: Budget | None = None) 
         two_steps=stepping, lion_trading=trading,
         walls=walling, transfer=crossing, aims=aiming,
         first_moves=first, gating=gates, turns=turning, keys=zobrist,
-        general=(royals.needs_general(royalty) or captures.needs_general(taking)
-                 or end.needs_general(ending) or flips.needs_general(flipping)
-                 or passing.needs_general(passes) or aims.needs_general(aiming)
-                 or walls.needs_general(walling)
-                 or capture_effects.needs_general(effects)
-                 or transfer.needs_general(crossing)
-                 or move_conditions.needs_general(conditions)
-                 or swaps.needs_general(swapping)
-                 or capture_modes.needs_general(remote)
-                 or two_steps.needs_general(stepping)
-                 or promotion.needs_general(promoting)
-                 or lion_trading.needs_general(trading)
-                 or turns.needs_general(turning)),
+        general=royals.needs_general(royalty) or beyond_royals,
+        general_beyond_royals=beyond_royals,
         unmoved_codes=first.unmoved_codes(compiled.n_codes, compiled.unmoved_codes))

@@ -146,7 +146,8 @@ def test_every_variant_plays(name: str) -> None:
 @pytest.mark.parametrize("name", on_both_builds(variantkit.variants()))
 def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
     """Where quiescence makes its own captures, those its legality test
-    keeps are the legal moves that win material (gating moves aside); in
+    keeps are the legal moves that win material (gating moves aside),
+    with one royal piece or several (Spartan chess, coregal); in
     check, where a step of the royal piece to safety tells that it is no
     mate, there is a legal move when it says so."""
     engine = Engine(variantkit.load(name))
@@ -164,7 +165,7 @@ def test_quiescence_captures_are_the_legal_ones(name: str) -> None:
         kept = set()
         for move in position.captures_unchecked():
             position.make_internal(move)
-            if not position.royal_attacked(1 - position.stm):
+            if not engine._left_in_check(position, 1 - position.stm):
                 kept.add(move)
             position.unmake_internal()
         assert {m for m in kept if engine._gain(m) > 0} == legal, game.fen()
@@ -316,6 +317,19 @@ def test_mobility_and_estimated_values(tmp_path: Path) -> None:
         "      - ride: orthogonal\n      - leap: [1, 2]\n", encoding="utf-8")
     values = piece_values(variantkit.load(path))
     assert 5 < values["chancellor"] < 10
+
+
+def test_a_royal_piece_that_may_be_lost_is_material() -> None:
+    """Spartan chess's Spartans may lose one of their two kings and play
+    on: each king is worth what it reaches, as an estimated piece is, so
+    the engine takes an unguarded spare king before an unguarded hoplite."""
+    spartan = variantkit.load("spartan")
+    assert 2 < piece_values(spartan)["king"] < 4
+    assert "king" not in piece_values(variantkit.load("chess"))
+    # The queen on c1 takes the king on c8 or the hoplite on h6.
+    game = spartan.new_game("2k5/8/7h/k7/8/8/8/2Q4K w - - 0 1")
+    assert {"c1c8", "c1h6"} <= {str(m) for m in game.legal_moves()}
+    assert str(Engine(spartan).best_move(game, depth=2)) == "c1c8"
 
 
 def test_evaluation_tables_come_from_the_moves() -> None:

@@ -7,13 +7,14 @@ no move at all.  Scores are in centipawns for the side to move.
 
 The terms: material (declared `value:` keys; a piece without one gets an
 estimate from its average mobility on the empty board, on the scale of the
-pieces that do declare theirs; royal pieces carry none; pieces in hand
-count a tenth more than on the board); placement (each piece's reach on the empty board
-from its cell, a static stand-in for mobility); the advancement of
-promoting pieces, more for passed ones; the royal piece's centrality,
-shelter and safety (the enemy pieces that attack its neighbourhood, the
-pieces in the enemy's hand that may be dropped into it, its own pieces
-beside it); the tempo.  The terms that differ between the middlegame and
+pieces that do declare theirs; royal pieces carry none, unless a side may
+lose one and play on; pieces in hand count a tenth more than on the
+board); placement (each piece's reach on the empty board from its cell, a
+static stand-in for mobility); the advancement of promoting pieces, more
+for passed ones; the royal piece's centrality, shelter and safety (the
+enemy pieces that attack its neighbourhood, the pieces in the enemy's
+hand that may be dropped into it, its own pieces beside it), for a side
+with one royal piece; the tempo.  The terms that differ between the middlegame and
 the endgame are weighed by the material left besides promoting pieces,
 pieces in hand included.
 docs/engine.md lists them with their weights.
@@ -73,23 +74,33 @@ def reach_counts(variant: VariantFace, code: int) -> list[int]:
             for cell in range(variant.rules.board.size)]
 
 
+def royals_may_fall(variant: VariantFace) -> bool:
+    """Whether a side may lose a royal piece and play on (`check: all` or
+    `check: last`): then a royal piece is material like any other."""
+    royals = variant.rules.royals
+    return royals.check_all or royals.check_last > 0
+
+
 def mobility_values(variant: VariantFace) -> dict[str, float]:
-    """Each non-royal piece's mean number of cells reached on the empty
-    board, over every cell."""
+    """Each valued piece's mean number of cells reached on the empty board,
+    over every cell: every piece but the royal ones that cannot be lost."""
     out: dict[str, float] = {}
+    royals_valued = royals_may_fall(variant)
     for t in variant.rules.pieces.types:
-        if not t.royal:
+        if not t.royal or royals_valued:
             counts = reach_counts(variant, piece_code(t.index, 0))
             out[t.name] = sum(counts) / len(counts)
     return out
 
 
 def piece_values(variant: VariantFace) -> dict[str, float]:
-    """Each non-royal piece's value in pawns: declared, or estimated from its
-    mobility on the scale of the declared values."""
+    """Each valued piece's value in pawns: declared, or estimated from its
+    mobility on the scale of the declared values.  Royal pieces have none,
+    unless a side may lose one and play on (Spartan chess's two kings):
+    each is then worth what it reaches, as an estimated piece is."""
     mobility = mobility_values(variant)
     declared = {t.name: float(t.value) for t in variant.rules.pieces.types
-                if not t.royal and t.value is not None}
+                if t.name in mobility and t.value is not None}
     reached = sum(mobility[name] for name in declared)
     scale = sum(declared.values()) / reached if declared and reached else MOBILITY_SCALE
     return {name: declared.get(name, round(m * scale, 2)) for name, m in mobility.items()}
@@ -293,6 +304,8 @@ class Evaluation:
         for code in self._valued:
             side = code & 1
             promotion = rules.promotion.promotions[side].get(code)
+            if rules.codes.royal_code[code]:
+                continue   # a royal piece that may be lost: material, but no officer
             if promotion is None:
                 self._phase_weight[code] = self.value[code]
                 self._officers[side].append(code)
@@ -319,16 +332,24 @@ class Evaluation:
         start = variant.new_game().position
         self._phase_total = max(1, sum(self._phase_weight[code] * start.bb[code].bit_count()
                                        for code in range(n_codes)))
-        # The royal piece (one per side): its centrality (its one- and
-        # two-move neighbourhood against the board's mean), a penalty in the
-        # middlegame and a bonus in the endgame, and its neighbours.
+        # The royal piece: its centrality (its one- and two-move
+        # neighbourhood against the board's mean), a penalty in the
+        # middlegame and a bonus in the endgame, and its neighbours.  Read
+        # wherever a side has one royal piece: always under `per-side: one`,
+        # and, where a side may lose a royal piece of its only royal kind,
+        # while it has one left (Spartan chess's Persians, and its Spartans
+        # down to one king); `_lone_royal` then holds that kind's code per
+        # side.  (Other games of several royal pieces, explosions' or a side
+        # without any, go without these terms.)
         self._king_centre: list[list[int]] = [[0] * size, [0] * size]
         self._king_near: list[list[int]] = [[0] * size, [0] * size]
-        self._king_terms = rules.royals.one_royal
-        if rules.royals.one_royal:
-            for t in rules.pieces.types:
-                if not t.royal:
-                    continue
+        kinds = [t for t in rules.pieces.types if t.royal]
+        lone = not rules.royals.one_royal and len(kinds) == 1 and royals_may_fall(variant)
+        self._king_terms = rules.royals.one_royal or lone
+        self._lone_royal: list[int] = \
+            [piece_code(kinds[0].index, side) for side in range(2)] if lone else []
+        if self._king_terms:
+            for t in kinds:
                 for side in range(2):
                     code = piece_code(t.index, side)
                     near = neighbourhood(variant, code)
@@ -352,7 +373,7 @@ class Evaluation:
         for code in self._valued:
             tables = [g.tables for g in rules.codes.generators[code]
                       if g.mode & CAPTURE and not g.initial]
-            if tables and rules.royals.one_royal:
+            if tables and self._king_terms:
                 self._capture_tables[code] = tables
                 spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
                 self.attack_sources[code] = attack_sources(spans,
@@ -431,7 +452,8 @@ class Evaluation:
         material left besides promoting pieces, in hand too (all of it at
         the start: the middlegame)."""
         sources, capture_tables, value = self.attack_sources, self._capture_tables, self.value
-        bb, side_bb, royal = position.bb, position.side_bb, position.royal
+        bb, side_bb = position.bb, position.side_bb
+        royal = self._lone_royals(bb) if self._lone_royal else position.royal
         occupied = side_bb[0] | side_bb[1]
         # The promoting pieces of each side, which may stop the other's.
         promoting = [0, 0]
@@ -514,6 +536,16 @@ class Evaluation:
                     middle += -safety if side else safety
         score += (middle * phase + endgame * (total - phase)) // total
         return (-score if position.stm else score) + TEMPO
+
+    def _lone_royals(self, bb: list[int]) -> list[int]:
+        """Per side, the cell of its royal piece where it has one left,
+        else -1 (several royal pieces guard each other, none is lost)."""
+        cells = [-1, -1]
+        for side in range(2):
+            pieces = bb[self._lone_royal[side]]
+            if pieces and not pieces & (pieces - 1):
+                cells[side] = pieces.bit_length() - 1
+        return cells
 
     def has_officers(self, position: Position, side: int) -> bool:
         """Whether `side` has a piece besides its royal and promoting ones."""

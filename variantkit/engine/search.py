@@ -304,18 +304,26 @@ class Engine:
         self._move_plies = 2 * end.move_rule if end.move_rule else 0
         self._conditions = bool(end.conditions)
         # Quiescence takes the core's `captures_unchecked` where a move is
-        # legal when it leaves the one royal piece (if any) unattacked and
-        # a capture is not restricted beyond its generator (nor changed by
-        # a capture effect, nor refused for its crossing or by a movement
-        # condition, nor one of cells beyond its landing cell); under the
-        # other rules it takes them from the legal moves.
-        self._own_captures = rules.royals.one_royal and not (
+        # legal when it leaves the one royal piece (if any) unattacked, or
+        # where several royal pieces are the only rule beyond the plain ones
+        # (Spartan chess: a move is legal when it leaves the side out of
+        # check by the royal rule, `_several_royals`), and a capture is not
+        # restricted beyond its generator (nor changed by a capture effect,
+        # nor refused for its crossing or by a movement condition, nor one
+        # of cells beyond its landing cell); under the other rules it takes
+        # them from the legal moves.
+        royals = rules.royals
+        self._royal_codes = rules.codes.royal_codes
+        self._several_royals = not royals.one_royal and not rules.general_beyond_royals \
+            and royals.may_give_check and not royals.check_last \
+            and all(self._royal_codes[side] for side in range(2))
+        self._own_captures = (royals.one_royal or self._several_royals) and not (
             rules.captures.blast or rules.hands.must_drop or rules.first_moves.rule
             or rules.royals.facing_must_break or rules.aims.any or rules.capture_effects.any
             or rules.transfer.any or rules.move_conditions.any or rules.capture_modes.active
             or rules.turns.any)
         # ... and in check too where no move is restricted in check.
-        self._own_evasions = self._own_captures \
+        self._own_evasions = self._own_captures and royals.one_royal \
             and rules.codes.check_generators is rules.codes.generators
         # A null move (handing the turn over) tells that a position is good
         # enough without searching its moves, unless moving is a
@@ -585,7 +593,7 @@ class Engine:
             if null_allowed and self._null_moves and depth >= NULL_MIN_DEPTH \
                     and static >= beta and self.evaluation.has_officers(position, position.stm):
                 reduction = NULL_REDUCTION + (depth >= 7)
-                royal = position.royal[position.stm]
+                royal = self._royal_cell(position)
                 position.make_internal((royal, royal, 0, PASS, 0))
                 score = -self._negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
                 position.unmake_internal()
@@ -644,7 +652,7 @@ class Engine:
                     continue
                 quiet = stage == 2 and not self._gain(move) and move not in killers
                 position.make_internal(move)
-                if tested and position.royal_attacked(mover):
+                if tested and self._left_in_check(position, mover):
                     position.unmake_internal()
                     continue
                 if stage < 2:
@@ -735,7 +743,7 @@ class Engine:
             if tested and self._losing(move, gain):
                 continue
             position.make_internal(move)
-            if tested and position.royal_attacked(mover):
+            if tested and self._left_in_check(position, mover):
                 position.unmake_internal()
                 continue
             if position.stm == mover:   # a turn of several moves goes on
@@ -793,6 +801,24 @@ class Engine:
             last = gains.pop()
             gains[-1] = min(gains[-1], -last)
         return gains[0]
+
+    def _left_in_check(self, position: Position, mover: int) -> bool:
+        """Whether the move just made (of those `captures_unchecked` makes)
+        leaves `mover` in check, which makes it illegal: its royal piece
+        attacked, or with several royal pieces, as the royal rule says."""
+        if self._several_royals:
+            return position.side_in_check(mover)
+        return position.royal_attacked(mover)
+
+    def _royal_cell(self, position: Position) -> int:
+        """A royal piece's cell of the side to move, which a null move is
+        written from: with several royal pieces, the first one's."""
+        if not self._several_royals:
+            return position.royal[position.stm]
+        pieces = 0
+        for code in self._royal_codes[position.stm]:
+            pieces |= position.bb[code]
+        return (pieces & -pieces).bit_length() - 1
 
     def _ended(self, position: Position) -> bool:
         """Whether a declared end condition has ended the game here."""
