@@ -6,7 +6,7 @@ machine's load average.
 
     python benchmarks/match_bench.py [--games N] [--movetime S] [--variant V]
                                      [--opponent xboard:/usr/games/fairymax] [--grace S]
-                                     [--opponent-depth D] [--seed N]
+                                     [--opponent-depth D] [--seed N] [--engine-variant NAME]
                                      [--option NAME=VALUE ...] [--skill L | --elo E]
 
 `--option NAME=VALUE` sets one of the opponent's own options (refused if
@@ -87,6 +87,9 @@ def main() -> None:
     # 0.7 s: the grace keeps the figures about play, not about its flag.
     parser.add_argument("--grace", type=float, default=1.0)
     parser.add_argument("--opponent-depth", type=int, default=None)
+    parser.add_argument("--engine-variant", default=None, metavar="NAME",
+                        help="the name the opponent lists the game under, where it is "
+                             "not variantkit's (Fairy-Max's king-of-the-hill)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="one of the opponent's options, set before the first game")
     strength = parser.add_mutually_exclusive_group()
@@ -110,7 +113,7 @@ def main() -> None:
     settings = Settings(games=args.games, movetime=args.movetime,
                         opening_plies=args.opening_plies, seed=args.seed, grace=args.grace)
     skill = skill_of_elo(args.elo) if args.elo is not None else args.skill
-    builtin, opponent = BuiltinPlayer(skill=skill), player_for(opponent_spec)
+    builtin, opponent = BuiltinPlayer(skill=skill), player_for(opponent_spec, args.engine_variant)
     if options and not isinstance(opponent, ExternalEngine):
         parser.error("--option needs an external opponent")
     for name, value in options:

@@ -221,6 +221,35 @@ def test_against_maxqi_on_ten_ranks(tmp_path: Path) -> None:
         assert game.plies >= 30 or game.outcome() is not None   # both engines moved
 
 
+@pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
+def test_an_engine_is_told_the_game_by_its_own_name(tmp_path: Path) -> None:
+    """Fairy-Max lists king of the hill as `king-of-the-hill`, a name no
+    bundled variant has: `--engine-variant` tells it the game by that name,
+    and the referee judges by kingofthehill's rules."""
+    pgn = tmp_path / "koth.pgn"
+    result = CliRunner().invoke(cli, ["match", "kingofthehill", "builtin", f"xboard:{FAIRYMAX}",
+                                      "--engine-variant", "king-of-the-hill", "--games", "2",
+                                      "--movetime", "0.1", "--max-plies", "40",
+                                      "--opening-plies", "2", "--grace", "1.5",
+                                      "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    assert "illegal" not in result.output and "false claim" not in result.output, result.output
+    for game in variantkit.read_games(pgn.read_text(encoding="utf-8")):
+        assert game.variant.name == "kingofthehill"
+        assert game.plies >= 40 or game.outcome() is not None   # both engines moved
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
+def test_a_name_the_engine_does_not_list_is_refused() -> None:
+    engine = ExternalEngine(f"xboard:{FAIRYMAX}", variant_name="kingofthehill")
+    try:
+        with pytest.raises(MatchRefused, match="lists no variant named 'kingofthehill' "
+                                                r"\(it lists normal, "):
+            engine.new_game(variantkit.load("kingofthehill"))
+    finally:
+        engine.close()
+
+
 @pytest.mark.skipif(FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")
 def test_against_fairy_stockfish_by_uci() -> None:
     # A clock, and a variant that is not chess.

@@ -123,13 +123,14 @@ class BuiltinPlayer:
         return None
 
 
-def player_for(spec: str) -> Player:
+def player_for(spec: str, variant_name: str | None = None) -> Player:
     """`builtin` (or `builtin:DEPTH`), else an external engine
-    (`uci:PATH`, `xboard:PATH`, `usi:PATH`)."""
+    (`uci:PATH`, `xboard:PATH`, `usi:PATH`), told each game by
+    `variant_name` where given (a name it lists the game under)."""
     word, _, depth = spec.partition(":")
     if word == BUILTIN:
         return BuiltinPlayer(int(depth) if depth.isdigit() else None)
-    return ExternalEngine(spec)
+    return ExternalEngine(spec, variant_name)
 
 
 @dataclass

@@ -4,7 +4,7 @@ referee: uci, xboard, usi, match.
     variantkit uci | xboard | usi
     variantkit match VARIANT ENGINE ENGINE [--games N] [--movetime S | --tc BASE+INC]
                      [--opening-plies K] [--seed S] [--max-plies P] [--grace S]
-                     [--adjudicate claims|rules] [--pgn FILE]
+                     [--adjudicate claims|rules] [--engine-variant NAME] [--pgn FILE]
 
 An ENGINE is `builtin` (`builtin:DEPTH` for a fixed depth), `uci:PATH`,
 `xboard:PATH` or `usi:PATH` (PATH may carry arguments, quoted as a shell
@@ -93,10 +93,14 @@ def time_control(text: str) -> tuple[float, float]:
               show_default=True,
               help="A draw a side may claim (repetition, move rule) ends the game when a "
                    "side claims it (claims, as XBoard and cutechess), or at once (rules).")
+@click.option("--engine-variant", default=None, metavar="NAME",
+              help="Tell the external engines the game by NAME, a name they list it under "
+                   "(Fairy-Max's king-of-the-hill for kingofthehill); the games are still "
+                   "judged by VARIANT's rules.")
 @pgn_option("Write the games to FILE as PGN.")
 def match(variant: str, first: str, second: str, games: int, movetime: float | None,
           tc: str | None, opening_plies: int, seed: int, max_plies: int, grace: float,
-          adjudicate: str, pgn_path: str | None) -> None:
+          adjudicate: str, engine_variant: str | None, pgn_path: str | None) -> None:
     """Play a match between two engines, refereed by variantkit's rules."""
     from variantkit.analysis.match import Score, Settings, pgn, player_for, table
     from variantkit.analysis.match import match as play
@@ -116,7 +120,7 @@ def match(variant: str, first: str, second: str, games: int, movetime: float | N
     with ending_signals() as signals:
         try:
             for spec in (first, second):
-                players.append(player_for(spec))
+                players.append(player_for(spec, engine_variant))
             pair = (players[0], players[1])
             names = (pair[0].name, pair[1].name)
             for result in play(chosen, pair, settings):

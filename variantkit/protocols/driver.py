@@ -265,7 +265,7 @@ class Process:
 class ExternalEngine:
     """One external engine for a match; `name` is what PGN records."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, variant_name: str | None = None) -> None:
         protocol, _, command = spec.partition(":")
         if protocol not in PROTOCOLS or not command:
             raise EngineFailure(f"engine {spec!r}: write uci:PATH, xboard:PATH or usi:PATH")
@@ -275,6 +275,9 @@ class ExternalEngine:
         self.options: set[str] = set()   # the names of the engine's options
         self.features: dict[str, str] = {}
         self._ini: Path | None = None    # the file written to describe a variant
+        # The name the engine is told every game by, where it lists the
+        # game under another name than variantkit's (see new_game).
+        self.variant_name = variant_name
         self._sent = 0  # moves of the game an xboard engine has been told
         # The game whose moves were last written in the engine's notation,
         # and those texts, so that each move is written once.
@@ -342,14 +345,22 @@ class ExternalEngine:
             raise self.process.fail("not ready in time")
 
     def new_game(self, variant: Variant) -> None:
-        """Set up a new game of `variant`: by name only where it is the
-        bundled variant of that name and the engine plays it, else
-        described through the engine's `VariantPath` option."""
+        """Set up a new game of `variant`: by `variant_name` where the
+        caller gave one (the engine must list it), else by the variant's
+        name where it is the bundled variant of that name and the engine
+        plays it, else described through the engine's `VariantPath`
+        option."""
         name, d = variant.name, self.dialect
         if self.protocol != "xboard" and not d.supports(variant):
             raise MatchRefused(f"{name} cannot be played over {d.name}: its cells are not "
                                "named by a file letter and a rank number up to 26")
         by_name = is_bundled(variant) and (name in self.variants or name == d.default_variant)
+        if self.variant_name is not None:
+            name, by_name = self.variant_name, True
+            if name not in self.variants and name != d.default_variant:
+                listed = ", ".join(self.variants[:40]) or "none"
+                raise MatchRefused(f"{self.protocol}:{self.name} lists no variant named "
+                                   f"{shown_name(name)!r} (it lists {listed})")
         if self.protocol == "xboard":
             self.process.send("new", "force")
             if not by_name:
