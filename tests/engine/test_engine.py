@@ -332,6 +332,18 @@ def test_a_royal_piece_that_may_be_lost_is_material() -> None:
     assert str(Engine(spartan).best_move(game, depth=2)) == "c1c8"
 
 
+def test_where_a_bare_king_loses_the_side_ahead_trades_down() -> None:
+    """In shatranj a side left with its king alone loses: its last pieces
+    weigh more, so trading the ferzes (mirrored, so material and placement
+    change alike for both) is worth more to the side a pawn ahead, and by
+    as much to its opponent less."""
+    shatranj = variantkit.load("shatranj")
+    evaluation = Evaluation(shatranj)
+    before = shatranj.new_game("4k3/p7/8/3q4/3Q4/8/P6P/4K3 w - - 0 1").position
+    traded = shatranj.new_game("4k3/p7/8/8/8/8/P6P/4K3 w - - 0 1").position
+    assert evaluation.score(traded) - evaluation.score(before) >= 50
+
+
 def test_evaluation_tables_come_from_the_moves() -> None:
     chess = variantkit.load("chess")
     board, pawn = chess.board, chess.rules.letter_codes["P"]

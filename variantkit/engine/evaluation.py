@@ -14,7 +14,8 @@ static stand-in for mobility); the advancement of promoting pieces, more
 for passed ones; the royal piece's centrality, shelter and safety (the
 enemy pieces that attack its neighbourhood, the pieces in the enemy's
 hand that may be dropped into it, its own pieces beside it), for a side
-with one royal piece; the tempo.  The terms that differ between the middlegame and
+with one royal piece; a side's last pieces, where a bare royal piece
+loses; the tempo.  The terms that differ between the middlegame and
 the endgame are weighed by the material left besides promoting pieces,
 pieces in hand included.
 docs/engine.md lists them with their weights.
@@ -56,6 +57,11 @@ ATTACK_SHARES = (0.0, 0.01, 0.04, 0.07, 0.09, 0.10, 0.11)
 # promotion region earns on top of its advancement in the middlegame (twice
 # that in the endgame), falling with the square of the distance.
 PASSED = 0.08
+# Where a side left with royal pieces alone loses (`end: conditions: bare`,
+# shatranj's bare king), what it costs a side to have no, one or two
+# pieces besides its royal ones, in centipawns: the side ahead trades down
+# towards baring the other, the side behind keeps its last pieces.
+BARE_LAST = (300, 150, 50)
 # The share of its value that a piece in hand is worth beyond it.
 IN_HAND = 0.1
 # Pawn-ish units per cell reached on the empty board, for estimated values
@@ -378,6 +384,10 @@ class Evaluation:
                 spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
                 self.attack_sources[code] = attack_sources(spans,
                                                            self._king_zone[1 - (code & 1)])
+        # The royal codes, where baring a side loses it (`BARE_LAST`).
+        self._bare_loses = any(c.kind == "bare" and c.result == "loss"
+                               for c in rules.end.conditions)
+        self._royal_codes = rules.codes.royal_codes
         # Scores of positions met before, per side to move, by placement
         # and hands (the position's hash): all the evaluation reads.
         self._cache: list[dict[int, int]] = [{}, {}]
@@ -535,7 +545,17 @@ class Evaluation:
                     safety -= round(threat * shares[min(count, last)])
                     middle += -safety if side else safety
         score += (middle * phase + endgame * (total - phase)) // total
+        if self._bare_loses:
+            score += self._bare_danger(position, 1) - self._bare_danger(position, 0)
         return (-score if position.stm else score) + TEMPO
+
+    def _bare_danger(self, position: Position, side: int) -> int:
+        """What `side` loses for having few pieces besides its royal ones,
+        where a side left with royal pieces alone loses (`BARE_LAST`)."""
+        left = position.side_bb[side].bit_count()
+        for code in self._royal_codes[side]:
+            left -= position.bb[code].bit_count()
+        return BARE_LAST[left] if left < len(BARE_LAST) else 0
 
     def _lone_royals(self, bb: list[int]) -> list[int]:
         """Per side, the cell of its royal piece where it has one left,
