@@ -80,6 +80,12 @@ def reach_counts(variant: VariantFace, code: int) -> list[int]:
             for cell in range(variant.rules.board.size)]
 
 
+def _bare_danger(left: int) -> int:
+    """What a side with `left` pieces besides its royal ones loses, where a
+    side left with royal pieces alone loses (`BARE_LAST`)."""
+    return BARE_LAST[left] if left < len(BARE_LAST) else 0
+
+
 def royals_may_fall(variant: VariantFace) -> bool:
     """Whether a side may lose a royal piece and play on (`check: all` or
     `check: last`): then a royal piece is material like any other."""
@@ -384,10 +390,9 @@ class Evaluation:
                 spans = [full_span([t[cell] for t in tables]) for cell in range(size)]
                 self.attack_sources[code] = attack_sources(spans,
                                                            self._king_zone[1 - (code & 1)])
-        # The royal codes, where baring a side loses it (`BARE_LAST`).
+        # Whether a side left with royal pieces alone loses (`BARE_LAST`).
         self._bare_loses = any(c.kind == "bare" and c.result == "loss"
                                for c in rules.end.conditions)
-        self._royal_codes = rules.codes.royal_codes
         # Scores of positions met before, per side to move, by placement
         # and hands (the position's hash): all the evaluation reads.
         self._cache: list[dict[int, int]] = [{}, {}]
@@ -546,16 +551,8 @@ class Evaluation:
                     middle += -safety if side else safety
         score += (middle * phase + endgame * (total - phase)) // total
         if self._bare_loses:
-            score += self._bare_danger(position, 1) - self._bare_danger(position, 0)
+            score += _bare_danger(position.non_royal(1)) - _bare_danger(position.non_royal(0))
         return (-score if position.stm else score) + TEMPO
-
-    def _bare_danger(self, position: Position, side: int) -> int:
-        """What `side` loses for having few pieces besides its royal ones,
-        where a side left with royal pieces alone loses (`BARE_LAST`)."""
-        left = position.side_bb[side].bit_count()
-        for code in self._royal_codes[side]:
-            left -= position.bb[code].bit_count()
-        return BARE_LAST[left] if left < len(BARE_LAST) else 0
 
     def _lone_royals(self, bb: list[int]) -> list[int]:
         """Per side, the cell of its royal piece where it has one left,
