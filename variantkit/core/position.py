@@ -1097,17 +1097,25 @@ class Position:
                 for code in self.royal_codes[them]:
                     enemy_royals |= self.bb[code]
                 enemy &= ~enemy_royals
-            after = (occupied & ~((1 << c.king_from) | (1 << c.rook_from))) | (1 << c.rook_to)
-            # No cell of the passage may be attacked: each as it will be
-            # (`after`), and the king's cell also as it stands, since a rook
-            # landing between would hide a check from the test after the
-            # move -- unless that cell is the royal piece's, not in check.
+            # A cell the king passes may not be attacked: neither as the
+            # board stands (FIDE's rule, and Fairy-Stockfish's: a rook about
+            # to land between shields nothing) nor with the king standing
+            # on it (a falcon's route through the king's own cell counts).
+            # The king's cell is the royal piece's, known not in check,
+            # unless a piece that is not the royal one castles.  Where the
+            # king lands it must also be safe once the rook has left its
+            # cell (a Chess960 rook may stand between that cell and an
+            # attacker), and in the position after the move.
+            king_gone = occupied & ~(1 << c.king_from)
+            without_rook = occupied & ~(1 << c.rook_from)
+            after = (king_gone & ~(1 << c.rook_from)) | (1 << c.rook_to)
             for cell in c.safe:
-                if blast and blast[cell] & enemy_royals:
+                if cell == king or (blast and blast[cell] & enemy_royals):
                     continue
-                if self.takers(cell, them, after, enemy) or (
-                        cell == c.king_from and cell != king
-                        and self.takers(cell, them, occupied, enemy)):
+                if self.takers(cell, them, occupied, enemy) \
+                        or self.takers(cell, them, king_gone, enemy) \
+                        or (cell == c.king_to and (self.takers(cell, them, without_rook, enemy)
+                                                   or self.takers(cell, them, after, enemy))):
                     break
             else:
                 out.append((c.king_from, c.king_to, 0, CASTLE, index))
