@@ -240,6 +240,37 @@ def test_an_engine_is_told_the_game_by_its_own_name(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
+def test_an_engine_told_a_game_by_its_own_name_is_told_the_start(tmp_path: Path) -> None:
+    """A file played under an engine's own name may start from another
+    array (Superchess's shuffled one): the referee tells Fairy-Max, which
+    takes no setboard, the start in edit mode.  Told nothing, it answers
+    from chess's array (`d7d5`, an illegal move here)."""
+    file = tmp_path / "sparse.yaml"
+    file.write_text("variantkit: 1\nname: sparse\ninherits: chess\n"
+                    "description: Chess from an array of few pieces.\n"
+                    "setup: r2k4/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\ncastling: []\n",
+                    encoding="utf-8")
+    result = CliRunner().invoke(cli, ["match", str(file), "builtin", f"xboard:{FAIRYMAX}",
+                                      "--engine-variant", "normal", "--games", "2",
+                                      "--movetime", "0.1", "--max-plies", "10",
+                                      "--opening-plies", "0", "--grace", "1.5"])
+    assert result.exit_code == 0, result.output
+    games = [line for line in result.output.splitlines() if line.startswith("game ")]
+    assert len(games) == 2 and not any("illegal" in line for line in games), result.output
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
+def test_a_start_edit_mode_cannot_tell_is_refused() -> None:
+    engine = ExternalEngine(f"xboard:{FAIRYMAX}", variant_name="normal")
+    try:   # pocketknight starts with a knight in each hand
+        with pytest.raises(MatchRefused, match="takes no setboard, and edit mode cannot tell "
+                                                "it pocketknight's start"):
+            engine.new_game(variantkit.load("pocketknight"))
+    finally:
+        engine.close()
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")
 def test_a_name_the_engine_does_not_list_is_refused() -> None:
     engine = ExternalEngine(f"xboard:{FAIRYMAX}", variant_name="kingofthehill")
     try:

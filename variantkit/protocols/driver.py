@@ -40,7 +40,7 @@ from variantkit.loader import bundled_names, load_document
 from variantkit.protocols.host import DEFAULT_VARIANT
 from variantkit.protocols.uci import VARIANT_OPTION, Dialect
 from variantkit.protocols.usi import UsiDialect
-from variantkit.protocols.xboard import NORMAL, cecp_move, variantkit_move
+from variantkit.protocols.xboard import NORMAL, cecp_cells, cecp_move, variantkit_move
 from variantkit.public_types import Move
 from variantkit.variant import Variant
 
@@ -367,6 +367,8 @@ class ExternalEngine:
                 self.process.send(f"variant {self._describe(variant)}")
             elif name != DEFAULT_VARIANT:
                 self.process.send(f"variant {name}")
+            if self.variant_name is not None:
+                self._xboard_start(variant)
         else:
             if not by_name:
                 self._describe(variant)
@@ -375,6 +377,33 @@ class ExternalEngine:
             self.process.send(d.new_game)
         self.ready()
         self._sent = 0
+
+    def _xboard_start(self, variant: Variant) -> None:
+        """Tell a CECP engine the start position of a game it is told by
+        a name of its own: the file may start from another array than the
+        engine's game of that name (Fairy-Max shuffles Superchess's array,
+        and starts courier from an array of its own).  By `setboard` where
+        the engine offers it, else in CECP's edit mode: `edit`, `#` (an
+        empty board), a letter and cell for each White piece, `c`, each
+        Black piece, `.`; an engine infers castling rights from kings and
+        rooks on their cells there, and White moves first."""
+        start = variant.new_game()
+        if self.features.get("setboard") == "1":
+            self.process.send(f"setboard {start.fen()}")
+            return
+        cannot = f"{self.protocol}:{self.name} takes no setboard, and edit mode cannot tell it"
+        if start.turn != "white" or start.hand("white") or start.hand("black"):
+            raise MatchRefused(f"{cannot} {variant.name}'s start: Black to move or pieces "
+                               "in hand")
+        placed: dict[bool, list[str]] = {True: [], False: []}
+        for cell in variant.board.names:
+            letter = start.piece_at(cell)
+            if letter is None:
+                continue
+            if len(letter) != 1:
+                raise MatchRefused(f"{cannot} {variant.name}'s piece {letter!r}")
+            placed[letter.isupper()].append(f"{letter.upper()}{cecp_cells(variant, cell)}")
+        self.process.send("edit", "#", *placed[True], "c", *placed[False], ".")
 
     def _describe(self, variant: Variant) -> str:
         """Tell the engine about a variant it does not know by that name,

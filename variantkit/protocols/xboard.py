@@ -83,7 +83,11 @@ def zero_based(variant: VariantFace) -> bool:
 def cecp_move(variant: VariantFace, move: Move) -> str:
     """A move as CECP writes it: variantkit's text, each rank one lower on
     a board XBoard counts from 0."""
-    text = str(move)
+    return cecp_cells(variant, str(move))
+
+
+def cecp_cells(variant: VariantFace, text: str) -> str:
+    """`text` with each cell named as CECP names it (see cecp_move)."""
     if zero_based(variant):
         return CELL.sub(lambda m: f"{m[1]}{int(m[2]) - 1}", text)
     return text
