@@ -4,12 +4,14 @@ variantkit's perft."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 import pytest
 
 State = TypeVar("State")
+Choice = TypeVar("Choice")
 
 
 def reference_perft(legal: Callable[[State], Mapping[str, State]], state: State,
@@ -20,6 +22,14 @@ def reference_perft(legal: Callable[[State], Mapping[str, State]], state: State,
     if depth == 1:
         return len(moves)
     return sum(reference_perft(legal, after, depth - 1) for after in moves.values())
+
+
+def leaning_choice(rng: random.Random, moves: Sequence[Choice], rare: Sequence[Choice],
+                   share: float) -> Choice:
+    """A random move of a seeded random game: with chance `share` one of
+    the `rare` moves (castlings, promotions, the rule under test) where
+    there are any, so that the games reach the rare cases often."""
+    return rng.choice(rare if rare and rng.random() < share else moves)
 
 
 # The perft depths a reference test compares from the start: 1 to 3 in

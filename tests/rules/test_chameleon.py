@@ -13,7 +13,7 @@ import random
 
 import chess
 import pytest
-from references import RANDOM_GAMES, reference_perft
+from references import RANDOM_GAMES, leaning_choice, reference_perft
 
 import variantkit
 from variantkit.game import Game, perft
@@ -84,7 +84,7 @@ def play_random_game(seed: int, plies: int, fen: str = START) -> int:
         played = sorted(moves)
         rare = [m for m in played if board.is_castling(chess.Move.from_uci(m))
                 or board.is_capture(chess.Move.from_uci(m)) or len(m) == 5]
-        move = rng.choice(rare if rare and rng.random() < 0.5 else played)
+        move = leaning_choice(rng, played, rare, 0.5)
         ours.push(move)
         board = moves[move]
     return plies

@@ -33,7 +33,7 @@ from functools import cache
 from itertools import combinations, permutations, product
 
 import pytest
-from references import PERFT_DEPTHS, RANDOM_GAMES, reference_perft
+from references import PERFT_DEPTHS, RANDOM_GAMES, leaning_choice, reference_perft
 
 import variantkit
 from variantkit.game import Game, perft
@@ -521,7 +521,7 @@ def play_random_game(seed: int, plies: int, fen_text: str = START) -> int:
             return ply
         played = sorted(moves)
         rare = [m for m in played if is_rare(state, m)]
-        move = rng.choice(rare if rare and rng.random() < 0.6 else played)
+        move = leaning_choice(rng, played, rare, 0.6)
         ours.push(move)
         state = moves[move]
     return plies

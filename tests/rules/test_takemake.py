@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import chess
 import pytest
 from declarations import errors_over
-from references import PERFT_DEPTHS, RANDOM_GAMES, reference_perft
+from references import PERFT_DEPTHS, RANDOM_GAMES, leaning_choice, reference_perft
 
 import variantkit
 from variantkit.game import perft
@@ -150,7 +150,7 @@ def play_random_game(seed: int, plies: int, fen: str = chess.STARTING_FEN) -> in
         played = sorted(moves)
         rare = [m for m in played if "," in m or state.board.is_castling(
             chess.Move.from_uci(m))]
-        move = rng.choice(rare if rare and rng.random() < 0.7 else played)
+        move = leaning_choice(rng, played, rare, 0.7)
         ours.push(move)
         state = moves[move]
     return plies
