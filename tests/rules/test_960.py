@@ -129,6 +129,16 @@ def test_no_castling_out_of_check_behind_the_landing_rook() -> None:
     assert "g8h8" not in {str(m) for m in game.legal_moves()}
 
 
+@pytest.mark.parametrize("fen", [
+    "k7/8/8/8/8/8/8/1RK5 w B - 0 1",   # the king stays on c1, the rook goes to d1
+    "k7/8/8/8/8/8/8/rRK5 w B - 0 1",   # ...where the rook leaving b1 opens a1's line
+])
+def test_a_king_that_stays_is_safe_once_its_rook_has_left(fen: str) -> None:
+    ours = {str(m) for m in variantkit.load("chess").new_game(fen).legal_moves()}
+    assert ours == set(pyffish.legal_moves("chess", fen, [], True))
+    assert ("c1b1" in ours) == fen.endswith("1RK5 w B - 0 1")
+
+
 def test_seirawan_960_files_name_castlings_and_gates() -> None:
     fen = "qbbrnkrn/pppppppp/8/8/8/8/PPPPPPPP/QBBRNKRN[HEhe] w ABCDEFGHabcdefgh - 0 1"
     game = variantkit.load("seirawan").new_game(fen)

@@ -1103,17 +1103,18 @@ class Position:
             # on it (a falcon's route through the king's own cell counts).
             # The king's cell is the royal piece's, known not in check,
             # unless a piece that is not the royal one castles.  Where the
-            # king lands it must also be safe once the rook has left its
-            # cell (a Chess960 rook may stand between that cell and an
-            # attacker), and in the position after the move.
+            # king lands (its own cell too, in a Chess960 castling that
+            # moves the rook alone) it must also be safe once the rook has
+            # left its cell, which may stand between it and an attacker,
+            # and in the position after the move.
             king_gone = occupied & ~(1 << c.king_from)
             without_rook = occupied & ~(1 << c.rook_from)
             after = (king_gone & ~(1 << c.rook_from)) | (1 << c.rook_to)
             for cell in c.safe:
-                if cell == king or (blast and blast[cell] & enemy_royals):
+                if blast and blast[cell] & enemy_royals:
                     continue
-                if self.takers(cell, them, occupied, enemy) \
-                        or self.takers(cell, them, king_gone, enemy) \
+                if (cell != king and (self.takers(cell, them, occupied, enemy)
+                                      or self.takers(cell, them, king_gone, enemy))) \
                         or (cell == c.king_to and (self.takers(cell, them, without_rook, enemy)
                                                    or self.takers(cell, them, after, enemy))):
                     break
