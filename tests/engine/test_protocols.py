@@ -60,7 +60,7 @@ def test_uci_handshake_lists_every_variant() -> None:
                    "option name Clear Hash type button",
                    "option name Skill Level type spin default 20 min 0 max 20",
                    "option name UCI_LimitStrength type check default false",
-                   "option name UCI_Elo type spin default 1589 min 1159 max 1589",
+                   "option name UCI_Elo type spin default 1789 min 1315 max 1789",
                    "uciok", "readyok"])
     assert lines[2].split(" var ")[1:] == variantkit.variants()
 

@@ -65,12 +65,13 @@ MULTIPV_MAX = 500
 # SKILL_MAX, which a test holds equal).
 SKILL_LEVELS = 20
 # UCI_Elo's scale, measured: skill levels with their ratings on Stockfish
-# 15.1's UCI_Elo scale (matches of chess at 0.2 s a move; docs/engine.md,
-# "Strength levels"), weakest first and ending at full strength.  A UCI_Elo
-# between two is the level interpolated linearly (`skill_of_elo`); below
-# the weakest measured level the scale does not reach.
-MEASURED_LEVELS: tuple[tuple[int, float], ...] = ((1159, 15.0), (1321, 18.0),
-                                                  (1589, float(SKILL_LEVELS)))
+# 15.1's UCI_Elo scale (matches of chess at 0.2 s a move on an idle
+# machine; docs/engine.md, "Strength levels"), weakest first and ending at
+# full strength.  A UCI_Elo between two is the level interpolated linearly
+# (`skill_of_elo`); below the weakest measured level the scale does not
+# reach.
+MEASURED_LEVELS: tuple[tuple[int, float], ...] = ((1315, 15.0), (1591, 18.0),
+                                                  (1789, float(SKILL_LEVELS)))
 ELO_MIN, ELO_MAX = MEASURED_LEVELS[0][0], MEASURED_LEVELS[-1][0]
 # `setoption name NAME [value VALUE]`, words apart by any white space.
 SET_OPTION = re.compile(r"name\s+(.+?)(?:\s+value(?:\s+(.*))?)?", re.DOTALL)
