@@ -239,26 +239,31 @@ def test_an_engine_is_told_the_game_by_its_own_name(tmp_path: Path) -> None:
         assert game.plies >= 16 or game.outcome() is not None   # both engines moved
 
 
-@pytest.mark.parametrize("engine", [
-    pytest.param(FAIRYMAX, id="edit-mode", marks=pytest.mark.skipif(
+@pytest.mark.parametrize(("spec", "name"), [
+    pytest.param(f"xboard:{FAIRYMAX}", "normal", id="edit-mode", marks=pytest.mark.skipif(
         FAIRYMAX is None, reason="Fairy-Max is not installed (make engines)")),
-    pytest.param(FAIRY_STOCKFISH, id="setboard", marks=pytest.mark.skipif(
+    pytest.param(f"xboard:{FAIRY_STOCKFISH}", "normal", id="setboard",
+                 marks=pytest.mark.skipif(FAIRY_STOCKFISH is None,
+                                          reason="Fairy-Stockfish is not installed")),
+    pytest.param(f"uci:{FAIRY_STOCKFISH}", "chess", id="uci-fen", marks=pytest.mark.skipif(
         FAIRY_STOCKFISH is None, reason="Fairy-Stockfish is not installed")),
 ])
 def test_an_engine_told_a_game_by_its_own_name_is_told_the_start(
-        engine: str | None, tmp_path: Path) -> None:
+        spec: str, name: str, tmp_path: Path) -> None:
     """A file played under an engine's own name may start from another
     array (Superchess's shuffled one): the referee tells it the start, in
-    edit mode to Fairy-Max, which takes no setboard, and by setboard to
-    Fairy-Stockfish over CECP.  Told nothing, Fairy-Max answers from
-    chess's array (`d7d5`, an illegal move here)."""
+    edit mode to Fairy-Max, which takes no setboard, by setboard to
+    Fairy-Stockfish over CECP and by a position string over UCI (never
+    `startpos`, the engine's own array).  Told nothing, Fairy-Max answers
+    from chess's array (`d7d5`, an illegal move here), as Fairy-Stockfish
+    did over UCI."""
     file = tmp_path / "sparse.yaml"
     file.write_text("variantkit: 1\nname: sparse\ninherits: chess\n"
                     "description: Chess from an array of few pieces.\n"
                     "setup: r2k4/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\ncastling: []\n",
                     encoding="utf-8")
-    result = CliRunner().invoke(cli, ["match", str(file), "builtin", f"xboard:{engine}",
-                                      "--engine-variant", "normal", "--games", "2",
+    result = CliRunner().invoke(cli, ["match", str(file), "builtin", spec,
+                                      "--engine-variant", name, "--games", "2",
                                       "--movetime", "0.1", "--max-plies", "10",
                                       "--opening-plies", "0", "--grace", "1.5"])
     assert result.exit_code == 0, result.output

@@ -381,8 +381,8 @@ class ExternalEngine:
     def _xboard_start(self, variant: Variant) -> None:
         """Tell a CECP engine the start position of a game it is told by
         a name of its own: the file may start from another array than the
-        engine's game of that name (Fairy-Max shuffles Superchess's array,
-        and starts courier from an array of its own).  By `setboard` where
+        engine's game of that name (XBoard shuffles Superchess's array for
+        Fairy-Max, which starts courier from an array of its own).  By `setboard` where
         the engine offers it, else in CECP's edit mode: `edit`, `#` (an
         empty board), a letter and cell for each White piece, `c`, each
         Black piece, `.`; an engine infers castling rights from kings and
@@ -478,7 +478,9 @@ class ExternalEngine:
         start = game.copy()
         while start.plies:
             start.pop()
-        position = "startpos" if start.fen() == variant.setup_fen \
+        # `startpos` is the engine's own start of the game it was told:
+        # under a name of its own (`variant_name`) that may be another array.
+        position = "startpos" if start.fen() == variant.setup_fen and self.variant_name is None \
             else f"{d.position_word} {d.position_out(start)}"
         self.process.send(f"position {position}" + (f" moves {moves}" if moves else ""))
         if clock.movetime is not None:
