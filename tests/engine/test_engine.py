@@ -344,6 +344,27 @@ def test_where_a_bare_king_loses_the_side_ahead_trades_down() -> None:
     assert evaluation.score(traded) - evaluation.score(before) >= 50
 
 
+@pytest.mark.parametrize("name", ["shatranj", "makruk", "courier"])
+def test_old_games_value_the_knight_above_three_weak_pawns(name: str) -> None:
+    """Pawns that step one cell and promote to a ferz are weaker than
+    chess's, and the ferz and alfil weaker than a bishop: the files value a
+    knight at more than four pawns and at more than an alfil (or ferz) and a
+    pawn together, as Fairy-Max's and Fairy-Stockfish's tables do."""
+    values = piece_values(variantkit.load(name))
+    assert values["knight"] > 4 * values["pawn"]
+    weak_minor = min(v for n, v in values.items() if n in {"elephant", "counsellor", "met"})
+    assert values["knight"] > weak_minor + 2 * values["pawn"]
+
+
+def test_the_shatranj_knight_is_not_given_for_an_elephant_and_a_pawn() -> None:
+    """With the knight valued as three pawns, as it was, the engine played
+    Nexd6 here in a match against Fairy-Max and lost: an elephant and a
+    pawn for its knight.  It keeps the knight now."""
+    fen = "r1bkq1nr/p1pp2p1/1pnbp2p/1N3p2/4N3/8/PPPPPPPP/R1BKQB1R w - - 0 8"
+    assert "e4d6" in {str(m) for m in variantkit.load("shatranj").new_game(fen).legal_moves()}
+    assert best("shatranj", fen, depth=3)[2] != "e4d6"
+
+
 def test_evaluation_tables_come_from_the_moves() -> None:
     chess = variantkit.load("chess")
     board, pawn = chess.board, chess.rules.letter_codes["P"]
