@@ -345,7 +345,7 @@ def test_where_a_bare_king_loses_the_side_ahead_trades_down() -> None:
 
 
 @pytest.mark.parametrize("name", ["shatranj", "makruk", "courier"])
-def test_old_games_value_the_knight_above_three_weak_pawns(name: str) -> None:
+def test_old_games_value_the_knight_above_four_weak_pawns(name: str) -> None:
     """Pawns that step one cell and promote to a ferz are weaker than
     chess's, and the ferz and alfil weaker than a bishop: the files value a
     knight at more than four pawns and at more than an alfil (or ferz) and a
