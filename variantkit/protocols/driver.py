@@ -382,11 +382,11 @@ class ExternalEngine:
         """Tell a CECP engine the start position of a game it is told by
         a name of its own: the file may start from another array than the
         engine's game of that name (XBoard shuffles Superchess's array for
-        Fairy-Max, which starts courier from an array of its own).  By `setboard` where
-        the engine offers it, else in CECP's edit mode: `edit`, `#` (an
-        empty board), a letter and cell for each White piece, `c`, each
-        Black piece, `.`; an engine infers castling rights from kings and
-        rooks on their cells there, and White moves first."""
+        Fairy-Max, which starts courier from an array of its own).  By
+        `setboard` where the engine offers it, else in CECP's edit mode:
+        `edit`, `#` (an empty board), a letter and cell for each White
+        piece, `c`, each Black piece, `.`; an engine infers castling rights
+        from kings and rooks on their cells there, and White moves first."""
         start = variant.new_game()
         if self.features.get("setboard") == "1":
             self.process.send(f"setboard {start.fen()}")
